@@ -1,0 +1,147 @@
+package jpai.compiler;
+
+import java.lang.reflect.Method;
+import java.util.function.Supplier;
+
+import jdk.graal.compiler.bytecode.BytecodeStream;
+import jdk.graal.compiler.bytecode.Bytecodes;
+import jdk.graal.compiler.core.common.PermanentBailoutException;
+import jdk.graal.compiler.debug.DebugContext;
+import jdk.graal.compiler.nodes.StructuredGraph;
+import jdk.graal.compiler.nodes.StructuredGraph.AllowAssumptions;
+import jdk.graal.compiler.phases.BasePhase;
+import jdk.graal.compiler.phases.OptimisticOptimizations;
+import jdk.graal.compiler.phases.PhaseSuite;
+import jdk.graal.compiler.phases.common.CanonicalizerPhase;
+import jdk.graal.compiler.phases.common.ConditionalEliminationPhase;
+import jdk.graal.compiler.phases.common.DeadCodeEliminationPhase;
+import jdk.graal.compiler.phases.common.inlining.InliningPhase;
+import jdk.graal.compiler.phases.common.inlining.policy.InlineEverythingPolicy;
+import jdk.graal.compiler.phases.tiers.HighTierContext;
+import jdk.graal.compiler.virtual.phases.ea.PartialEscapePhase;
+import jdk.vm.ci.meta.JavaMethod;
+import jdk.vm.ci.meta.ResolvedJavaMethod;
+import jdk.vm.ci.meta.ResolvedJavaType;
+import jpai.compiler.phases.DropFrameStatesPhase;
+import jpai.compiler.phases.KernelArgumentTypesPhase;
+import jpai.compiler.phases.RemoveKernelArgumentNullChecksPhase;
+import jpai.compiler.phases.UnboxKernelArgumentsPhase;
+import jpai.compiler.phases.UnboxKernelResultPhase;
+
+/**
+ * Marawacc's front half: from a functional object to an optimised {@link KernelGraph}.
+ *
+ * <ol>
+ * <li>Parse the bytecode of the object's single abstract method (of its hidden lambda class) into a
+ * Graal graph through JVMCI, with Graal's intrinsics.</li>
+ * <li>Graal's own high-tier phases: inline everything, canonicalise, partial escape analysis,
+ * conditional elimination, dead code elimination.</li>
+ * <li>Our phases, each one transformation: drop frame states, remove null checks on arguments, give
+ * arguments their exact types, unbox the result, unbox the arguments.</li>
+ * </ol>
+ *
+ * Thread-safe: every call builds its own graph.
+ */
+public final class KernelGraphCompiler {
+
+    private final GraalAccess graal;
+
+    public KernelGraphCompiler() {
+        this(GraalAccess.get());
+    }
+
+    public KernelGraphCompiler(GraalAccess graal) {
+        this.graal = graal;
+    }
+
+    /**
+     * Compiles {@code function}'s implementation of {@code interfaceMethod} (say
+     * {@code Function.apply}) to a kernel graph specialised to {@code signature}.
+     *
+     * @throws KernelBailoutException if the code cannot become a kernel; the message says why and where
+     */
+    public KernelGraph compile(Object function, Method interfaceMethod, KernelSignature signature) {
+        ResolvedJavaMethod entry = resolveImplementation(function, interfaceMethod);
+        PhaseTimings timings = new PhaseTimings();
+        LambdaDescription lambda = describe(function.getClass(), entry);
+        DebugContext debug = graal.newDebugContext(lambda.identifier());
+        try (DebugContext.Scope scope = debug.scope("JPAI", lambda.identifier())) {
+            StructuredGraph graph = new StructuredGraph.Builder(graal.options(), debug, AllowAssumptions.NO)
+                    .method(entry)
+                    .name(lambda.identifier())
+                    .trackNodeSourcePosition(true)
+                    .build();
+            HighTierContext context = highTierContext();
+            CanonicalizerPhase canonicalizer = CanonicalizerPhase.create();
+
+            run("parse bytecode", timings, () -> context.getGraphBuilderSuite(), graph, context);
+            debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after parsing");
+            run("inline", timings, () -> new InliningPhase(new InlineEverythingPolicy(), canonicalizer), graph, context);
+            run("canonicalize", timings, () -> canonicalizer, graph, context);
+            run("partial escape analysis", timings, () -> new PartialEscapePhase(true, canonicalizer, graal.options()), graph, context);
+            run("conditional elimination", timings, () -> new ConditionalEliminationPhase(canonicalizer, false), graph, context);
+            debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after Graal high tier");
+
+            run("drop frame states", timings, DropFrameStatesPhase::new, graph, context);
+            run("remove null checks on arguments", timings, () -> new RemoveKernelArgumentNullChecksPhase(canonicalizer, signature), graph, context);
+            run("exact argument types", timings, () -> new KernelArgumentTypesPhase(canonicalizer, signature), graph, context);
+            run("unbox result", timings, () -> new UnboxKernelResultPhase(canonicalizer, signature), graph, context);
+            run("unbox arguments", timings, () -> new UnboxKernelArgumentsPhase(canonicalizer, signature), graph, context);
+            run("dead code elimination", timings, DeadCodeEliminationPhase::new, graph, context);
+            debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after kernel phases");
+            return new KernelGraph(graph, lambda, signature, timings);
+        } catch (KernelBailoutException e) {
+            throw e;
+        } catch (PermanentBailoutException e) {
+            throw new KernelBailoutException("Graal gave up on it: " + e.getMessage(), lambda.location(), e);
+        } catch (Throwable e) {
+            throw new KernelBailoutException("the compiler failed: " + e, lambda.location(), e);
+        }
+    }
+
+    private HighTierContext highTierContext() {
+        PhaseSuite<HighTierContext> graphBuilderSuite = graal.graphBuilderSuite();
+        return new HighTierContext(graal.providers(), graphBuilderSuite, OptimisticOptimizations.NONE);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <C> void run(String name, PhaseTimings timings, Supplier<? extends BasePhase<? super C>> phase, StructuredGraph graph, C context) {
+        long start = System.nanoTime();
+        phase.get().apply(graph, context);
+        timings.record(name, System.nanoTime() - start);
+    }
+
+    private ResolvedJavaMethod resolveImplementation(Object function, Method interfaceMethod) {
+        ResolvedJavaType type = graal.providers().getMetaAccess().lookupJavaType(function.getClass());
+        ResolvedJavaMethod declared = graal.providers().getMetaAccess().lookupJavaMethod(interfaceMethod);
+        ResolvedJavaMethod implementation = type.resolveConcreteMethod(declared, type);
+        if (implementation == null || implementation.isAbstract()) {
+            throw new IllegalArgumentException(function.getClass().getName() + " does not implement " + interfaceMethod);
+        }
+        return implementation;
+    }
+
+    /**
+     * Names the lambda: a lambda's hidden-class method forwards to one method, the body the user
+     * wrote ({@code lambda$main$0}) or a method reference's target; that method's first line is what
+     * messages show. The forwarding call is the first invoke in the method's bytecode. A class that
+     * implements the interface itself is its own body.
+     */
+    private static LambdaDescription describe(Class<?> functionClass, ResolvedJavaMethod entry) {
+        ResolvedJavaMethod body = entry;
+        if (functionClass.isHidden() && entry.getCode() != null) {
+            BytecodeStream stream = new BytecodeStream(entry.getCode());
+            for (; stream.currentBCI() < stream.endBCI(); stream.next()) {
+                int opcode = stream.currentBC();
+                if (opcode >= Bytecodes.INVOKEVIRTUAL && opcode <= Bytecodes.INVOKEINTERFACE) {
+                    JavaMethod target = entry.getConstantPool().lookupMethod(stream.readCPI(), opcode, entry);
+                    if (target instanceof ResolvedJavaMethod resolved) {
+                        body = resolved;
+                    }
+                    break;
+                }
+            }
+        }
+        return new LambdaDescription(entry, body, SourceLocation.of(body, 0));
+    }
+}

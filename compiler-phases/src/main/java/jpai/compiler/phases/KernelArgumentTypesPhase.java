@@ -1,0 +1,60 @@
+package jpai.compiler.phases;
+
+import java.util.Optional;
+
+import jdk.graal.compiler.core.common.type.ObjectStamp;
+import jdk.graal.compiler.core.common.type.StampFactory;
+import jdk.graal.compiler.core.common.type.TypeReference;
+import jdk.graal.compiler.nodes.GraphState;
+import jdk.graal.compiler.nodes.NodeView;
+import jdk.graal.compiler.nodes.ParameterNode;
+import jdk.graal.compiler.nodes.StructuredGraph;
+import jdk.graal.compiler.nodes.spi.CoreProviders;
+import jdk.graal.compiler.phases.common.CanonicalizerPhase;
+import jdk.graal.compiler.phases.common.PostRunCanonicalizationPhase;
+import jdk.vm.ci.meta.ResolvedJavaType;
+import jpai.compiler.KernelSignature;
+import jpai.compiler.ValueShape;
+
+/**
+ * Gives each kernel argument the exact type the runtime guarantees. A lambda's {@code apply} takes
+ * {@code Object} (erasure) and casts it to the type the user wrote; once the parameter is known to be
+ * exactly, say, {@code java.lang.Float}, the canonicalizer that runs after this phase folds the
+ * {@code checkcast} (InstanceOf, FixedGuard and Pi nodes) away.
+ *
+ * <p>Expects: argument parameters that are still objects. Does: replaces their stamps with exact
+ * non-null stamps of the promised type. A cast the promise contradicts (the lambda casts to
+ * {@code Integer} but the data is {@code Float}) folds to an always-failing guard, which later
+ * phases turn into a deoptimisation exit, just as the JVM would throw ClassCastException.
+ */
+public final class KernelArgumentTypesPhase extends PostRunCanonicalizationPhase<CoreProviders> {
+
+    private final KernelSignature signature;
+
+    public KernelArgumentTypesPhase(CanonicalizerPhase canonicalizer, KernelSignature signature) {
+        super(canonicalizer);
+        this.signature = signature;
+    }
+
+    @Override
+    public Optional<NotApplicable> notApplicableTo(GraphState graphState) {
+        return ALWAYS_APPLICABLE;
+    }
+
+    @Override
+    protected void run(StructuredGraph graph, CoreProviders context) {
+        for (ParameterNode parameter : KernelArguments.of(graph, signature)) {
+            if (!(parameter.stamp(NodeView.DEFAULT) instanceof ObjectStamp)) {
+                continue;
+            }
+            ValueShape shape = signature.argumentAt(parameter.index());
+            if (shape instanceof ValueShape.BoxedPrimitive boxed) {
+                ResolvedJavaType type = context.getMetaAccess().lookupJavaType(boxed.boxClass());
+                parameter.setStamp(StampFactory.objectNonNull(TypeReference.createExactTrusted(type)));
+                // A stamp change is no graph event, so the post-run canonicalizer would not revisit the
+                // casts on this parameter by itself.
+                canonicalizer.applyIncremental(graph, context, parameter.usages().snapshot());
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package jpai.compiler.phases;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import jdk.graal.compiler.core.common.type.StampFactory;
+import jdk.graal.compiler.core.common.type.StampPair;
+import jdk.graal.compiler.graph.Node;
+import jdk.graal.compiler.nodes.GraphState;
+import jdk.graal.compiler.nodes.ParameterNode;
+import jdk.graal.compiler.nodes.PiNode;
+import jdk.graal.compiler.nodes.StructuredGraph;
+import jdk.graal.compiler.nodes.extended.UnboxNode;
+import jdk.graal.compiler.nodes.spi.CoreProviders;
+import jdk.graal.compiler.nodes.util.GraphUtil;
+import jdk.graal.compiler.phases.common.CanonicalizerPhase;
+import jdk.graal.compiler.phases.common.PostRunCanonicalizationPhase;
+import jpai.compiler.KernelBailoutException;
+import jpai.compiler.KernelSignature;
+import jpai.compiler.ValueShape;
+
+/**
+ * Turns wrapper-typed kernel arguments into bare primitives: a {@code Function<Float, Float>} becomes
+ * a kernel function taking a {@code float}.
+ *
+ * <p>Expects: argument parameters already non-null and of exact wrapper type
+ * ({@link RemoveKernelArgumentNullChecksPhase}, {@link KernelArgumentTypesPhase}), so that every
+ * remaining use is an {@link UnboxNode}, possibly through Pi nodes. Does: replaces each such
+ * parameter with a new primitive parameter of the same index, and each unbox with that parameter.
+ * An argument still used as an object (compared by identity, passed to a method that was not
+ * inlined, synchronised on) has no primitive meaning: the phase bails out and names the line.
+ */
+public final class UnboxKernelArgumentsPhase extends PostRunCanonicalizationPhase<CoreProviders> {
+
+    private final KernelSignature signature;
+
+    public UnboxKernelArgumentsPhase(CanonicalizerPhase canonicalizer, KernelSignature signature) {
+        super(canonicalizer);
+        this.signature = signature;
+    }
+
+    @Override
+    public Optional<NotApplicable> notApplicableTo(GraphState graphState) {
+        return ALWAYS_APPLICABLE;
+    }
+
+    @Override
+    protected void run(StructuredGraph graph, CoreProviders context) {
+        for (ParameterNode parameter : KernelArguments.of(graph, signature)) {
+            if (signature.argumentAt(parameter.index()) instanceof ValueShape.BoxedPrimitive boxed && !parameter.getStackKind().isPrimitive()) {
+                unbox(graph, parameter, boxed);
+            }
+        }
+    }
+
+    private static void unbox(StructuredGraph graph, ParameterNode boxedParameter, ValueShape.BoxedPrimitive boxed) {
+        ParameterNode primitive = graph.addWithoutUnique(new ParameterNode(boxedParameter.index(), StampPair.createSingle(StampFactory.forKind(boxed.kind()))));
+        List<Node> objectUses = new ArrayList<>();
+        replaceUnboxes(graph, boxedParameter, primitive, objectUses);
+        if (!objectUses.isEmpty()) {
+            throw KernelBailoutException.at(objectUses.get(0), "argument " + boxedParameter.index() + " (" + boxed
+                    + ") is used as an object, not as a number: " + objectUses.get(0).getClass().getSimpleName()
+                    + "; kernels only see its value");
+        }
+        GraphUtil.killWithUnusedFloatingInputs(boxedParameter);
+    }
+
+    /** Replaces unboxes of {@code value} (and of Pi nodes on it) with {@code primitive}; collects other uses. */
+    private static void replaceUnboxes(StructuredGraph graph, jdk.graal.compiler.nodes.ValueNode value, ParameterNode primitive, List<Node> objectUses) {
+        for (Node usage : value.usages().snapshot()) {
+            if (usage instanceof UnboxNode unbox) {
+                unbox.replaceAtUsages(primitive);
+                graph.removeFixed(unbox);
+            } else if (usage instanceof PiNode pi) {
+                replaceUnboxes(graph, pi, primitive, objectUses);
+                if (pi.hasNoUsages()) {
+                    pi.safeDelete();
+                }
+            } else if (!(usage instanceof jdk.graal.compiler.nodes.FrameState)) {
+                objectUses.add(usage);
+            }
+        }
+    }
+}

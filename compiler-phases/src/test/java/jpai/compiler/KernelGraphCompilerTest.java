@@ -1,0 +1,96 @@
+package jpai.compiler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.function.Function;
+
+import org.junit.jupiter.api.Test;
+
+import jdk.graal.compiler.graph.Node;
+import jdk.graal.compiler.nodes.NodeView;
+import jdk.graal.compiler.nodes.ParameterNode;
+import jdk.graal.compiler.nodes.ReturnNode;
+import jdk.graal.compiler.nodes.StructuredGraph;
+import jdk.graal.compiler.nodes.calc.IsNullNode;
+import jdk.graal.compiler.nodes.extended.BoxNode;
+import jdk.graal.compiler.nodes.extended.UnboxNode;
+import jdk.graal.compiler.nodes.java.InstanceOfNode;
+import jdk.vm.ci.meta.JavaKind;
+
+class KernelGraphCompilerTest {
+
+    static final Method APPLY = applyMethod();
+
+    static Method applyMethod() {
+        try {
+            return Function.class.getMethod("apply", Object.class);
+        } catch (NoSuchMethodException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    static KernelGraph compile(Function<?, ?> function, Class<?> in, Class<?> out) {
+        return new KernelGraphCompiler().compile(function, APPLY, new KernelSignature(List.of(ValueShape.ofBoxed(in)), ValueShape.ofBoxed(out)));
+    }
+
+    static long count(StructuredGraph graph, Class<? extends Node> type) {
+        return graph.getNodes().filter(type).count();
+    }
+
+    @Test
+    void floatLambdaHasNoBoxingNullChecksOrCasts() {
+        Function<Float, Float> f = x -> x * 2.0f + 1.0f;
+        StructuredGraph graph = compile(f, Float.class, Float.class).graph();
+        assertEquals(0, count(graph, IsNullNode.class), "IsNull left");
+        assertEquals(0, count(graph, UnboxNode.class), "Unbox left");
+        assertEquals(0, count(graph, BoxNode.class), "Box left");
+        assertEquals(0, count(graph, InstanceOfNode.class), "checkcast left");
+        ParameterNode argument = graph.getParameter(1);
+        assertEquals(JavaKind.Float, argument.getStackKind());
+        for (ReturnNode ret : graph.getNodes(ReturnNode.TYPE)) {
+            assertEquals(JavaKind.Float, ret.result().getStackKind());
+        }
+    }
+
+    @Test
+    void integerCacheBoxingIsRemovedToo() {
+        Function<Integer, Integer> f = x -> x * 31 + 7;
+        StructuredGraph graph = compile(f, Integer.class, Integer.class).graph();
+        assertEquals(0, count(graph, BoxNode.class));
+        assertEquals(0, count(graph, UnboxNode.class));
+        assertEquals(JavaKind.Int, graph.getParameter(1).stamp(NodeView.DEFAULT).getStackKind());
+    }
+
+    @Test
+    void identityReturnsTheBarePrimitive() {
+        Function<Double, Double> f = x -> x;
+        StructuredGraph graph = compile(f, Double.class, Double.class).graph();
+        assertEquals(0, count(graph, UnboxNode.class));
+        for (ReturnNode ret : graph.getNodes(ReturnNode.TYPE)) {
+            assertTrue(ret.result() instanceof ParameterNode, "returns its argument: " + ret.result());
+            assertEquals(JavaKind.Double, ret.result().getStackKind());
+        }
+    }
+
+    @Test
+    void lambdaIsNamedBySourceLine() {
+        Function<Float, Float> f = x -> x + 1.0f; int line = 82;
+        KernelGraph kernel = compile(f, Float.class, Float.class);
+        assertEquals("KernelGraphCompilerTest.java", kernel.lambda().location().fileName());
+        assertEquals(line, kernel.lambda().location().line());
+        assertTrue(kernel.lambda().displayName().startsWith("lambda at KernelGraphCompilerTest.java:"), kernel.lambda().displayName());
+        assertFalse(kernel.timings().steps().isEmpty());
+    }
+
+    @Test
+    void argumentUsedAsObjectBailsOutWithTheLine() {
+        Function<Float, Integer> f = x -> System.identityHashCode(x);
+        KernelBailoutException e = assertThrows(KernelBailoutException.class, () -> compile(f, Float.class, Integer.class));
+        assertTrue(e.getMessage().contains("KernelGraphCompilerTest.java:"), e.getMessage());
+    }
+}
