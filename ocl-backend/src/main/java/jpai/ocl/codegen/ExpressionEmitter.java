@@ -1,0 +1,248 @@
+package jpai.ocl.codegen;
+
+import java.util.function.Function;
+
+import jdk.graal.compiler.core.common.calc.FloatConvert;
+import jdk.graal.compiler.core.common.type.FloatStamp;
+import jdk.graal.compiler.core.common.type.IntegerStamp;
+import jdk.graal.compiler.core.common.type.Stamp;
+import jdk.graal.compiler.graph.Node;
+import jdk.graal.compiler.nodes.LogicNegationNode;
+import jdk.graal.compiler.nodes.NodeView;
+import jdk.graal.compiler.nodes.ValueNode;
+import jdk.graal.compiler.nodes.calc.AbsNode;
+import jdk.graal.compiler.nodes.calc.AddNode;
+import jdk.graal.compiler.nodes.calc.AndNode;
+import jdk.graal.compiler.nodes.calc.BinaryNode;
+import jdk.graal.compiler.nodes.calc.CompareNode;
+import jdk.graal.compiler.nodes.calc.ConditionalNode;
+import jdk.graal.compiler.nodes.calc.FloatConvertNode;
+import jdk.graal.compiler.nodes.calc.FloatDivNode;
+import jdk.graal.compiler.nodes.calc.FloatEqualsNode;
+import jdk.graal.compiler.nodes.calc.FloatLessThanNode;
+import jdk.graal.compiler.nodes.calc.IntegerBelowNode;
+import jdk.graal.compiler.nodes.calc.IntegerEqualsNode;
+import jdk.graal.compiler.nodes.calc.IntegerLessThanNode;
+import jdk.graal.compiler.nodes.calc.IntegerTestNode;
+import jdk.graal.compiler.nodes.calc.LeftShiftNode;
+import jdk.graal.compiler.nodes.calc.MulNode;
+import jdk.graal.compiler.nodes.calc.NarrowNode;
+import jdk.graal.compiler.nodes.calc.NegateNode;
+import jdk.graal.compiler.nodes.calc.NotNode;
+import jdk.graal.compiler.nodes.calc.OrNode;
+import jdk.graal.compiler.nodes.calc.ReinterpretNode;
+import jdk.graal.compiler.nodes.calc.RemNode;
+import jdk.graal.compiler.nodes.calc.RightShiftNode;
+import jdk.graal.compiler.nodes.calc.SignExtendNode;
+import jdk.graal.compiler.nodes.calc.SqrtNode;
+import jdk.graal.compiler.nodes.calc.SubNode;
+import jdk.graal.compiler.nodes.calc.UnsignedRightShiftNode;
+import jdk.graal.compiler.nodes.calc.XorNode;
+import jdk.graal.compiler.nodes.calc.ZeroExtendNode;
+import jdk.graal.compiler.replacements.nodes.BinaryMathIntrinsicNode;
+import jdk.graal.compiler.replacements.nodes.UnaryMathIntrinsicNode;
+import jpai.compiler.KernelBailoutException;
+import jpai.ocl.OpenCLTypes;
+
+/**
+ * Turns one value node into an OpenCL C expression over the names of its inputs, with Java's
+ * meaning: integer arithmetic wraps (computed on unsigned types, whose overflow C defines, and
+ * reinterpreted with {@code as_T}), shift counts are masked, float-to-integer conversions saturate and
+ * send NaN to 0, comparisons treat NaN as Java does.
+ *
+ * <p>Knows nothing of control flow or variables: {@code operand} names an input.
+ */
+final class ExpressionEmitter {
+
+    private final Function<ValueNode, String> operand;
+
+    ExpressionEmitter(Function<ValueNode, String> operand) {
+        this.operand = operand;
+    }
+
+    /** The expression computing {@code node}, or a bailout naming the node's source line. */
+    String emit(Node node) {
+        if (node instanceof BinaryNode binary && isArithmetic(binary)) {
+            return binaryArithmetic(binary);
+        }
+        if (node instanceof CompareNode compare) {
+            return comparison(compare);
+        }
+        if (node instanceof IntegerTestNode test) {
+            return "((" + x(test.getX()) + " & " + x(test.getY()) + ") == 0)";
+        }
+        if (node instanceof LogicNegationNode negation) {
+            return "!" + x(negation.getValue());
+        }
+        if (node instanceof ConditionalNode conditional) {
+            return "(" + x(conditional.condition()) + " ? " + x(conditional.trueValue()) + " : " + x(conditional.falseValue()) + ")";
+        }
+        if (node instanceof NegateNode negate) {
+            return isInteger(negate) ? wrap(type(negate), "0 - (" + unsignedType(negate) + ")" + x(negate.getValue())) : "(-" + x(negate.getValue()) + ")";
+        }
+        if (node instanceof NotNode not) {
+            return "(~" + x(not.getValue()) + ")";
+        }
+        if (node instanceof AbsNode abs) {
+            // OpenCL's abs(int) returns uint; reinterpreting gives Java's Math.abs(MIN_VALUE) == MIN_VALUE.
+            return isInteger(abs) ? "as_" + type(abs) + "(abs(" + x(abs.getValue()) + "))" : "fabs(" + x(abs.getValue()) + ")";
+        }
+        if (node instanceof SqrtNode sqrt) {
+            return "sqrt(" + x(sqrt.getValue()) + ")";
+        }
+        if (node instanceof SignExtendNode extend) {
+            return "((" + type(extend) + ")" + x(extend.getValue()) + ")";
+        }
+        if (node instanceof ZeroExtendNode extend) {
+            String source = OpenCLTypes.unsigned(OpenCLTypes.integerType(extend.getInputBits()));
+            return "((" + type(extend) + ")(" + source + ")" + x(extend.getValue()) + ")";
+        }
+        if (node instanceof NarrowNode narrow) {
+            // Conversion to an unsigned type is modular in C; reinterpreting gives Java's (byte)/(short).
+            return "as_" + type(narrow) + "((" + unsignedType(narrow) + ")" + x(narrow.getValue()) + ")";
+        }
+        if (node instanceof FloatConvertNode convert) {
+            return floatConvert(convert);
+        }
+        if (node instanceof ReinterpretNode reinterpret) {
+            return "as_" + type(reinterpret) + "(" + x(reinterpret.getValue()) + ")";
+        }
+        if (node instanceof UnaryMathIntrinsicNode math) {
+            return mathFunction(math.getOperation()) + "(" + x(math.getValue()) + ")";
+        }
+        if (node instanceof BinaryMathIntrinsicNode math && math.getOperation() == BinaryMathIntrinsicNode.BinaryOperation.POW) {
+            return "pow(" + x(math.getX()) + ", " + x(math.getY()) + ")";
+        }
+        throw KernelBailoutException.at(node, node.getNodeClass().shortName() + " is not supported on OpenCL yet");
+    }
+
+    private static boolean isArithmetic(BinaryNode node) {
+        return node instanceof AddNode || node instanceof SubNode || node instanceof MulNode || node instanceof FloatDivNode || node instanceof RemNode
+                        || node instanceof AndNode || node instanceof OrNode || node instanceof XorNode
+                        || node instanceof LeftShiftNode || node instanceof RightShiftNode || node instanceof UnsignedRightShiftNode;
+    }
+
+    private String binaryArithmetic(BinaryNode node) {
+        String a = x(node.getX());
+        String b = x(node.getY());
+        if (!isInteger(node)) {
+            if (node instanceof RemNode) {
+                return "fmod(" + a + ", " + b + ")"; // Java's % on floats truncates, as fmod does, exactly.
+            }
+            return "(" + a + " " + floatOperator(node) + " " + b + ")";
+        }
+        String unsigned = unsignedType(node);
+        int bits = ((IntegerStamp) stamp(node)).getBits();
+        String count = "(" + b + " & " + (bits - 1) + ")"; // Java masks shift counts to the operand width.
+        if (node instanceof AddNode) {
+            return wrap(type(node), "(" + unsigned + ")" + a + " + (" + unsigned + ")" + b);
+        } else if (node instanceof SubNode) {
+            return wrap(type(node), "(" + unsigned + ")" + a + " - (" + unsigned + ")" + b);
+        } else if (node instanceof MulNode) {
+            return wrap(type(node), "(" + unsigned + ")" + a + " * (" + unsigned + ")" + b);
+        } else if (node instanceof AndNode) {
+            return "(" + a + " & " + b + ")";
+        } else if (node instanceof OrNode) {
+            return "(" + a + " | " + b + ")";
+        } else if (node instanceof XorNode) {
+            return "(" + a + " ^ " + b + ")";
+        } else if (node instanceof LeftShiftNode) {
+            return wrap(type(node), "(" + unsigned + ")" + a + " << " + count);
+        } else if (node instanceof RightShiftNode) {
+            return "(" + a + " >> " + count + ")"; // OpenCL C defines >> on signed values as arithmetic.
+        } else if (node instanceof UnsignedRightShiftNode) {
+            return wrap(type(node), "(" + unsigned + ")" + a + " >> " + count);
+        }
+        throw KernelBailoutException.at(node, node.getNodeClass().shortName() + " on integers is not supported on OpenCL yet");
+    }
+
+    private static String floatOperator(BinaryNode node) {
+        if (node instanceof AddNode) {
+            return "+";
+        } else if (node instanceof SubNode) {
+            return "-";
+        } else if (node instanceof MulNode) {
+            return "*";
+        } else if (node instanceof FloatDivNode) {
+            return "/";
+        }
+        throw KernelBailoutException.at(node, node.getNodeClass().shortName() + " on floating-point values is not supported on OpenCL");
+    }
+
+    private String comparison(CompareNode compare) {
+        String a = x(compare.getX());
+        String b = x(compare.getY());
+        String result;
+        if (compare instanceof IntegerEqualsNode || compare instanceof FloatEqualsNode) {
+            result = a + " == " + b;
+        } else if (compare instanceof IntegerLessThanNode || compare instanceof FloatLessThanNode) {
+            result = a + " < " + b;
+        } else if (compare instanceof IntegerBelowNode) {
+            String unsigned = OpenCLTypes.unsigned(OpenCLTypes.valueType(stamp(compare.getX())));
+            result = "(" + unsigned + ")" + a + " < (" + unsigned + ")" + b;
+        } else {
+            throw KernelBailoutException.at(compare, compare.getNodeClass().shortName() + " is not supported on OpenCL yet");
+        }
+        if (compare.unorderedIsTrue()) {
+            result = result + " || isunordered(" + a + ", " + b + ")";
+        }
+        return "(" + result + ")";
+    }
+
+    private String floatConvert(FloatConvertNode convert) {
+        String value = x(convert.getValue());
+        FloatConvert op = convert.getFloatConvert();
+        return switch (op) {
+            // Java: NaN becomes 0, out-of-range values saturate, rounding is toward zero.
+            case F2I, D2I -> "(isnan(" + value + ") ? 0 : convert_int_sat_rtz(" + value + "))";
+            case F2L, D2L -> "(isnan(" + value + ") ? 0L : convert_long_sat_rtz(" + value + "))";
+            case I2F, L2F, D2F -> "convert_float_rte(" + value + ")";
+            case I2D, F2D -> "convert_double(" + value + ")";
+            case L2D -> "convert_double_rte(" + value + ")";
+            default -> throw KernelBailoutException.at(convert, "the conversion " + op + " is not supported on OpenCL");
+        };
+    }
+
+    private static String mathFunction(UnaryMathIntrinsicNode.UnaryOperation operation) {
+        return switch (operation) {
+            case LOG -> "log";
+            case LOG10 -> "log10";
+            case SIN -> "sin";
+            case COS -> "cos";
+            case TAN -> "tan";
+            case TANH -> "tanh";
+            case EXP -> "exp";
+            case CBRT -> "cbrt";
+        };
+    }
+
+    /** Reinterprets an unsigned computation as the signed type: two's complement wrap-around, as in Java. */
+    private static String wrap(String signedType, String unsignedExpression) {
+        String unsigned = OpenCLTypes.unsigned(signedType);
+        return "as_" + signedType + "((" + unsigned + ")(" + unsignedExpression + "))";
+    }
+
+    private String x(ValueNode value) {
+        return operand.apply(value);
+    }
+
+    private static Stamp stamp(ValueNode node) {
+        return node.stamp(NodeView.DEFAULT);
+    }
+
+    private static boolean isInteger(ValueNode node) {
+        return stamp(node) instanceof IntegerStamp;
+    }
+
+    private static String type(ValueNode node) {
+        return OpenCLTypes.valueType(stamp(node));
+    }
+
+    private static String unsignedType(ValueNode node) {
+        Stamp stamp = stamp(node);
+        if (stamp instanceof FloatStamp) {
+            throw new IllegalArgumentException("no unsigned floating-point type");
+        }
+        return OpenCLTypes.unsigned(OpenCLTypes.valueType(stamp));
+    }
+}
