@@ -99,6 +99,11 @@ public final class KernelGraphCompiler {
         }
     }
 
+    /** Who {@code function} is, for messages: its body method and source line. No graph is built. */
+    public LambdaDescription describe(Object function, Method interfaceMethod) {
+        return describe(function.getClass(), resolveImplementation(function, interfaceMethod));
+    }
+
     private HighTierContext highTierContext() {
         PhaseSuite<HighTierContext> graphBuilderSuite = graal.graphBuilderSuite();
         return new HighTierContext(graal.providers(), graphBuilderSuite, OptimisticOptimizations.NONE);
