@@ -64,26 +64,25 @@ public final class PArray<T> implements AutoCloseable {
     }
 
     public static PArray<Float> of(float... values) {
-        PArray<Float> array = allocate(Float.class, values.length);
-        MemorySegment.copy(values, 0, array.segment, ValueLayout.JAVA_FLOAT, 0, values.length);
-        return array;
+        return copyOf(Float.class, MemorySegment.ofArray(values));
     }
 
     public static PArray<Double> of(double... values) {
-        PArray<Double> array = allocate(Double.class, values.length);
-        MemorySegment.copy(values, 0, array.segment, ValueLayout.JAVA_DOUBLE, 0, values.length);
-        return array;
+        return copyOf(Double.class, MemorySegment.ofArray(values));
     }
 
     public static PArray<Integer> of(int... values) {
-        PArray<Integer> array = allocate(Integer.class, values.length);
-        MemorySegment.copy(values, 0, array.segment, ValueLayout.JAVA_INT, 0, values.length);
-        return array;
+        return copyOf(Integer.class, MemorySegment.ofArray(values));
     }
 
     public static PArray<Long> of(long... values) {
-        PArray<Long> array = allocate(Long.class, values.length);
-        MemorySegment.copy(values, 0, array.segment, ValueLayout.JAVA_LONG, 0, values.length);
+        return copyOf(Long.class, MemorySegment.ofArray(values));
+    }
+
+    /** A new array holding a copy of {@code values}, a heap segment over a primitive array of {@code type}. */
+    private static <T> PArray<T> copyOf(Class<T> type, MemorySegment values) {
+        PArray<T> array = allocate(type, values.byteSize() / ElementType.of(type).byteSize());
+        MemorySegment.copy(values, 0, array.segment, 0, values.byteSize());
         return array;
     }
 

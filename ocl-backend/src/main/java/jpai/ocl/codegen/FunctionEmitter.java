@@ -1,7 +1,6 @@
 package jpai.ocl.codegen;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -69,10 +68,6 @@ public final class FunctionEmitter {
         SchedulePhase.runWithoutContextOptimizations(graph, SchedulingStrategy.LATEST_OUT_OF_LOOPS, true);
         ScheduleResult schedule = graph.getLastSchedule();
         HIRBlock[] order = schedule.getCFG().reversePostOrder();
-        Map<HIRBlock, Integer> position = new HashMap<>();
-        for (int i = 0; i < order.length; i++) {
-            position.put(order[i], i);
-        }
 
         List<String> parameterTypes = new ArrayList<>();
         List<String> parameters = new ArrayList<>();
