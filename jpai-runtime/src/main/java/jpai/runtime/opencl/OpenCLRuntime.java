@@ -40,7 +40,7 @@ public final class OpenCLRuntime {
                 current = new DeviceChoice.JavaThreads(e.getMessage());
             }
             if (current instanceof DeviceChoice.JavaThreads javaThreads && !"java".equalsIgnoreCase(spec.strip())) {
-                Explain.notice(javaThreads.why() + "; JPAI runs on Java threads");
+                Explain.notice("no OpenCL device in use, operations run on Java threads: " + javaThreads.why());
             }
             chosen = current;
             chosenFor = spec;
