@@ -49,6 +49,7 @@ public final class MapLauncher {
             cl_kernel kernel = device.kernel(source);
             synchronized (device.lock()) {
                 int input = 0;
+                MemorySegment result = segmentOf(output);
                 cl_mem outputBuffer = null;
                 for (KernelParameter parameter : source.parameters()) {
                     switch (parameter.role()) {
@@ -59,18 +60,16 @@ public final class MapLauncher {
                             clSetKernelArg(kernel, parameter.index(), Sizeof.cl_mem, Pointer.to(buffer));
                         }
                         case OUTPUT_BUFFER -> {
-                            outputBuffer = clCreateBuffer(device.context(), CL_MEM_WRITE_ONLY, segmentOf(output).byteSize(), null, null);
+                            outputBuffer = clCreateBuffer(device.context(), CL_MEM_WRITE_ONLY, result.byteSize(), null, null);
                             buffers.add(outputBuffer);
                             clSetKernelArg(kernel, parameter.index(), Sizeof.cl_mem, Pointer.to(outputBuffer));
                         }
                         case LENGTH -> clSetKernelArg(kernel, parameter.index(), Sizeof.cl_long, Pointer.to(new long[] {length}));
                     }
                 }
-                long workItems = Math.min(MAX_WORK_ITEMS, (length + WORK_GROUP - 1) / WORK_GROUP * WORK_GROUP);
                 long localSize = Math.min(WORK_GROUP, device.device().maxWorkGroupSize());
-                workItems = (workItems + localSize - 1) / localSize * localSize;
+                long workItems = roundUp(Math.min(length, MAX_WORK_ITEMS), localSize);
                 clEnqueueNDRangeKernel(device.queue(), kernel, 1, null, new long[] {workItems}, new long[] {localSize}, 0, null, null);
-                MemorySegment result = segmentOf(output);
                 clEnqueueReadBuffer(device.queue(), outputBuffer, CL_TRUE, 0, result.byteSize(), pointerTo(result), 0, null, null);
             }
         } catch (CLException e) {
@@ -80,6 +79,10 @@ public final class MapLauncher {
                 clReleaseMemObject(buffer);
             }
         }
+    }
+
+    private static long roundUp(long value, long multiple) {
+        return (value + multiple - 1) / multiple * multiple;
     }
 
     private static MemorySegment segmentOf(PArray<?> array) {

@@ -1,7 +1,6 @@
 package jpai.runtime.opencl;
 
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 import jpai.runtime.Explain;
@@ -19,8 +18,11 @@ import jpai.runtime.device.OpenCLPlatforms;
 public final class OpenCLRuntime {
 
     private static final Map<Integer, DeviceContext> CONTEXTS = new ConcurrentHashMap<>();
-    private static volatile String chosenFor;
-    private static volatile DeviceChoice chosen;
+    /** The choice and the {@code jpai.device} value it was made for, read and written together. */
+    private record Choice(String spec, DeviceChoice device) {
+    }
+
+    private static volatile Choice chosen;
 
     private OpenCLRuntime() {
     }
@@ -28,11 +30,12 @@ public final class OpenCLRuntime {
     /** The current choice, re-made when the {@code jpai.device} property changes. */
     public static DeviceChoice choice() {
         String spec = System.getProperty(DeviceSelector.PROPERTY, "");
-        DeviceChoice current = chosen;
-        if (current != null && Objects.equals(spec, chosenFor)) {
-            return current;
+        Choice last = chosen;
+        if (last != null && last.spec().equals(spec)) {
+            return last.device();
         }
         synchronized (OpenCLRuntime.class) {
+            DeviceChoice current;
             Discovery discovery = OpenCLPlatforms.discover();
             try {
                 current = DeviceSelector.select(spec, discovery);
@@ -42,8 +45,7 @@ public final class OpenCLRuntime {
             if (current instanceof DeviceChoice.JavaThreads javaThreads && !"java".equalsIgnoreCase(spec.strip())) {
                 Explain.notice("no OpenCL device in use, operations run on Java threads: " + javaThreads.why());
             }
-            chosen = current;
-            chosenFor = spec;
+            chosen = new Choice(spec, current);
             return current;
         }
     }
