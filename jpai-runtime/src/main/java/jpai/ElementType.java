@@ -7,7 +7,7 @@ import java.lang.foreign.ValueLayout;
  * The element types a {@link PArray} stores by value, each in its Java size: the wrapper class a
  * lambda sees and the primitive layout the storage holds.
  */
-public enum ElementType {
+public enum ElementType implements DataType {
     BYTE(Byte.class, byte.class, ValueLayout.JAVA_BYTE),
     SHORT(Short.class, short.class, ValueLayout.JAVA_SHORT),
     CHAR(Character.class, char.class, ValueLayout.JAVA_CHAR),
@@ -38,6 +38,26 @@ public enum ElementType {
         return boxClass;
     }
 
+    @Override
+    public java.util.List<ElementType> components() {
+        return java.util.List.of(this);
+    }
+
+    @Override
+    public Class<?> javaClass() {
+        return boxClass;
+    }
+
+    @Override
+    public String javaName() {
+        return boxClass.getSimpleName();
+    }
+
+    @Override
+    public boolean isInstance(Object value) {
+        return boxClass.isInstance(value);
+    }
+
     /** Bytes per element. */
     public long byteSize() {
         return layout.byteSize();
@@ -54,7 +74,7 @@ public enum ElementType {
     }
 
     /** Reads element {@code index} as its wrapper object. */
-    Object get(MemorySegment segment, long index) {
+    public Object get(MemorySegment segment, long index) {
         long offset = index * byteSize();
         return switch (this) {
             case BYTE -> segment.get(ValueLayout.JAVA_BYTE, offset);
@@ -69,7 +89,7 @@ public enum ElementType {
     }
 
     /** Writes {@code value}, an instance of {@link #boxClass()}, as element {@code index}. */
-    void put(MemorySegment segment, long index, Object value) {
+    public void put(MemorySegment segment, long index, Object value) {
         long offset = index * byteSize();
         switch (this) {
             case BYTE -> segment.set(ValueLayout.JAVA_BYTE, offset, (Byte) value);

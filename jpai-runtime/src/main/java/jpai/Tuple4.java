@@ -1,0 +1,39 @@
+package jpai;
+
+import java.util.Objects;
+
+/**
+ * A value of 4 components, the element type of a {@code PArray} that zips 4 arrays (stored as
+ * 4 arrays, one per component). Components are never null. Lambdas may take and return tuples; on
+ * OpenCL a tuple is its components, with no object.
+ */
+public record Tuple4<A, B, C, D>(A _1, B _2, C _3, D _4) implements Tuple {
+
+    public Tuple4 {
+        Objects.requireNonNull(_1, "component _1 of a Tuple4 is null; tuple components are values");
+        Objects.requireNonNull(_2, "component _2 of a Tuple4 is null; tuple components are values");
+        Objects.requireNonNull(_3, "component _3 of a Tuple4 is null; tuple components are values");
+        Objects.requireNonNull(_4, "component _4 of a Tuple4 is null; tuple components are values");
+    }
+
+    @Override
+    public int arity() {
+        return 4;
+    }
+
+    @Override
+    public Object get(int index) {
+        return switch (index) {
+            case 0 -> _1;
+            case 1 -> _2;
+            case 2 -> _3;
+            case 3 -> _4;
+            default -> throw new IndexOutOfBoundsException("component " + index + " of a Tuple4");
+        };
+    }
+
+    @Override
+    public String toString() {
+        return "(" + _1 + ", " + _2 + ", " + _3 + ", " + _4 + ")";
+    }
+}
