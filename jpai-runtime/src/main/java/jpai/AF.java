@@ -1,11 +1,19 @@
 package jpai;
 
 import java.util.Objects;
+import java.util.function.BinaryOperator;
 import java.util.function.Function;
 
+import jpai.runtime.CopyFunction;
 import jpai.runtime.MapFunction;
+import jpai.runtime.ReduceFunction;
+import jpai.runtime.ViewFunction;
 
-/** Builds {@link ArrayFunction}s: the parallel skeletons. */
+/**
+ * Builds {@link ArrayFunction}s: the parallel skeletons. Each runs on {@link Executor#AUTO} unless
+ * given an executor ({@code AF.map(f).on(Executor.THREADS)}, or the shorthands
+ * {@link #mapSequential}, {@link #mapThreads}, {@link #mapAccelerator}).
+ */
 public final class AF {
 
     private AF() {
@@ -13,7 +21,8 @@ public final class AF {
 
     /**
      * Applies {@code f} to every element: {@code out[i] = f(in[i])}. The output element type is
-     * found by running {@code f} on element 0 of the first input (runtime type analysis).
+     * found by running {@code f} on element 0 of the first input of each input type (runtime type
+     * analysis), once per function.
      */
     public static <T, R> ArrayFunction<T, R> map(Function<T, R> f) {
         return new MapFunction<>(Objects.requireNonNull(f, "the function to map is null"), null);
@@ -22,5 +31,91 @@ public final class AF {
     /** As {@link #map(Function)}, with the output element type given (needed for empty inputs). */
     public static <T, R> ArrayFunction<T, R> map(Function<T, R> f, Class<R> outputType) {
         return new MapFunction<>(Objects.requireNonNull(f, "the function to map is null"), ElementType.of(outputType));
+    }
+
+    /** As {@link #map(Function)}, with the output type given, e.g. {@code TupleType.of(Float.class, Integer.class)}. */
+    public static <T, R> ArrayFunction<T, R> map(Function<T, R> f, DataType outputType) {
+        return new MapFunction<>(Objects.requireNonNull(f, "the function to map is null"), Objects.requireNonNull(outputType, "the output type is null"));
+    }
+
+    /** {@code map(f)} on one Java thread: the thesis's {@code mapSeq}. */
+    public static <T, R> ArrayFunction<T, R> mapSequential(Function<T, R> f) {
+        return map(f).on(Executor.SEQUENTIAL);
+    }
+
+    /** {@code map(f)} on Java threads: the thesis's {@code mapJavaThreads}. */
+    public static <T, R> ArrayFunction<T, R> mapThreads(Function<T, R> f) {
+        return map(f).on(Executor.THREADS);
+    }
+
+    /** {@code map(f)} on the OpenCL device: the thesis's {@code mapAccelerator}. */
+    public static <T, R> ArrayFunction<T, R> mapAccelerator(Function<T, R> f) {
+        return map(f).on(Executor.ACCELERATOR);
+    }
+
+    /**
+     * Combines all elements with {@code operator}, starting from {@code identity}: the result is an
+     * array of one element. {@code operator} must be associative and {@code identity} its identity
+     * ({@code operator(identity, x) == x}); elements are combined in parallel, in a tree whose shape
+     * depends on the executor, so a floating-point sum may differ from a sequential loop's by
+     * rounding. An empty input gives {@code identity}.
+     *
+     * @throws NullPointerException if {@code operator} or {@code identity} is null
+     * @throws IllegalArgumentException (at {@code apply}) if the input's element type is not {@code identity}'s
+     */
+    public static <T> ArrayFunction<T, T> reduce(BinaryOperator<T> operator, T identity) {
+        return new ReduceFunction<>(Objects.requireNonNull(operator, "the reduce operator is null"), Objects.requireNonNull(identity, "the reduce identity is null; give the operator's identity, e.g. 0f for a sum"));
+    }
+
+    /** Returns its input's elements as they are (as a view: the caller's close releases nothing). */
+    public static <T> ArrayFunction<T, T> identity() {
+        return new ViewFunction<>("identity", 0);
+    }
+
+    /**
+     * The function over zipped arrays ({@code PArray.zip(a, b)}), to compose from:
+     * {@code AF.<Float, Float>zip2().map(t -> alpha * t._1() + t._2())}. Checks that its input holds
+     * tuples of 2 components.
+     */
+    public static <A, B> ArrayFunction<Tuple2<A, B>, Tuple2<A, B>> zip2() {
+        return new ViewFunction<>("zip2", 2);
+    }
+
+    public static <A, B, C> ArrayFunction<Tuple3<A, B, C>, Tuple3<A, B, C>> zip3() {
+        return new ViewFunction<>("zip3", 3);
+    }
+
+    public static <A, B, C, D> ArrayFunction<Tuple4<A, B, C, D>, Tuple4<A, B, C, D>> zip4() {
+        return new ViewFunction<>("zip4", 4);
+    }
+
+    public static <A, B, C, D, E> ArrayFunction<Tuple5<A, B, C, D, E>, Tuple5<A, B, C, D, E>> zip5() {
+        return new ViewFunction<>("zip5", 5);
+    }
+
+    public static <A, B, C, D, E, F> ArrayFunction<Tuple6<A, B, C, D, E, F>, Tuple6<A, B, C, D, E, F>> zip6() {
+        return new ViewFunction<>("zip6", 6);
+    }
+
+    public static <A, B, C, D, E, F, G> ArrayFunction<Tuple7<A, B, C, D, E, F, G>, Tuple7<A, B, C, D, E, F, G>> zip7() {
+        return new ViewFunction<>("zip7", 7);
+    }
+
+    public static <A, B, C, D, E, F, G, H> ArrayFunction<Tuple8<A, B, C, D, E, F, G, H>, Tuple8<A, B, C, D, E, F, G, H>> zip8() {
+        return new ViewFunction<>("zip8", 8);
+    }
+
+    /**
+     * A stage that puts its input on the device now (when an OpenCL device is in use) and returns it
+     * as a view; later device stages find it there. Useful before applying several functions to one
+     * input.
+     */
+    public static <T> ArrayFunction<T, T> copyToDevice() {
+        return new CopyFunction<>(CopyFunction.Direction.TO_DEVICE);
+    }
+
+    /** A stage that brings its input's newest data to the host now (rather than at first access) and returns it as a view. */
+    public static <T> ArrayFunction<T, T> copyToHost() {
+        return new CopyFunction<>(CopyFunction.Direction.TO_HOST);
     }
 }

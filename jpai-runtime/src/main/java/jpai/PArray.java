@@ -218,6 +218,12 @@ public final class PArray<T> implements AutoCloseable {
         return new PArray<>(buffers[index].type(), length, new ComponentBuffer[] {buffers[index]}, List.of(this));
     }
 
+    /** A view of this whole array: it shares the storage, and closing it releases nothing. */
+    public PArray<T> view() {
+        checkOpen();
+        return new PArray<>(type, length, buffers.clone(), List.of(this));
+    }
+
     // ---------------------------------------------------------------------------------------------
     // Reading and writing
 

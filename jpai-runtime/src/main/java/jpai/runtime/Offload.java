@@ -1,0 +1,42 @@
+package jpai.runtime;
+
+import jpai.Executor;
+import jpai.runtime.device.DeviceChoice;
+import jpai.runtime.opencl.OpenCLRuntime;
+
+/**
+ * The decisions every skeleton makes the same way: whether to try the OpenCL device for an
+ * executor, and what a fallback to Java does (explain it once, or throw with
+ * {@code -Djpai.fallback=error}).
+ */
+final class Offload {
+
+    private Offload() {
+    }
+
+    /**
+     * The OpenCL device to try for {@code executor}, or null to run in Java. An explicit
+     * {@link Executor#ACCELERATOR} with no device is a fallback, and said as one.
+     */
+    static DeviceChoice.OpenCL device(Executor executor, java.util.function.Supplier<String> operation) {
+        if (executor == Executor.SEQUENTIAL || executor == Executor.THREADS) {
+            return null;
+        }
+        DeviceChoice choice = OpenCLRuntime.choice();
+        if (choice instanceof DeviceChoice.OpenCL device) {
+            return device;
+        }
+        if (executor == Executor.ACCELERATOR) {
+            fallBack(operation.get(), "no OpenCL device is in use (" + ((DeviceChoice.JavaThreads) choice).why() + ")");
+        }
+        return null;
+    }
+
+    /** The operation runs on Java threads instead of the device, for {@code reason}. */
+    static void fallBack(String operation, String reason) {
+        if (JpaiOptions.fallbackIsError()) {
+            throw new FallbackException(operation + " cannot run on OpenCL: " + reason, null);
+        }
+        Explain.fallback(operation, reason);
+    }
+}

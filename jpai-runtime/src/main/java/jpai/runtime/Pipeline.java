@@ -1,0 +1,86 @@
+package jpai.runtime;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import jpai.ArrayFunction;
+import jpai.Executor;
+import jpai.PArray;
+
+/**
+ * Functions composed with {@code andThen}/{@code compose}: each stage applied to the previous
+ * stage's result. The intermediate arrays belong to the pipeline and are closed as soon as the next
+ * stage has produced its result, so their device memory is released while the data they carried
+ * never came back to the host (device results come back only when the host reads them).
+ */
+public final class Pipeline<T, R> implements ArrayFunction<T, R> {
+
+    private final List<ArrayFunction<?, ?>> stages;
+
+    private Pipeline(List<ArrayFunction<?, ?>> stages) {
+        this.stages = List.copyOf(stages);
+    }
+
+    /** {@code first}, then {@code second}, flattening nested pipelines. */
+    public static <T, M, R> ArrayFunction<T, R> of(ArrayFunction<T, M> first, ArrayFunction<M, R> second) {
+        java.util.Objects.requireNonNull(first, "the first function of a composition is null");
+        java.util.Objects.requireNonNull(second, "the second function of a composition is null");
+        List<ArrayFunction<?, ?>> stages = new ArrayList<>();
+        addStages(stages, first);
+        addStages(stages, second);
+        return new Pipeline<>(stages);
+    }
+
+    private static void addStages(List<ArrayFunction<?, ?>> stages, ArrayFunction<?, ?> function) {
+        if (function instanceof Pipeline<?, ?> pipeline) {
+            stages.addAll(pipeline.stages);
+        } else {
+            stages.add(function);
+        }
+    }
+
+    /** The stages, in order of application. */
+    public List<ArrayFunction<?, ?>> stages() {
+        return stages;
+    }
+
+    @Override
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public PArray<R> apply(PArray<T> input) {
+        Inputs.check(input, "a composed function");
+        PArray current = input;
+        try {
+            for (ArrayFunction stage : stages) {
+                PArray next = stage.apply(current);
+                if (current != input) {
+                    current.close();
+                }
+                current = next;
+            }
+            return current;
+        } catch (RuntimeException | Error e) {
+            if (current != input) {
+                current.close();
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public ArrayFunction<T, R> on(Executor executor) {
+        List<ArrayFunction<?, ?>> placed = new ArrayList<>();
+        for (ArrayFunction<?, ?> stage : stages) {
+            placed.add(stage.on(executor));
+        }
+        return new Pipeline<>(placed);
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder text = new StringBuilder();
+        for (ArrayFunction<?, ?> stage : stages) {
+            text.append(text.isEmpty() ? "" : " then ").append(stage);
+        }
+        return text.toString();
+    }
+}

@@ -1,0 +1,100 @@
+package jpai.runtime;
+
+import java.util.Objects;
+import java.util.function.BinaryOperator;
+
+import jpai.ArrayFunction;
+import jpai.DataType;
+import jpai.Executor;
+import jpai.PArray;
+import jpai.runtime.device.DeviceChoice;
+import jpai.runtime.exec.JavaReduce;
+import jpai.runtime.opencl.OpenCLRuntimeException;
+
+/**
+ * {@code AF.reduce(operator, identity)}: combines all elements into one, returned as an array of one
+ * element. On the device, each work-group reduces its part in local memory and the host combines
+ * the groups' results with the same operator; on Java threads, each chunk is folded and the chunks
+ * combined in order.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class ReduceFunction<T> implements ArrayFunction<T, T> {
+
+    private final BinaryOperator<T> operator;
+    private final T identity;
+    private final DataType type;
+    private final KernelCache kernels;
+    private final Executor executor;
+
+    public ReduceFunction(BinaryOperator<T> operator, T identity) {
+        this(operator, identity, typeOfIdentity(identity), new KernelCache(operator), Executor.AUTO);
+    }
+
+    private ReduceFunction(BinaryOperator<T> operator, T identity, DataType type, KernelCache kernels, Executor executor) {
+        this.operator = operator;
+        this.identity = identity;
+        this.type = type;
+        this.kernels = kernels;
+        this.executor = executor;
+    }
+
+    private static DataType typeOfIdentity(Object identity) {
+        try {
+            return DataType.of(identity);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("the reduce identity is a " + identity.getClass().getName()
+                            + ", which a PArray cannot hold: use a Byte, Short, Character, Integer, Long, Float, Double, Boolean or a Tuple2..Tuple8 of them", e);
+        }
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public PArray<T> apply(PArray<T> input) {
+        Inputs.check(input, "reduce");
+        if (!input.type().equals(type)) {
+            throw new IllegalArgumentException("reduce with identity " + identity + " (a " + type.javaName() + ") was applied to a PArray<"
+                            + input.type().javaName() + ">; the identity must have the elements' type");
+        }
+        T result = switch (executor) {
+            case SEQUENTIAL -> JavaReduce.sequential(operator, identity, input);
+            case THREADS -> JavaReduce.threads(operator, identity, input);
+            case AUTO, ACCELERATOR -> {
+                T onDevice = runOnDevice(input);
+                yield onDevice != null ? onDevice : JavaReduce.threads(operator, identity, input);
+            }
+        };
+        PArray<T> output = (PArray<T>) PArray.allocate(type, 1);
+        output.put(0, result);
+        return output;
+    }
+
+    /** The result computed on the OpenCL device, or null (after saying why) when it must be computed in Java. */
+    private T runOnDevice(PArray<T> input) {
+        DeviceChoice.OpenCL device = Offload.device(executor, () -> "reduce of " + kernels.description());
+        if (device == null) {
+            return null;
+        }
+        KernelCache.Compiled compiled = kernels.forReduce(type);
+        String reason = compiled.bailout();
+        if (reason == null) {
+            try {
+                return DeviceReduce.run(device, compiled, operator, identity, input);
+            } catch (OpenCLRuntimeException e) {
+                reason = e.getMessage();
+            }
+        }
+        Offload.fallBack("reduce of " + compiled.description(), reason);
+        return null;
+    }
+
+    @Override
+    public ArrayFunction<T, T> on(Executor where) {
+        return where == executor ? this : new ReduceFunction<>(operator, identity, type, kernels, Objects.requireNonNull(where, "executor"));
+    }
+
+    @Override
+    public String toString() {
+        return "reduce of " + kernels.description() + " from " + identity + (executor == Executor.AUTO ? "" : " on " + executor);
+    }
+}
