@@ -26,6 +26,7 @@ import jpai.runtime.exec.JavaThreadsMap;
 import jpai.runtime.opencl.MapLauncher;
 import jpai.runtime.opencl.OpenCLRuntime;
 import jpai.runtime.opencl.OpenCLRuntimeException;
+import jpai.runtime.profile.Profiler;
 
 /**
  * {@code AF.map(f)}: runs {@code f} on every element, on the chosen OpenCL device when the compiler
@@ -57,29 +58,43 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public PArray<R> apply(PArray<T> input) {
         Objects.requireNonNull(input, "map applied to a null PArray");
         if (input.isClosed()) {
             throw new IllegalStateException("map applied to a closed PArray");
         }
+        Profiler.begin("map of " + function.getClass().getSimpleName());
+        try {
+            return applyProfiled(input);
+        } finally {
+            Profiler.end();
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private PArray<R> applyProfiled(PArray<T> input) {
         ElementType outputType = outputTypes.computeIfAbsent(input.elementType(), type -> declaredOutput != null ? declaredOutput : inferOutputType(input));
         PArray<R> output = (PArray<R>) PArray.allocate(outputType, input.length());
-        if (OpenCLRuntime.choice() instanceof DeviceChoice.OpenCL device) {
-            CompiledMap compiled = kernels.computeIfAbsent(input.elementType(), type -> compile(type, outputType));
-            String reason = compiled.bailout();
-            if (reason == null) {
-                try {
-                    MapLauncher.run(OpenCLRuntime.context(device), compiled.kernel(), List.of(input), output);
-                    return output;
-                } catch (OpenCLRuntimeException e) {
-                    reason = e.getMessage();
+        try {
+            if (OpenCLRuntime.choice() instanceof DeviceChoice.OpenCL device) {
+                CompiledMap compiled = kernels.computeIfAbsent(input.elementType(), type -> compile(type, outputType));
+                String reason = compiled.bailout();
+                if (reason == null) {
+                    try {
+                        MapLauncher.run(OpenCLRuntime.context(device), compiled.kernel(), List.of(input), output);
+                        return output;
+                    } catch (OpenCLRuntimeException e) {
+                        reason = e.getMessage();
+                    }
                 }
+                fallBack(compiled.description(), reason);
             }
-            fallBack(compiled.description(), reason);
+            JavaThreadsMap.run(function, input, output);
+            return output;
+        } catch (RuntimeException | Error e) {
+            output.close();
+            throw e;
         }
-        JavaThreadsMap.run(function, input, output);
-        return output;
     }
 
     private static void fallBack(String description, String reason) {
@@ -87,6 +102,7 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         if (JpaiOptions.fallbackIsError()) {
             throw new FallbackException(operation + " cannot run on OpenCL: " + reason, null);
         }
+        Profiler.fellBack(reason);
         Explain.fallback(operation, reason);
     }
 
@@ -101,8 +117,12 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         String description = compiler.describe(function, FUNCTION_APPLY).displayName();
         try {
             KernelSignature signature = new KernelSignature(List.of(ValueShape.ofBoxed(inputType.boxClass())), ValueShape.ofBoxed(outputType.boxClass()));
+            long start = System.nanoTime();
             KernelGraph graph = compiler.compile(function, FUNCTION_APPLY, signature);
+            long compiled = System.nanoTime();
+            Profiler.graal(compiled - start);
             KernelSource source = new OpenCLKernelGenerator().map(graph, new MapKernelSpec(List.of(kind(inputType)), kind(outputType)));
+            Profiler.codeGeneration(System.nanoTime() - compiled);
             dump(graph, source);
             return new CompiledMap(source, null, description);
         } catch (KernelBailoutException e) {
