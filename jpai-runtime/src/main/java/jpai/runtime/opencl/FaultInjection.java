@@ -18,9 +18,9 @@ public final class FaultInjection {
 
     /** The classes of OpenCL calls a fault can be armed for. */
     public enum Fault {
-        /** {@code clBuildProgram} (from source or from a cached binary). */
+        /** Getting a program the launch needs: its build from source or its load from the disk cache. */
         BUILD(CL.CL_BUILD_PROGRAM_FAILURE),
-        /** {@code clCreateBuffer} of device memory (pinned host memory included). */
+        /** {@code clCreateBuffer} of device memory (the pool retries once after freeing its idle buffers). */
         ALLOCATE(CL.CL_MEM_OBJECT_ALLOCATION_FAILURE),
         /** {@code clEnqueueNDRangeKernel}. */
         ENQUEUE_KERNEL(CL.CL_OUT_OF_RESOURCES),

@@ -22,7 +22,6 @@ import jpai.runtime.Explain;
 import jpai.runtime.memory.HostAllocation;
 import jpai.runtime.memory.HostMemory;
 import jpai.runtime.memory.PlainHostMemory;
-import jpai.runtime.opencl.FaultInjection.Fault;
 
 /**
  * Pinned (page-locked) host memory from one OpenCL driver: a {@code CL_MEM_ALLOC_HOST_PTR} buffer,
@@ -59,10 +58,15 @@ final class PinnedHostMemory implements HostMemory {
         this.owner = owner;
     }
 
+    /** Whether a block of {@code bytes} can be pinned: a mapped {@code ByteBuffer} holds at most 2^31-1 bytes. */
+    static boolean isPinnable(long bytes) {
+        return SizeClasses.classOf(Math.max(1, bytes)) <= Integer.MAX_VALUE;
+    }
+
     @Override
     public HostAllocation allocate(long bytes, long alignment) {
         long capacity = SizeClasses.classOf(Math.max(1, bytes));
-        if (capacity > Integer.MAX_VALUE || owner.isLost()) {
+        if (!isPinnable(bytes) || owner.isLost()) {
             return PlainHostMemory.INSTANCE.allocate(bytes, alignment);
         }
         PinnedBlock block = takeIdle(capacity);
@@ -132,7 +136,6 @@ final class PinnedHostMemory implements HostMemory {
     }
 
     private PinnedBlock create(long capacity) {
-        FaultInjection.check(Fault.ALLOCATE);
         cl_mem memory = clCreateBuffer(owner.context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, capacity, null, null);
         ByteBuffer mapped;
         try {

@@ -75,6 +75,7 @@ final class ProgramCache {
     }
 
     private BuiltProgram obtain(KernelSource source) {
+        FaultInjection.check(Fault.BUILD); // stands for a build (or a cached binary) the driver refuses
         long start = System.nanoTime();
         String key = disk == null ? null : ProgramBinaryCache.key(source, owner.device());
         if (key != null) {
@@ -110,7 +111,6 @@ final class ProgramCache {
     private cl_program buildFromSource(KernelSource source) {
         cl_program program = clCreateProgramWithSource(owner.context(), 1, new String[] {source.text()}, null, null);
         try {
-            FaultInjection.check(Fault.BUILD);
             clBuildProgram(program, 1, new cl_device_id[] {owner.device().deviceId()}, source.buildOptions(), null, null);
             return program;
         } catch (CLException e) {
