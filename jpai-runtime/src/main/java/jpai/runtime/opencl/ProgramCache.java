@@ -30,7 +30,8 @@ import jpai.runtime.profile.Profiler;
  * binary the driver refuses is rebuilt from source and overwritten. A failed build is not
  * remembered: the next launch of that source tries again.
  *
- * <p>Thread-safe: a concurrent map builds each program once; counters are atomic.
+ * <p>Thread-safe: a concurrent map builds each program once, builds run one at a time, counters
+ * are atomic.
  */
 final class ProgramCache {
 
@@ -39,6 +40,11 @@ final class ProgramCache {
     private final ConcurrentHashMap<KernelSource, BuiltProgram> programs = new ConcurrentHashMap<>();
     private final AtomicInteger sourceBuilds = new AtomicInteger();
     private final AtomicInteger binaryLoads = new AtomicInteger();
+    /**
+     * Builds of different programs run one at a time: drivers' compilers are not all safe to run
+     * concurrently (PoCL 3.1 fails with a temporary-file race in its own cache), and builds are rare.
+     */
+    private final Object buildLock = new Object();
 
     /**
      * @param disk the binary cache, or null to build everything from source
@@ -76,6 +82,12 @@ final class ProgramCache {
 
     private BuiltProgram obtain(KernelSource source) {
         FaultInjection.check(Fault.BUILD); // stands for a build (or a cached binary) the driver refuses
+        synchronized (buildLock) {
+            return obtainAlone(source);
+        }
+    }
+
+    private BuiltProgram obtainAlone(KernelSource source) {
         long start = System.nanoTime();
         String key = disk == null ? null : ProgramBinaryCache.key(source, owner.device());
         if (key != null) {
