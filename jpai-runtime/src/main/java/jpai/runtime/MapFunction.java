@@ -41,12 +41,15 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
 
     private final Function<T, R> function;
     private final ElementType declaredOutput;
+    /** What profiles call this function, made once: applies of small arrays are short. */
+    private final String operationName;
     private final ConcurrentHashMap<ElementType, ElementType> outputTypes = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<ElementType, CompiledMap> kernels = new ConcurrentHashMap<>();
 
     public MapFunction(Function<T, R> function, ElementType declaredOutput) {
         this.function = function;
         this.declaredOutput = declaredOutput;
+        this.operationName = "map of " + function.getClass().getSimpleName();
     }
 
     /**
@@ -63,7 +66,7 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         if (input.isClosed()) {
             throw new IllegalStateException("map applied to a closed PArray");
         }
-        Profiler.begin("map of " + function.getClass().getSimpleName());
+        Profiler.begin(operationName);
         try {
             return applyProfiled(input);
         } finally {
