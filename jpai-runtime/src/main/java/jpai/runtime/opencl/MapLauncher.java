@@ -12,6 +12,8 @@ import jpai.ocl.KernelSource;
  * the output component is written, the length is a {@code long}) and runs one work-item per element,
  * rounded up to whole work-groups. Inputs already on the device are not sent again; the output stays
  * on the device until the host reads it.
+ *
+ * <p>Stateless and thread-safe (the context it launches on is).
  */
 public final class MapLauncher {
 

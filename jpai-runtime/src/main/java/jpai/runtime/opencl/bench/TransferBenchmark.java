@@ -82,6 +82,8 @@ import jpai.runtime.profile.Profiler;
  * <p>Usage: {@code TransferBenchmark [--bytes N] [--repeats R] [--applies A]}; on the GPU machine
  * {@code bin/gpu-run run jpai.runtime.opencl.bench.TransferBenchmark}. Exits 2 if no OpenCL device
  * is chosen, 1 if a validation fails.
+ *
+ * <p>A single-threaded program; not meant for use as a library.
  */
 public final class TransferBenchmark {
 
