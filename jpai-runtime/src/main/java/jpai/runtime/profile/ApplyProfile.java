@@ -57,7 +57,7 @@ public record ApplyProfile(
     /** The header of {@link #toTableRow()}'s table. */
     public static String tableHeader() {
         return String.format(Locale.ROOT, "%-40s %-24s %10s %9s %9s %9s %9s %9s %9s %9s %12s %12s %s",
-                "operation", "device", "wall_us", "graal_us", "codegen_us", "build_us", "h2d_us", "kernel_us", "d2h_us", "other_us",
+                "operation", "device", "wall_us", "graal_us", "cgen_us", "build_us", "h2d_us", "kernel_us", "d2h_us", "other_us",
                 "h2d_bytes", "d2h_bytes", "fallback");
     }
 
