@@ -8,6 +8,8 @@ import jpai.runtime.CopyFunction;
 import jpai.runtime.MapFunction;
 import jpai.runtime.ReduceFunction;
 import jpai.runtime.ViewFunction;
+import jpai.runtime.profile.ApplyProfile;
+import jpai.runtime.profile.Profiler;
 
 /**
  * Builds {@link ArrayFunction}s: the parallel skeletons. Each runs on {@link Executor#AUTO} unless
@@ -103,6 +105,16 @@ public final class AF {
 
     public static <A, B, C, D, E, F, G, H> ArrayFunction<Tuple8<A, B, C, D, E, F, G, H>, Tuple8<A, B, C, D, E, F, G, H>> zip8() {
         return new ViewFunction<>("zip8", 8);
+    }
+
+    /**
+     * The profile of the calling thread's last {@code apply}: nanoseconds spent in Graal, code
+     * generation, the driver's build, host-to-device transfers, kernels, device-to-host transfers
+     * and the rest, bytes moved, where it ran and why it fell back, if it did ({@code toJson()} for
+     * tools). {@code -Djpai.profile=true} prints one line per apply. Null before the first apply.
+     */
+    public static ApplyProfile lastProfile() {
+        return Profiler.last();
     }
 
     /**

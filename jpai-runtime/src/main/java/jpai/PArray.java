@@ -9,6 +9,7 @@ import java.util.Objects;
 
 import jpai.runtime.memory.ComponentBuffer;
 import jpai.runtime.memory.HostMemory;
+import jpai.runtime.opencl.OpenCLRuntime;
 
 /**
  * A portable array: elements stored by value, off the Java heap, in the layout a device reads
@@ -59,7 +60,8 @@ public final class PArray<T> implements AutoCloseable {
         this.length = length;
         List<ElementType> components = type.components();
         this.buffers = new ComponentBuffer[components.size()];
-        HostMemory memory = HostMemory.current();
+        // The first allocation makes the device choice, which installs the chosen device's pinned memory.
+        HostMemory memory = OpenCLRuntime.hostMemory();
         try {
             for (int i = 0; i < buffers.length; i++) {
                 buffers[i] = new ComponentBuffer(components.get(i), length, memory);

@@ -15,6 +15,13 @@ public final class JpaiOptions {
     /** {@code -Djpai.fallback=error}: make a fallback to Java an exception (for tests and benchmarks). */
     public static final String FALLBACK = "jpai.fallback";
 
+    /** {@code -Djpai.profile=true}: print one profile row per apply to standard error. */
+    public static final String PROFILE = "jpai.profile";
+    /** {@code -Djpai.cache=false}: build every kernel from source, with no disk cache. */
+    public static final String CACHE = "jpai.cache";
+    /** {@code -Djpai.cache.dir=DIR}: where built program binaries are kept (default {@code ~/.cache/jpai}). */
+    public static final String CACHE_DIR = "jpai.cache.dir";
+
     private JpaiOptions() {
     }
 
@@ -30,5 +37,21 @@ public final class JpaiOptions {
 
     public static boolean fallbackIsError() {
         return "error".equalsIgnoreCase(System.getProperty(FALLBACK));
+    }
+
+    public static boolean profile() {
+        return Boolean.getBoolean(PROFILE);
+    }
+
+    /** The directory of the program binary cache, or null when {@code -Djpai.cache=false}. */
+    public static Path programCacheDir() {
+        if ("false".equalsIgnoreCase(System.getProperty(CACHE, "true").strip())) {
+            return null;
+        }
+        String dir = System.getProperty(CACHE_DIR);
+        if (dir != null && !dir.isBlank()) {
+            return Path.of(dir);
+        }
+        return Path.of(System.getProperty("user.home"), ".cache", "jpai");
     }
 }

@@ -20,6 +20,7 @@ import jpai.compiler.ValueShape;
 import jpai.ocl.KernelSource;
 import jpai.ocl.MapKernelSpec;
 import jpai.ocl.OpenCLKernelGenerator;
+import jpai.runtime.profile.Profiler;
 
 /**
  * The kernels compiled from one user function, one per data type it was applied to, or the reason
@@ -69,6 +70,15 @@ final class KernelCache {
         return known;
     }
 
+    /**
+     * A name for profiles, cheap to get: the description once something asked for it, until then
+     * the function's class (finding the source line needs Graal, which a Java-only run never loads).
+     */
+    String nameForProfiles() {
+        String known = description;
+        return known != null ? known : function.getClass().getSimpleName();
+    }
+
     /** The map kernel for {@code input} elements giving {@code output} elements. */
     Compiled forMap(DataType input, DataType output) {
         return kernels.computeIfAbsent(List.of(input, output), key -> compileMap(input, output));
@@ -91,8 +101,12 @@ final class KernelCache {
         }
         try {
             KernelSignature signature = new KernelSignature(List.of(ValueShape.ofBoxed(in.boxClass())), ValueShape.ofBoxed(out.boxClass()));
+            long start = System.nanoTime();
             KernelGraph graph = compiler.compile(function, interfaceMethod, signature);
+            long compiled = System.nanoTime();
+            Profiler.graal(compiled - start);
             KernelSource source = new OpenCLKernelGenerator().map(graph, new MapKernelSpec(List.of(kind(in)), kind(out)));
+            Profiler.codeGeneration(System.nanoTime() - compiled);
             dump(graph, source);
             return new Compiled(source, null, description());
         } catch (KernelBailoutException e) {

@@ -11,6 +11,7 @@ import jpai.PArray;
 import jpai.runtime.device.DeviceChoice;
 import jpai.runtime.exec.JavaMap;
 import jpai.runtime.opencl.OpenCLRuntimeException;
+import jpai.runtime.profile.Profiler;
 
 /**
  * {@code AF.map(f)}: {@code out[i] = f(in[i])} for every element, on the executor it was given. On
@@ -51,9 +52,18 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public PArray<R> apply(PArray<T> input) {
         Inputs.check(input, "map");
+        Profiler.begin("map of " + definition.kernels.nameForProfiles());
+        try {
+            return applyProfiled(input);
+        } finally {
+            Profiler.end();
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private PArray<R> applyProfiled(PArray<T> input) {
         DataType outputType = definition.outputTypes.computeIfAbsent(input.type(), type -> definition.declaredOutput != null ? definition.declaredOutput : inferOutputType(input));
         PArray<R> output = (PArray<R>) PArray.allocate(outputType, input.length());
         try {

@@ -3,6 +3,7 @@ package jpai.runtime;
 import jpai.Executor;
 import jpai.runtime.device.DeviceChoice;
 import jpai.runtime.opencl.OpenCLRuntime;
+import jpai.runtime.profile.Profiler;
 
 /**
  * The decisions every skeleton makes the same way: whether to try the OpenCL device for an
@@ -37,6 +38,7 @@ final class Offload {
         if (JpaiOptions.fallbackIsError()) {
             throw new FallbackException(operation + " cannot run on OpenCL: " + reason, null);
         }
+        Profiler.fellBack(reason);
         Explain.fallback(operation, reason);
     }
 }

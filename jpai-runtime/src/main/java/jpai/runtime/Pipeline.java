@@ -6,6 +6,7 @@ import java.util.List;
 import jpai.ArrayFunction;
 import jpai.Executor;
 import jpai.PArray;
+import jpai.runtime.profile.Profiler;
 
 /**
  * Functions composed with {@code andThen}/{@code compose}: each stage applied to the previous
@@ -48,6 +49,7 @@ public final class Pipeline<T, R> implements ArrayFunction<T, R> {
     @SuppressWarnings({"unchecked", "rawtypes"})
     public PArray<R> apply(PArray<T> input) {
         Inputs.check(input, "a composed function");
+        Profiler.begin("composed function");
         PArray current = input;
         try {
             for (ArrayFunction stage : stages) {
@@ -63,6 +65,8 @@ public final class Pipeline<T, R> implements ArrayFunction<T, R> {
                 current.close();
             }
             throw e;
+        } finally {
+            Profiler.end();
         }
     }
 

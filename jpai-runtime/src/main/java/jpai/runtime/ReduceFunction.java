@@ -10,6 +10,7 @@ import jpai.PArray;
 import jpai.runtime.device.DeviceChoice;
 import jpai.runtime.exec.JavaReduce;
 import jpai.runtime.opencl.OpenCLRuntimeException;
+import jpai.runtime.profile.Profiler;
 
 /**
  * {@code AF.reduce(operator, identity)}: combines all elements into one, returned as an array of one
@@ -49,9 +50,18 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public PArray<T> apply(PArray<T> input) {
         Inputs.check(input, "reduce");
+        Profiler.begin("reduce of " + kernels.nameForProfiles());
+        try {
+            return applyProfiled(input);
+        } finally {
+            Profiler.end();
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private PArray<T> applyProfiled(PArray<T> input) {
         if (!input.type().equals(type)) {
             throw new IllegalArgumentException("reduce with identity " + identity + " (a " + type.javaName() + ") was applied to a PArray<"
                             + input.type().javaName() + ">; the identity must have the elements' type");

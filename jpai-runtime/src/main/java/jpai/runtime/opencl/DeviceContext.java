@@ -1,48 +1,71 @@
 package jpai.runtime.opencl;
 
 import static org.jocl.CL.CL_CONTEXT_PLATFORM;
-import static org.jocl.CL.CL_PROGRAM_BUILD_LOG;
 import static org.jocl.CL.CL_QUEUE_PROFILING_ENABLE;
-import static org.jocl.CL.clBuildProgram;
 import static org.jocl.CL.clCreateCommandQueueWithProperties;
 import static org.jocl.CL.clCreateContext;
-import static org.jocl.CL.clCreateKernel;
-import static org.jocl.CL.clCreateProgramWithSource;
-import static org.jocl.CL.clGetProgramBuildInfo;
-import static org.jocl.CL.clReleaseProgram;
+import static org.jocl.CL.clFinish;
+import static org.jocl.CL.clReleaseCommandQueue;
+import static org.jocl.CL.clReleaseContext;
 
-import java.util.concurrent.ConcurrentHashMap;
+import java.nio.file.Path;
 
 import org.jocl.CL;
 import org.jocl.CLException;
-import org.jocl.Pointer;
 import org.jocl.cl_command_queue;
 import org.jocl.cl_context;
 import org.jocl.cl_context_properties;
 import org.jocl.cl_device_id;
-import org.jocl.cl_kernel;
-import org.jocl.cl_program;
 import org.jocl.cl_queue_properties;
 
 import jpai.ocl.KernelSource;
+import jpai.runtime.Explain;
+import jpai.runtime.JpaiOptions;
 import jpai.runtime.device.OpenCLDeviceInfo;
+import jpai.runtime.memory.ComponentBuffer;
+import jpai.runtime.memory.HostMemory;
+import jpai.runtime.profile.Profiler;
 
 /**
- * One OpenCL device in use: its context, its in-order command queue (with profiling on), and the
- * programs built for it, cached by source and options so a kernel is built once per JVM.
+ * One OpenCL device in use: its context, one in-order command queue with profiling on, and what
+ * the runtime keeps per device: the {@linkplain ProgramCache programs} (in memory and on disk), the
+ * {@linkplain DeviceBufferPool device buffer pool}, and the {@linkplain #pinnedMemory() pinned host
+ * memory} arrays are allocated from while this device is in use.
  *
- * <p>Launches on the queue are serialised by {@link #lock()} holders: {@code clSetKernelArg} on one
- * kernel object is not thread-safe.
+ * <p>All work goes through the one in-order queue, so a command enqueued by any thread sees the
+ * effects of every command enqueued before it: a buffer sent by one launch is current for the next,
+ * whichever thread runs it.
+ *
+ * <p>A device reported lost ({@code CL_DEVICE_NOT_AVAILABLE}) makes the context unusable: every
+ * later launch throws {@link OpenCLRuntimeException} at once, and {@link OpenCLRuntime} sends later
+ * operations to Java threads.
+ *
+ * <p>Thread-safe: launches may run from many threads at once.
  */
 public final class DeviceContext {
 
     private final OpenCLDeviceInfo device;
     private final cl_context context;
     private final cl_command_queue queue;
-    private final ConcurrentHashMap<String, cl_kernel> kernels = new ConcurrentHashMap<>();
-    private final Object lock = new Object();
+    private final ProgramCache programs;
+    private final DeviceBufferPool bufferPool;
+    private final PinnedHostMemory pinnedMemory;
+    private final Transfers transfers;
+    private volatile String lostReason;
 
+    /** A context on {@code device} with the program cache the options ask for. */
     DeviceContext(OpenCLDeviceInfo device) {
+        this(device, JpaiOptions.programCacheDir(), Transfers.DEFAULT_SLICE_BYTES);
+    }
+
+    /**
+     * @param cacheDir   the program binary cache directory, or null for none
+     * @param sliceBytes the largest single transfer command
+     */
+    DeviceContext(OpenCLDeviceInfo device, Path cacheDir, long sliceBytes) {
+        if (!device.hasHandles()) {
+            throw new IllegalArgumentException("device " + device.label() + " has no driver handles (a synthetic test device) and cannot run kernels");
+        }
         CL.setExceptionsEnabled(true);
         this.device = device;
         cl_context_properties properties = new cl_context_properties();
@@ -50,11 +73,99 @@ public final class DeviceContext {
         this.context = clCreateContext(properties, 1, new cl_device_id[] {device.deviceId()}, null, null, null);
         cl_queue_properties queueProperties = new cl_queue_properties();
         queueProperties.addProperty(CL.CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE);
-        this.queue = clCreateCommandQueueWithProperties(context, device.deviceId(), queueProperties, null);
+        try {
+            this.queue = clCreateCommandQueueWithProperties(context, device.deviceId(), queueProperties, null);
+        } catch (CLException e) {
+            clReleaseContext(context);
+            throw e;
+        }
+        this.programs = new ProgramCache(this, cacheDir == null ? null : new ProgramBinaryCache(cacheDir));
+        // Idle device memory kept for reuse: an eighth of the device, at most 4 GiB.
+        this.bufferPool = new DeviceBufferPool(this, Math.min(device.globalMemoryBytes() / 8, 4L << 30));
+        this.pinnedMemory = new PinnedHostMemory(this);
+        this.transfers = new Transfers(queue, sliceBytes);
     }
 
     public OpenCLDeviceInfo device() {
         return device;
+    }
+
+    /**
+     * Runs {@code launch} of the kernel in {@code source} and waits for it.
+     *
+     * @throws OpenCLRuntimeException if OpenCL fails (the launch has released what it held)
+     * @throws IllegalArgumentException if the launch leaves a kernel argument unbound or binds one the kernel lacks
+     */
+    public LaunchResult launch(KernelSource source, KernelLaunch launch) {
+        return new KernelLauncher(this, source, launch).run();
+    }
+
+    /** Pinned host memory of this device's driver: what new arrays use while this device is in use. */
+    /**
+     * Puts {@code buffer}'s data on this device now, unless its device copy is current already
+     * ({@code AF.copyToDevice()}): later kernels that read it find it there.
+     *
+     * @throws OpenCLRuntimeException if the transfer fails (the buffer is then as before)
+     */
+    public void makeResident(ComponentBuffer buffer) {
+        checkUsable();
+        LaunchEvents events = new LaunchEvents();
+        DeviceResidency residency = DeviceResidency.of(this, buffer);
+        try {
+            residency.prepareForKernelRead(buffer, events);
+            events.await();
+            Profiler.hostToDevice(events.nanos(LaunchEvents.Kind.HOST_TO_DEVICE), events.bytes(LaunchEvents.Kind.HOST_TO_DEVICE), events.count(LaunchEvents.Kind.HOST_TO_DEVICE));
+        } catch (CLException e) {
+            residency.discardAfterFailure(true);
+            throw failure("sending a buffer of " + buffer.byteSize() + " bytes", e);
+        } finally {
+            events.release();
+        }
+    }
+
+    public HostMemory pinnedMemory() {
+        return pinnedMemory;
+    }
+
+    /** Whether the device was lost; then nothing more runs here. */
+    public boolean isLost() {
+        return lostReason != null;
+    }
+
+    /** Why the device counts as lost, or null. */
+    public String lostReason() {
+        return lostReason;
+    }
+
+    /** Programs built from source by this context (for tests and tools). */
+    public int programsBuiltFromSource() {
+        return programs.sourceBuilds();
+    }
+
+    /** Programs this context loaded from the disk cache (for tests and tools). */
+    public int programsLoadedFromDisk() {
+        return programs.binaryLoads();
+    }
+
+    /**
+     * Releases the programs, pooled memory, queue and context. Arrays holding device copies or
+     * pinned memory of this context must be closed first. For tests and {@link OpenCLRuntime#reset()}.
+     */
+    public void close() {
+        try {
+            clFinish(queue);
+        } catch (CLException e) {
+            // A lost device: release what can be released.
+        }
+        programs.close();
+        bufferPool.close();
+        pinnedMemory.close();
+        try {
+            clReleaseCommandQueue(queue);
+            clReleaseContext(context);
+        } catch (CLException e) {
+            // A lost device may refuse; nothing else holds these.
+        }
     }
 
     cl_context context() {
@@ -65,38 +176,34 @@ public final class DeviceContext {
         return queue;
     }
 
-    /** The monitor to hold while setting arguments of, and enqueuing, this device's kernels. */
-    Object lock() {
-        return lock;
+    ProgramCache programs() {
+        return programs;
     }
 
-    /** The built kernel for {@code source}, building the program on first use. */
-    cl_kernel kernel(KernelSource source) {
-        String key = source.buildOptions() + "\n" + source.text();
-        return kernels.computeIfAbsent(key, k -> build(source));
+    DeviceBufferPool bufferPool() {
+        return bufferPool;
     }
 
-    private cl_kernel build(KernelSource source) {
-        cl_program program = clCreateProgramWithSource(context, 1, new String[] {source.text()}, null, null);
-        try {
-            clBuildProgram(program, 1, new cl_device_id[] {device.deviceId()}, source.buildOptions(), null, null);
-        } catch (CLException e) {
-            String log = buildLog(program);
-            clReleaseProgram(program);
-            throw new OpenCLRuntimeException("the OpenCL compiler of " + device.name() + " rejected the kernel (" + e.getMessage() + "): " + log.strip(), e);
+    Transfers transfers() {
+        return transfers;
+    }
+
+    void checkUsable() {
+        String reason = lostReason;
+        if (reason != null) {
+            throw new OpenCLRuntimeException("the OpenCL device " + device.name() + " was lost earlier (" + reason + ") and runs nothing more");
         }
-        return clCreateKernel(program, source.kernelName(), null);
     }
 
-    private String buildLog(cl_program program) {
-        try {
-            long[] size = new long[1];
-            clGetProgramBuildInfo(program, device.deviceId(), CL_PROGRAM_BUILD_LOG, 0, null, size);
-            byte[] log = new byte[(int) size[0]];
-            clGetProgramBuildInfo(program, device.deviceId(), CL_PROGRAM_BUILD_LOG, log.length, Pointer.to(log), null);
-            return new String(log, 0, Math.max(0, log.length - 1), java.nio.charset.StandardCharsets.UTF_8);
-        } catch (CLException e) {
-            return "(no build log: " + e.getMessage() + ")";
+    /**
+     * The exception for a failed OpenCL call made while {@code doing}; marks the device lost when
+     * the status says so.
+     */
+    OpenCLRuntimeException failure(String doing, CLException e) {
+        if (e.getStatus() == CL.CL_DEVICE_NOT_AVAILABLE && lostReason == null) {
+            lostReason = e.getMessage();
+            Explain.notice("the OpenCL device " + device.name() + " was lost (" + e.getMessage() + "); operations run on Java threads from now on");
         }
+        return new OpenCLRuntimeException("OpenCL failed on " + device.name() + " while " + doing + ": " + e.getMessage(), e);
     }
 }

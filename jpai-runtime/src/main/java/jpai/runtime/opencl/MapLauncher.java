@@ -1,33 +1,19 @@
 package jpai.runtime.opencl;
 
-import static org.jocl.CL.CL_MEM_COPY_HOST_PTR;
-import static org.jocl.CL.CL_MEM_READ_ONLY;
-import static org.jocl.CL.CL_MEM_WRITE_ONLY;
-import static org.jocl.CL.CL_TRUE;
-import static org.jocl.CL.clCreateBuffer;
-import static org.jocl.CL.clEnqueueNDRangeKernel;
-import static org.jocl.CL.clEnqueueReadBuffer;
-import static org.jocl.CL.clReleaseMemObject;
-import static org.jocl.CL.clSetKernelArg;
-
-import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
 import java.util.List;
 
-import org.jocl.CLException;
-import org.jocl.Pointer;
-import org.jocl.Sizeof;
-import org.jocl.cl_kernel;
-import org.jocl.cl_mem;
-
+import jdk.vm.ci.meta.JavaKind;
 import jpai.PArray;
 import jpai.ocl.KernelParameter;
 import jpai.ocl.KernelSource;
 
 /**
- * Launches a generated map kernel on one device: copies the inputs in, runs one work-item per
- * element (rounded up to whole work-groups), copies the output back. Every buffer it creates is
- * released before it returns, also on failure.
+ * Launches a generated map kernel: binds each parameter by its role (input components are read,
+ * the output component is written, the length is a {@code long}) and runs one work-item per element,
+ * rounded up to whole work-groups. Inputs already on the device are not sent again; the output stays
+ * on the device until the host reads it.
+ *
+ * <p>Stateless and thread-safe (the context it launches on is).
  */
 public final class MapLauncher {
 
@@ -39,62 +25,25 @@ public final class MapLauncher {
     private MapLauncher() {
     }
 
-    public static void run(DeviceContext device, KernelSource source, List<PArray<?>> inputs, PArray<?> output) {
+    public static LaunchResult run(DeviceContext device, KernelSource source, List<PArray<?>> inputs, PArray<?> output) {
         long length = output.length();
-        if (length == 0) {
-            return;
-        }
-        List<cl_mem> buffers = new ArrayList<>();
-        try {
-            cl_kernel kernel = device.kernel(source);
-            synchronized (device.lock()) {
-                int input = 0;
-                MemorySegment result = segmentOf(output);
-                cl_mem outputBuffer = null;
-                for (KernelParameter parameter : source.parameters()) {
-                    switch (parameter.role()) {
-                        case INPUT_BUFFER -> {
-                            MemorySegment data = segmentOf(inputs.get(input++));
-                            cl_mem buffer = clCreateBuffer(device.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, data.byteSize(), pointerTo(data), null);
-                            buffers.add(buffer);
-                            clSetKernelArg(kernel, parameter.index(), Sizeof.cl_mem, Pointer.to(buffer));
-                        }
-                        case OUTPUT_BUFFER -> {
-                            outputBuffer = clCreateBuffer(device.context(), CL_MEM_WRITE_ONLY, result.byteSize(), null, null);
-                            buffers.add(outputBuffer);
-                            clSetKernelArg(kernel, parameter.index(), Sizeof.cl_mem, Pointer.to(outputBuffer));
-                        }
-                        case LENGTH -> clSetKernelArg(kernel, parameter.index(), Sizeof.cl_long, Pointer.to(new long[] {length}));
-                    }
-                }
-                long localSize = Math.min(WORK_GROUP, device.device().maxWorkGroupSize());
-                long workItems = roundUp(Math.min(length, MAX_WORK_ITEMS), localSize);
-                clEnqueueNDRangeKernel(device.queue(), kernel, 1, null, new long[] {workItems}, new long[] {localSize}, 0, null, null);
-                clEnqueueReadBuffer(device.queue(), outputBuffer, CL_TRUE, 0, result.byteSize(), pointerTo(result), 0, null, null);
-            }
-        } catch (CLException e) {
-            throw new OpenCLRuntimeException("OpenCL failed on " + device.device().name() + ": " + e.getMessage(), e);
-        } finally {
-            for (cl_mem buffer : buffers) {
-                clReleaseMemObject(buffer);
+        KernelLaunch launch = new KernelLaunch();
+        int input = 0;
+        for (KernelParameter parameter : source.parameters()) {
+            switch (parameter.role()) {
+                case INPUT_BUFFER -> launch.readBuffer(parameter.index(), inputs.get(input++).buffer(0));
+                case OUTPUT_BUFFER -> launch.writeBuffer(parameter.index(), output.buffer(0));
+                case LENGTH -> launch.scalar(parameter.index(), JavaKind.Long, length);
+                default -> throw new IllegalStateException("a map kernel has no parameter of role " + parameter.role());
             }
         }
+        long localSize = Math.min(WORK_GROUP, device.device().maxWorkGroupSize());
+        long workItems = length == 0 ? 0 : roundUp(Math.min(length, MAX_WORK_ITEMS), localSize);
+        launch.globalSize(workItems).localSize(localSize);
+        return device.launch(source, launch);
     }
 
     private static long roundUp(long value, long multiple) {
         return (value + multiple - 1) / multiple * multiple;
-    }
-
-    private static MemorySegment segmentOf(PArray<?> array) {
-        MemorySegment segment = array.segment();
-        if (segment.byteSize() > Integer.MAX_VALUE) {
-            throw new OpenCLRuntimeException("arrays over 2 GiB are not moved to OpenCL devices yet (" + segment.byteSize() + " bytes)");
-        }
-        return segment;
-    }
-
-    /** A JOCL pointer to native memory, with no copy. */
-    private static Pointer pointerTo(MemorySegment segment) {
-        return Pointer.to(segment.asByteBuffer());
     }
 }

@@ -1,0 +1,73 @@
+package jpai.runtime.opencl;
+
+import static org.jocl.CL.CL_KERNEL_NUM_ARGS;
+import static org.jocl.CL.clCreateKernel;
+import static org.jocl.CL.clGetKernelInfo;
+import static org.jocl.CL.clReleaseKernel;
+import static org.jocl.CL.clReleaseProgram;
+
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import org.jocl.CLException;
+import org.jocl.Pointer;
+import org.jocl.Sizeof;
+import org.jocl.cl_kernel;
+import org.jocl.cl_program;
+
+/**
+ * A program built for one device, with its kernel objects. {@code clSetKernelArg} on one kernel
+ * object is not thread-safe, and a kernel's arguments are captured when it is enqueued, so each
+ * launch takes a kernel object of its own ({@link #take()}) and gives it back after enqueuing
+ * ({@link #giveBack}): as many kernel objects exist as launches ever ran at once.
+ *
+ * <p>Thread-safe: the idle kernel objects sit in a concurrent queue.
+ */
+final class BuiltProgram {
+
+    private final cl_program program;
+    private final String kernelName;
+    private final int argumentCount;
+    private final ConcurrentLinkedQueue<cl_kernel> idle = new ConcurrentLinkedQueue<>();
+
+    BuiltProgram(cl_program program, String kernelName) {
+        this.program = program;
+        this.kernelName = kernelName;
+        cl_kernel first = clCreateKernel(program, kernelName, null);
+        int[] count = new int[1];
+        clGetKernelInfo(first, CL_KERNEL_NUM_ARGS, Sizeof.cl_uint, Pointer.to(count), null);
+        this.argumentCount = count[0];
+        idle.add(first);
+    }
+
+    String kernelName() {
+        return kernelName;
+    }
+
+    /** The number of arguments the kernel declares. */
+    int argumentCount() {
+        return argumentCount;
+    }
+
+    /** A kernel object no other thread is using. */
+    cl_kernel take() {
+        cl_kernel kernel = idle.poll();
+        return kernel != null ? kernel : clCreateKernel(program, kernelName, null);
+    }
+
+    /** Makes {@code kernel} available to the next launch (its arguments were captured at enqueue). */
+    void giveBack(cl_kernel kernel) {
+        idle.add(kernel);
+    }
+
+    /** Releases the program and its idle kernel objects. */
+    void release() {
+        try {
+            for (cl_kernel kernel = idle.poll(); kernel != null; kernel = idle.poll()) {
+                clReleaseKernel(kernel);
+            }
+            clReleaseProgram(program);
+        } catch (CLException e) {
+            // A lost device may refuse; the driver frees the program with the context.
+        }
+    }
+}

@@ -1,0 +1,181 @@
+package jpai.runtime.opencl;
+
+import org.jocl.CLException;
+import org.jocl.cl_mem;
+
+import jpai.runtime.memory.ComponentBuffer;
+import jpai.runtime.memory.DeviceMirror;
+import jpai.runtime.opencl.LaunchEvents.Kind;
+import jpai.runtime.profile.Profiler;
+
+/**
+ * The copy of one {@link ComponentBuffer} in the memory of one {@link DeviceContext}, and which side
+ * is newer. A buffer has at most one; using it on a second context brings the data home and moves
+ * the copy.
+ *
+ * <ul>
+ * <li>A kernel that reads the buffer sends the host data only if the device copy does not hold the
+ * buffer's current {@linkplain ComponentBuffer#hostVersion() host version}: an input applied again
+ * unchanged is not sent again.</li>
+ * <li>A kernel that writes the buffer makes the device copy the newer one; the host copy is brought
+ * back on the first host access ({@link #beforeHostRead}), not before. Intermediates of composed
+ * functions are never brought back unless the host reads them.</li>
+ * <li>A host write makes the device copy stale (the buffer's version moves on).</li>
+ * <li>Closing the array gives the device memory back to the pool.</li>
+ * </ul>
+ *
+ * <p>Thread-safe: state changes hold this object's monitor; the host-read check is one volatile read
+ * when the host copy is current, so element-by-element host loops stay cheap.
+ */
+final class DeviceResidency implements DeviceMirror {
+
+    private static final long NO_VERSION = Long.MIN_VALUE;
+
+    private final DeviceContext context;
+    private DeviceBuffer buffer;
+    /** The host version the device copy equals, or {@link #NO_VERSION}. */
+    private long deviceVersion = NO_VERSION;
+    /** A kernel wrote the device copy and the host has not seen it yet. */
+    private volatile boolean deviceNewer;
+
+    private DeviceResidency(DeviceContext context) {
+        this.context = context;
+    }
+
+    /** The residency of {@code host} on {@code context}, attached now if it has none there. */
+    static DeviceResidency of(DeviceContext context, ComponentBuffer host) {
+        DeviceMirror current = host.mirror();
+        if (current instanceof DeviceResidency residency && residency.context == context) {
+            return residency;
+        }
+        synchronized (host) {
+            current = host.mirror();
+            if (current instanceof DeviceResidency residency && residency.context == context) {
+                return residency;
+            }
+            if (current != null) {
+                current.beforeHostRead(host); // the other device's copy may be the only current one
+                current.release(host);
+            }
+            DeviceResidency residency = new DeviceResidency(context);
+            host.setMirror(residency);
+            return residency;
+        }
+    }
+
+    /**
+     * The device buffer with the host's data, sending it first (without waiting) if the device copy
+     * is stale.
+     *
+     * @return whether data was sent
+     */
+    synchronized boolean prepareForKernelRead(ComponentBuffer host, LaunchEvents events) {
+        allocate(host);
+        if (deviceNewer || deviceVersion == host.hostVersion()) {
+            return false;
+        }
+        long version = host.hostVersion();
+        deviceVersion = NO_VERSION; // until the send is enqueued in full
+        context.transfers().toDevice(host.rawSegment(), buffer.memory(), events);
+        deviceVersion = version; // the queue is in order: later commands see the data
+        return true;
+    }
+
+    /** The device buffer for a kernel to write. */
+    synchronized void prepareForKernelWrite(ComponentBuffer host) {
+        allocate(host);
+    }
+
+    synchronized cl_mem memory() {
+        return buffer.memory();
+    }
+
+    /** A kernel writing the buffer has been enqueued: the device copy is the newer one. */
+    synchronized void kernelWrote() {
+        deviceNewer = true;
+        deviceVersion = NO_VERSION;
+    }
+
+    synchronized boolean isDeviceNewer() {
+        return deviceNewer;
+    }
+
+    /**
+     * A launch that involved this buffer failed: forget the device copy unless it holds data the
+     * host lacks ({@code keepNewer}, and the device copy newer from before the launch).
+     */
+    synchronized void discardAfterFailure(boolean keepNewer) {
+        if (keepNewer && deviceNewer) {
+            return;
+        }
+        deviceNewer = false;
+        deviceVersion = NO_VERSION;
+        if (buffer != null) {
+            context.bufferPool().release(buffer);
+            buffer = null;
+        }
+    }
+
+    /** Brings the device data back now (the launch asked for results on the host). */
+    synchronized void copyBack(ComponentBuffer host, LaunchEvents events) {
+        if (deviceNewer) {
+            context.transfers().toHost(buffer.memory(), host.rawSegment(), events);
+            deviceNewer = false;
+            deviceVersion = host.hostVersion();
+        }
+    }
+
+    @Override
+    public void beforeHostRead(ComponentBuffer host) {
+        if (!deviceNewer) {
+            return;
+        }
+        synchronized (this) {
+            if (!deviceNewer) {
+                return;
+            }
+            if (context.isLost()) {
+                throw new IllegalStateException("this array's data was computed on " + context.device().name()
+                        + ", which has been lost (" + context.lostReason() + "); compute it again");
+            }
+            LaunchEvents events = new LaunchEvents();
+            try {
+                try {
+                    context.transfers().toHost(buffer.memory(), host.rawSegment(), events);
+                } catch (CLException e) {
+                    // One retry: a transient failure must not cost the only copy of the data.
+                    events.release();
+                    context.transfers().toHost(buffer.memory(), host.rawSegment(), events);
+                }
+                Profiler.deviceToHost(events.nanos(Kind.DEVICE_TO_HOST), events.bytes(Kind.DEVICE_TO_HOST), events.count(Kind.DEVICE_TO_HOST));
+            } catch (CLException e) {
+                throw context.failure("bringing an array's data back to the host", e);
+            } finally {
+                events.release();
+            }
+            deviceNewer = false;
+            deviceVersion = host.hostVersion();
+        }
+    }
+
+    @Override
+    public void hostWritten(ComponentBuffer host) {
+        // The caller advances the buffer's version next, which makes the device copy stale.
+    }
+
+    @Override
+    public synchronized void release(ComponentBuffer host) {
+        deviceNewer = false;
+        deviceVersion = NO_VERSION;
+        if (buffer != null) {
+            context.bufferPool().release(buffer);
+            buffer = null;
+        }
+    }
+
+    private void allocate(ComponentBuffer host) {
+        if (buffer == null) {
+            buffer = context.bufferPool().acquire(Math.max(1, host.byteSize()));
+        }
+    }
+}

@@ -1,0 +1,110 @@
+package jpai.runtime.opencl;
+
+import java.util.EnumMap;
+import java.util.Map;
+
+import org.jocl.CL;
+import org.jocl.CLException;
+
+/**
+ * A test hook: makes the next OpenCL call of a given class fail as the driver would, so tests can
+ * show that every failure falls back to Java with the right result and releases what the failed
+ * attempt held. The runtime calls {@link #check} just before each call of the class; with nothing
+ * armed, that is one read of a volatile field.
+ *
+ * <p>Thread-safe: arming and consuming are synchronised; a fault is consumed by exactly one call.
+ */
+public final class FaultInjection {
+
+    /** The classes of OpenCL calls a fault can be armed for. */
+    public enum Fault {
+        /** Getting a program the launch needs: its build from source or its load from the disk cache. */
+        BUILD(CL.CL_BUILD_PROGRAM_FAILURE),
+        /** {@code clCreateBuffer} of device memory (the pool retries once after freeing its idle buffers). */
+        ALLOCATE(CL.CL_MEM_OBJECT_ALLOCATION_FAILURE),
+        /** {@code clEnqueueNDRangeKernel}. */
+        ENQUEUE_KERNEL(CL.CL_OUT_OF_RESOURCES),
+        /** {@code clEnqueueWriteBuffer} and {@code clEnqueueReadBuffer} of array data. */
+        TRANSFER(CL.CL_OUT_OF_RESOURCES),
+        /** The next call of any class finds the device gone ({@code CL_DEVICE_NOT_AVAILABLE}). */
+        DEVICE_LOST(CL.CL_DEVICE_NOT_AVAILABLE);
+
+        private final int defaultStatus;
+
+        Fault(int defaultStatus) {
+            this.defaultStatus = defaultStatus;
+        }
+
+        /** The OpenCL error code an armed fault of this class reports unless told otherwise. */
+        public int defaultStatus() {
+            return defaultStatus;
+        }
+    }
+
+    private record Armed(int status, int remaining) {
+    }
+
+    private static final Map<Fault, Armed> ARMED = new EnumMap<>(Fault.class);
+    private static volatile boolean anyArmed;
+
+    private FaultInjection() {
+    }
+
+    /** The next call of class {@code fault} fails with the class's usual error code. */
+    public static void failNext(Fault fault) {
+        failNext(fault, fault.defaultStatus(), 1);
+    }
+
+    /** The next call of class {@code fault} fails with OpenCL error {@code status} (e.g. {@code CL_INVALID_WORK_GROUP_SIZE}). */
+    public static void failNext(Fault fault, int status) {
+        failNext(fault, status, 1);
+    }
+
+    /** The next {@code times} calls of class {@code fault} fail with OpenCL error {@code status}. */
+    public static synchronized void failNext(Fault fault, int status, int times) {
+        if (times < 1) {
+            throw new IllegalArgumentException("a fault must fire at least once, not " + times + " times");
+        }
+        ARMED.put(fault, new Armed(status, times));
+        anyArmed = true;
+    }
+
+    /** Disarms everything. */
+    public static synchronized void clear() {
+        ARMED.clear();
+        anyArmed = false;
+    }
+
+    /** Whether a fault of this class is armed and has not fired yet. */
+    public static synchronized boolean isArmed(Fault fault) {
+        return ARMED.containsKey(fault);
+    }
+
+    /**
+     * Called by the runtime just before an OpenCL call of class {@code fault}: throws the armed
+     * fault, as JOCL throws a failed call's status. An armed {@link Fault#DEVICE_LOST} fires on a
+     * call of any class.
+     */
+    static void check(Fault fault) {
+        if (!anyArmed) {
+            return;
+        }
+        CLException failure = consume(fault);
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private static synchronized CLException consume(Fault fault) {
+        Fault firing = ARMED.containsKey(Fault.DEVICE_LOST) ? Fault.DEVICE_LOST : ARMED.containsKey(fault) ? fault : null;
+        if (firing == null) {
+            return null;
+        }
+        Armed armed = ARMED.remove(firing);
+        if (armed.remaining() > 1) {
+            ARMED.put(firing, new Armed(armed.status(), armed.remaining() - 1));
+        }
+        anyArmed = !ARMED.isEmpty();
+        return new CLException(CL.stringFor_errorCode(armed.status()) + " (injected " + firing + " fault)", armed.status());
+    }
+}

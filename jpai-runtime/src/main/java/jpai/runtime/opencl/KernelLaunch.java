@@ -1,0 +1,169 @@
+package jpai.runtime.opencl;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import jdk.vm.ci.meta.JavaKind;
+import jpai.runtime.memory.ComponentBuffer;
+
+/**
+ * What one kernel launch binds, by argument index, and how large it is: the runtime core fills one
+ * per apply and hands it to {@link DeviceContext#launch}. It knows buffers and values, not what
+ * they mean to the operation (input, output, partial results...): that is the caller's business.
+ *
+ * <ul>
+ * <li>{@link #readBuffer}: the kernel reads the buffer; its data is sent only if the device copy is
+ * missing or stale.</li>
+ * <li>{@link #writeBuffer}: the kernel writes the buffer, every element of it; nothing is sent, and
+ * afterwards the device copy is the newest (the host copy comes back on first host access, or at
+ * the end of the launch with {@code keepResultOnDevice(false)}).</li>
+ * <li>{@link #readArray}: a captured Java array, sent with every launch (keep it small).</li>
+ * <li>{@link #scalar}: a value of a primitive kind.</li>
+ * <li>{@link #local}: a {@code __local} buffer of the given size.</li>
+ * <li>{@link #status}: two ints, zeroed before the launch and read back after
+ * ({@link LaunchResult#status(int)}).</li>
+ * </ul>
+ *
+ * <p>Not thread-safe: build and launch it on one thread. The buffers it names must stay open until
+ * the launch returns.
+ */
+public final class KernelLaunch {
+
+    /** One argument binding. */
+    sealed interface Binding permits ReadBuffer, WriteBuffer, ReadArray, Scalar, Local, Status {
+        int index();
+    }
+
+    record ReadBuffer(int index, ComponentBuffer buffer) implements Binding {
+    }
+
+    record WriteBuffer(int index, ComponentBuffer buffer) implements Binding {
+    }
+
+    record ReadArray(int index, Object array) implements Binding {
+    }
+
+    record Scalar(int index, JavaKind kind, Object value) implements Binding {
+    }
+
+    record Local(int index, long bytes) implements Binding {
+    }
+
+    record Status(int index) implements Binding {
+    }
+
+    private final List<Binding> bindings = new ArrayList<>();
+    private long globalSize = -1;
+    private long localSize;
+    private boolean keepResultOnDevice = true;
+
+    public KernelLaunch readBuffer(int index, ComponentBuffer buffer) {
+        return bind(new ReadBuffer(index, Objects.requireNonNull(buffer, "readBuffer: the buffer is null")));
+    }
+
+    public KernelLaunch writeBuffer(int index, ComponentBuffer buffer) {
+        return bind(new WriteBuffer(index, Objects.requireNonNull(buffer, "writeBuffer: the buffer is null")));
+    }
+
+    /** A primitive Java array ({@code float[]}, {@code int[]}, ..., {@code boolean[]} as bytes 0/1), copied in with each launch. */
+    public KernelLaunch readArray(int index, Object primitiveJavaArray) {
+        Objects.requireNonNull(primitiveJavaArray, "readArray: the array is null");
+        if (!primitiveJavaArray.getClass().isArray() || !primitiveJavaArray.getClass().componentType().isPrimitive()) {
+            throw new IllegalArgumentException("readArray: argument " + index + " must be a primitive array, not a " + primitiveJavaArray.getClass().getSimpleName());
+        }
+        return bind(new ReadArray(index, primitiveJavaArray));
+    }
+
+    /**
+     * A scalar of {@code kind}, given as its wrapper ({@code Integer} for {@code JavaKind.Int}, ...).
+     * {@code boolean} is passed as one byte (0 or 1), {@code char} as an unsigned 16-bit value.
+     */
+    public KernelLaunch scalar(int index, JavaKind kind, Object boxedValue) {
+        Objects.requireNonNull(kind, "scalar: the kind is null");
+        Objects.requireNonNull(boxedValue, "scalar: the value is null");
+        if (!kind.isPrimitive() || kind == JavaKind.Void) {
+            throw new IllegalArgumentException("scalar: argument " + index + " must have a primitive kind, not " + kind);
+        }
+        if (kind.toBoxedJavaClass() != boxedValue.getClass()) {
+            throw new IllegalArgumentException("scalar: argument " + index + " is declared " + kind.getJavaName() + " but the value is a "
+                    + boxedValue.getClass().getSimpleName());
+        }
+        return bind(new Scalar(index, kind, boxedValue));
+    }
+
+    /** A {@code __local} buffer of {@code bytes} bytes (work-group scratch). */
+    public KernelLaunch local(int index, long bytes) {
+        if (bytes < 1) {
+            throw new IllegalArgumentException("local: argument " + index + " needs at least 1 byte, not " + bytes);
+        }
+        return bind(new Local(index, bytes));
+    }
+
+    /** A buffer of two ints, zeroed before the launch and read back after it. At most one per launch. */
+    public KernelLaunch status(int index) {
+        if (bindings.stream().anyMatch(b -> b instanceof Status)) {
+            throw new IllegalArgumentException("status: a launch has one status buffer; argument " + index + " would be a second");
+        }
+        return bind(new Status(index));
+    }
+
+    /** The number of work-items. 0 launches no kernel (the status, if any, reads zero). */
+    public KernelLaunch globalSize(long workItems) {
+        if (workItems < 0) {
+            throw new IllegalArgumentException("globalSize must not be negative: " + workItems);
+        }
+        this.globalSize = workItems;
+        return this;
+    }
+
+    /**
+     * The work-group size; 0 (the default) lets the driver choose. With a size given, the global
+     * size must be a multiple of it.
+     */
+    public KernelLaunch localSize(long workItems) {
+        if (workItems < 0) {
+            throw new IllegalArgumentException("localSize must not be negative: " + workItems);
+        }
+        this.localSize = workItems;
+        return this;
+    }
+
+    /**
+     * Whether written buffers stay on the device until the host reads them (true, the default) or
+     * come back before the launch returns (false: the launch's profile then includes the copy-back).
+     */
+    public KernelLaunch keepResultOnDevice(boolean keep) {
+        this.keepResultOnDevice = keep;
+        return this;
+    }
+
+    List<Binding> bindings() {
+        return bindings;
+    }
+
+    long globalSize() {
+        return globalSize;
+    }
+
+    long localSize() {
+        return localSize;
+    }
+
+    boolean keepsResultOnDevice() {
+        return keepResultOnDevice;
+    }
+
+    private KernelLaunch bind(Binding binding) {
+        if (binding.index() < 0) {
+            throw new IllegalArgumentException("kernel argument indices start at 0, not " + binding.index());
+        }
+        for (Binding existing : bindings) {
+            if (existing.index() == binding.index()) {
+                throw new IllegalArgumentException("kernel argument " + binding.index() + " is bound twice");
+            }
+        }
+        bindings.add(binding);
+        return this;
+    }
+}

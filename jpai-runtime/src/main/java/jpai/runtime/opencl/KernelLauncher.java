@@ -1,0 +1,315 @@
+package jpai.runtime.opencl;
+
+import static org.jocl.CL.clEnqueueNDRangeKernel;
+import static org.jocl.CL.clEnqueueReadBuffer;
+import static org.jocl.CL.clEnqueueWriteBuffer;
+import static org.jocl.CL.clFinish;
+import static org.jocl.CL.clSetKernelArg;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+
+import org.jocl.CLException;
+import org.jocl.Pointer;
+import org.jocl.Sizeof;
+import org.jocl.cl_kernel;
+
+import jpai.ocl.KernelSource;
+import jpai.runtime.opencl.FaultInjection.Fault;
+import jpai.runtime.opencl.KernelLaunch.Binding;
+import jpai.runtime.opencl.KernelLaunch.Local;
+import jpai.runtime.opencl.KernelLaunch.ReadArray;
+import jpai.runtime.opencl.KernelLaunch.ReadBuffer;
+import jpai.runtime.opencl.KernelLaunch.Scalar;
+import jpai.runtime.opencl.KernelLaunch.Status;
+import jpai.runtime.opencl.KernelLaunch.WriteBuffer;
+import jpai.runtime.opencl.LaunchEvents.Kind;
+import jpai.runtime.profile.Profiler;
+
+/**
+ * Runs one {@link KernelLaunch} on one {@link DeviceContext}: gets the program (memory, disk cache
+ * or build), binds every argument (sending stale inputs, allocating outputs from the pool), enqueues
+ * the kernel, reads the status words back, waits, and reports the event timings to the launch's
+ * {@link LaunchResult} and the open {@link Profiler} collection.
+ *
+ * <p>On any OpenCL error it waits for what it enqueued, gives back every temporary buffer, forgets
+ * device copies the failed launch may have left half-made, and throws
+ * {@link OpenCLRuntimeException} with a sentence saying what failed; a lost device also makes the
+ * context unusable.
+ *
+ * <p>One instance per launch; not thread-safe. Many launches may run at once on one context: each
+ * takes a kernel object of its own, and the context's queue, caches and pools are thread-safe.
+ */
+final class KernelLauncher {
+
+    private final DeviceContext context;
+    private final KernelSource source;
+    private final KernelLaunch launch;
+    private final LaunchEvents events = new LaunchEvents();
+    private final List<DeviceBuffer> temporaries = new ArrayList<>();
+    /** Residencies this launch sent data to or writes, with whether the device copy was newer before. */
+    private final List<Touched> touched = new ArrayList<>();
+    private String step = "getting the program";
+    /** Which of {@link #temporaries} is the status buffer, or -1. */
+    private int statusTemporary = -1;
+
+    private record Touched(DeviceResidency residency, boolean wasDeviceNewer) {
+    }
+
+    KernelLauncher(DeviceContext context, KernelSource source, KernelLaunch launch) {
+        this.context = context;
+        this.source = source;
+        this.launch = launch;
+    }
+
+    LaunchResult run() {
+        context.checkUsable();
+        if (launch.globalSize() < 0) {
+            throw new IllegalArgumentException("the launch of " + source.kernelName() + " has no global size: call globalSize(n)");
+        }
+        long start = System.nanoTime();
+        cl_kernel kernel = null;
+        BuiltProgram program = null;
+        try {
+            long buildStart = System.nanoTime();
+            program = context.programs().program(source);
+            long buildNanos = System.nanoTime() - buildStart;
+            checkAllBound(program);
+            kernel = program.take();
+            int[] status = bindAll(kernel);
+            if (launch.globalSize() > 0) {
+                step = "enqueuing the kernel";
+                FaultInjection.check(Fault.ENQUEUE_KERNEL);
+                long[] local = launch.localSize() > 0 ? new long[] {launch.localSize()} : null;
+                clEnqueueNDRangeKernel(context.queue(), kernel, 1, null, new long[] {launch.globalSize()}, local, 0, null,
+                        events.next(Kind.KERNEL, 0));
+            }
+            program.giveBack(kernel); // the arguments were captured by the enqueue
+            kernel = null;
+            markWritten();
+            if (status != null) {
+                step = "reading the status buffer";
+                FaultInjection.check(Fault.TRANSFER);
+                clEnqueueReadBuffer(context.queue(), temporaries.get(statusTemporary).memory(), true, 0, 2L * Sizeof.cl_int, Pointer.to(status), 0, null,
+                        events.next(Kind.DEVICE_TO_HOST, 2L * Sizeof.cl_int));
+            }
+            if (!launch.keepsResultOnDevice()) {
+                step = "bringing the results back";
+                for (Binding binding : launch.bindings()) {
+                    if (binding instanceof WriteBuffer write) {
+                        DeviceResidency.of(context, write.buffer()).copyBack(write.buffer(), events);
+                    }
+                }
+            }
+            step = "waiting for the device";
+            events.await();
+            LaunchProfile profile = profile(buildNanos, System.nanoTime() - start);
+            releaseTemporaries();
+            return new LaunchResult(status, profile);
+        } catch (CLException e) {
+            cleanUpAfterFailure(program, kernel, e);
+            throw context.failure(step + " for kernel " + source.kernelName(), e);
+        } catch (RuntimeException | Error e) {
+            cleanUpAfterFailure(program, kernel, null);
+            throw e;
+        } finally {
+            events.release();
+        }
+    }
+
+    private void checkAllBound(BuiltProgram program) {
+        BitSet bound = new BitSet();
+        for (Binding binding : launch.bindings()) {
+            if (binding.index() >= program.argumentCount()) {
+                throw new IllegalArgumentException("kernel " + source.kernelName() + " has " + program.argumentCount()
+                        + " arguments; argument " + binding.index() + " does not exist");
+            }
+            bound.set(binding.index());
+        }
+        int missing = bound.nextClearBit(0);
+        if (missing < program.argumentCount()) {
+            throw new IllegalArgumentException("argument " + missing + " of kernel " + source.kernelName() + " is not bound");
+        }
+    }
+
+    /** Sets every argument, sending what must be sent; returns the status words to read into, or null. */
+    private int[] bindAll(cl_kernel kernel) {
+        int[] status = null;
+        for (Binding binding : launch.bindings()) {
+            int index = binding.index();
+            switch (binding) {
+                case ReadBuffer read -> {
+                    step = "sending argument " + index + " (" + read.buffer().byteSize() + " bytes)";
+                    DeviceResidency residency = DeviceResidency.of(context, read.buffer());
+                    boolean wasNewer = residency.isDeviceNewer();
+                    touched.add(new Touched(residency, wasNewer));
+                    residency.prepareForKernelRead(read.buffer(), events);
+                    clSetKernelArg(kernel, index, Sizeof.cl_mem, Pointer.to(residency.memory()));
+                }
+                case WriteBuffer write -> {
+                    step = "allocating argument " + index + " (" + write.buffer().byteSize() + " bytes)";
+                    DeviceResidency residency = DeviceResidency.of(context, write.buffer());
+                    touched.add(new Touched(residency, residency.isDeviceNewer()));
+                    residency.prepareForKernelWrite(write.buffer());
+                    clSetKernelArg(kernel, index, Sizeof.cl_mem, Pointer.to(residency.memory()));
+                }
+                case ReadArray array -> {
+                    step = "sending captured array argument " + index;
+                    DeviceBuffer buffer = temporary(ArrayData.byteSize(array.array()));
+                    long bytes = ArrayData.byteSize(array.array());
+                    if (bytes > 0) {
+                        FaultInjection.check(Fault.TRANSFER);
+                        // Blocking: JOCL cannot leave a Java heap array to a command still in flight.
+                        clEnqueueWriteBuffer(context.queue(), buffer.memory(), true, 0, bytes, ArrayData.pointerTo(array.array()), 0, null,
+                                events.next(Kind.HOST_TO_DEVICE, bytes));
+                    }
+                    clSetKernelArg(kernel, index, Sizeof.cl_mem, Pointer.to(buffer.memory()));
+                }
+                case Scalar scalar -> {
+                    step = "setting scalar argument " + index;
+                    clSetKernelArg(kernel, index, ArrayData.scalarSize(scalar.kind()), ArrayData.scalarPointer(scalar.kind(), scalar.value()));
+                }
+                case Local local -> {
+                    step = "setting local argument " + index;
+                    clSetKernelArg(kernel, index, local.bytes(), null);
+                }
+                case Status s -> {
+                    step = "zeroing the status buffer";
+                    DeviceBuffer buffer = temporary(2L * Sizeof.cl_int);
+                    statusTemporary = temporaries.size() - 1;
+                    status = new int[2];
+                    FaultInjection.check(Fault.TRANSFER);
+                    clEnqueueWriteBuffer(context.queue(), buffer.memory(), true, 0, 2L * Sizeof.cl_int, Pointer.to(status), 0, null,
+                            events.next(Kind.HOST_TO_DEVICE, 2L * Sizeof.cl_int));
+                    clSetKernelArg(kernel, index, Sizeof.cl_mem, Pointer.to(buffer.memory()));
+                }
+            }
+        }
+        return status;
+    }
+
+    private DeviceBuffer temporary(long bytes) {
+        DeviceBuffer buffer = context.bufferPool().acquire(Math.max(1, bytes));
+        temporaries.add(buffer);
+        return buffer;
+    }
+
+    private void markWritten() {
+        for (Binding binding : launch.bindings()) {
+            if (binding instanceof WriteBuffer write) {
+                DeviceResidency.of(context, write.buffer()).kernelWrote();
+            }
+        }
+    }
+
+    private LaunchProfile profile(long buildNanos, long wallNanos) {
+        LaunchProfile profile = new LaunchProfile(buildNanos,
+                events.nanos(Kind.HOST_TO_DEVICE), events.bytes(Kind.HOST_TO_DEVICE), events.count(Kind.HOST_TO_DEVICE),
+                events.nanos(Kind.KERNEL),
+                events.nanos(Kind.DEVICE_TO_HOST), events.bytes(Kind.DEVICE_TO_HOST), events.count(Kind.DEVICE_TO_HOST),
+                wallNanos);
+        Profiler.device(context.device().name());
+        Profiler.hostToDevice(profile.hostToDeviceNanos(), profile.hostToDeviceBytes(), profile.hostToDeviceCount());
+        Profiler.kernel(profile.kernelNanos(), events.count(Kind.KERNEL));
+        Profiler.deviceToHost(profile.deviceToHostNanos(), profile.deviceToHostBytes(), profile.deviceToHostCount());
+        return profile;
+    }
+
+    private void releaseTemporaries() {
+        for (DeviceBuffer buffer : temporaries) {
+            context.bufferPool().release(buffer);
+        }
+        temporaries.clear();
+    }
+
+    /**
+     * Leaves nothing behind: waits for the commands already enqueued (they may still read the
+     * temporaries or the host memory), gives the kernel object and the temporaries back, and
+     * forgets device copies this launch was making. Written buffers lose their device copy (the
+     * fallback computes them on the host); inputs keep theirs only if it was the newer copy before.
+     */
+    private void cleanUpAfterFailure(BuiltProgram program, cl_kernel kernel, CLException cause) {
+        try {
+            clFinish(context.queue());
+        } catch (CLException e) {
+            // The queue itself failed: nothing more will run on it.
+        }
+        if (kernel != null) {
+            program.giveBack(kernel);
+        }
+        for (Touched t : touched) {
+            t.residency().discardAfterFailure(t.wasDeviceNewer());
+        }
+        releaseTemporaries();
+        if (cause != null && DeviceBufferPool.isOutOfMemory(cause.getStatus())) {
+            context.bufferPool().clear(); // give the next attempt the room the pool was holding
+        }
+    }
+
+    /** Sizes and JOCL pointers of primitive Java arrays and boxed scalars. */
+    private static final class ArrayData {
+        private ArrayData() {
+        }
+
+        static long byteSize(Object array) {
+            return switch (array) {
+                case byte[] a -> a.length;
+                case boolean[] a -> a.length;
+                case short[] a -> 2L * a.length;
+                case char[] a -> 2L * a.length;
+                case int[] a -> 4L * a.length;
+                case float[] a -> 4L * a.length;
+                case long[] a -> 8L * a.length;
+                case double[] a -> 8L * a.length;
+                default -> throw new IllegalArgumentException("not a primitive array: " + array.getClass().getSimpleName());
+            };
+        }
+
+        static Pointer pointerTo(Object array) {
+            return switch (array) {
+                case byte[] a -> Pointer.to(a);
+                case boolean[] a -> Pointer.to(bytesOf(a));
+                case short[] a -> Pointer.to(a);
+                case char[] a -> Pointer.to(a);
+                case int[] a -> Pointer.to(a);
+                case float[] a -> Pointer.to(a);
+                case long[] a -> Pointer.to(a);
+                case double[] a -> Pointer.to(a);
+                default -> throw new IllegalArgumentException("not a primitive array: " + array.getClass().getSimpleName());
+            };
+        }
+
+        private static byte[] bytesOf(boolean[] values) {
+            byte[] bytes = new byte[values.length];
+            for (int i = 0; i < values.length; i++) {
+                bytes[i] = (byte) (values[i] ? 1 : 0);
+            }
+            return bytes;
+        }
+
+        static long scalarSize(jdk.vm.ci.meta.JavaKind kind) {
+            return switch (kind) {
+                case Boolean, Byte -> 1;
+                case Short, Char -> 2;
+                case Int, Float -> 4;
+                case Long, Double -> 8;
+                default -> throw new IllegalArgumentException("no scalar argument of kind " + kind);
+            };
+        }
+
+        static Pointer scalarPointer(jdk.vm.ci.meta.JavaKind kind, Object value) {
+            return switch (kind) {
+                case Boolean -> Pointer.to(new byte[] {(byte) (((Boolean) value) ? 1 : 0)});
+                case Byte -> Pointer.to(new byte[] {(Byte) value});
+                case Short -> Pointer.to(new short[] {(Short) value});
+                case Char -> Pointer.to(new char[] {(Character) value});
+                case Int -> Pointer.to(new int[] {(Integer) value});
+                case Float -> Pointer.to(new float[] {(Float) value});
+                case Long -> Pointer.to(new long[] {(Long) value});
+                case Double -> Pointer.to(new double[] {(Double) value});
+                default -> throw new IllegalArgumentException("no scalar argument of kind " + kind);
+            };
+        }
+    }
+}

@@ -1,0 +1,192 @@
+package jpai.runtime.opencl;
+
+import static org.jocl.CL.CL_MAP_READ;
+import static org.jocl.CL.CL_MAP_WRITE;
+import static org.jocl.CL.CL_MEM_ALLOC_HOST_PTR;
+import static org.jocl.CL.CL_MEM_READ_WRITE;
+import static org.jocl.CL.clCreateBuffer;
+import static org.jocl.CL.clEnqueueMapBuffer;
+import static org.jocl.CL.clEnqueueUnmapMemObject;
+import static org.jocl.CL.clReleaseMemObject;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.jocl.CLException;
+import org.jocl.cl_mem;
+
+import jpai.runtime.Explain;
+import jpai.runtime.memory.HostAllocation;
+import jpai.runtime.memory.HostMemory;
+import jpai.runtime.memory.PlainHostMemory;
+
+/**
+ * Pinned (page-locked) host memory from one OpenCL driver: a {@code CL_MEM_ALLOC_HOST_PTR} buffer,
+ * mapped once with {@code clEnqueueMapBuffer} and used as a {@link MemorySegment} for as long as the
+ * array lives. Transfers between such memory and the device run at the pinned rate (on an H100,
+ * about 9 times the rate from pageable memory: see PLATFORM.md).
+ *
+ * <p>Blocks are pooled by size class, as device buffers are, because creating and mapping pinned
+ * memory costs far more than an apply of a small function. Blocks over 2 GiB (a mapped
+ * {@code ByteBuffer} cannot exceed 2^31-1 bytes) and blocks the driver cannot give come from plain
+ * memory instead, which is correct but slower to transfer.
+ *
+ * <p>Thread-safe: the free lists are guarded by this object's monitor; driver calls are made outside.
+ */
+final class PinnedHostMemory implements HostMemory {
+
+    /** Idle pinned bytes kept for reuse. */
+    private static final long MAX_IDLE_BYTES = 256L << 20;
+    private static final int MAX_IDLE_PER_CLASS = 8;
+
+    private final DeviceContext owner;
+    private final Map<Long, ArrayDeque<PinnedBlock>> idle = new HashMap<>();
+    private long idleBytes;
+    private boolean closed;
+
+    /** One mapped driver buffer. */
+    private record PinnedBlock(cl_mem memory, ByteBuffer mapped, MemorySegment segment) {
+        long capacity() {
+            return segment.byteSize();
+        }
+    }
+
+    PinnedHostMemory(DeviceContext owner) {
+        this.owner = owner;
+    }
+
+    /** Whether a block of {@code bytes} can be pinned: a mapped {@code ByteBuffer} holds at most 2^31-1 bytes. */
+    static boolean isPinnable(long bytes) {
+        return SizeClasses.classOf(Math.max(1, bytes)) <= Integer.MAX_VALUE;
+    }
+
+    @Override
+    public HostAllocation allocate(long bytes, long alignment) {
+        long capacity = SizeClasses.classOf(Math.max(1, bytes));
+        if (!isPinnable(bytes) || owner.isLost()) {
+            return PlainHostMemory.INSTANCE.allocate(bytes, alignment);
+        }
+        PinnedBlock block = takeIdle(capacity);
+        if (block == null) {
+            try {
+                block = create(capacity);
+            } catch (CLException e) {
+                Explain.notice("pinned host memory of " + owner.device().name() + " is exhausted (" + e.getMessage()
+                        + "); new arrays use plain memory, which transfers more slowly");
+                return PlainHostMemory.INSTANCE.allocate(bytes, alignment);
+            }
+        }
+        if (block.segment().address() % alignment != 0) {
+            giveBack(block);
+            return PlainHostMemory.INSTANCE.allocate(bytes, alignment);
+        }
+        MemorySegment segment = block.segment().asSlice(0, Math.max(1, bytes));
+        segment.fill((byte) 0); // a reused block holds an old array's data; a new one is undefined
+        return new PinnedAllocation(this, block, segment);
+    }
+
+    @Override
+    public String describe() {
+        return "pinned by " + owner.device().platformName();
+    }
+
+    /** Unmaps and frees every idle block. */
+    void clear() {
+        ArrayDeque<PinnedBlock> toFree = new ArrayDeque<>();
+        synchronized (this) {
+            idle.values().forEach(toFree::addAll);
+            idle.clear();
+            idleBytes = 0;
+        }
+        toFree.forEach(this::free);
+    }
+
+    /** Frees the idle blocks and every block given back from now on. */
+    void close() {
+        synchronized (this) {
+            closed = true;
+        }
+        clear();
+    }
+
+    private synchronized PinnedBlock takeIdle(long capacity) {
+        ArrayDeque<PinnedBlock> free = idle.get(capacity);
+        if (free == null || free.isEmpty()) {
+            return null;
+        }
+        idleBytes -= capacity;
+        return free.pop();
+    }
+
+    private void giveBack(PinnedBlock block) {
+        synchronized (this) {
+            if (!closed && !owner.isLost() && idleBytes + block.capacity() <= MAX_IDLE_BYTES) {
+                ArrayDeque<PinnedBlock> free = idle.computeIfAbsent(block.capacity(), c -> new ArrayDeque<>());
+                if (free.size() < MAX_IDLE_PER_CLASS) {
+                    free.push(block);
+                    idleBytes += block.capacity();
+                    return;
+                }
+            }
+        }
+        free(block);
+    }
+
+    private PinnedBlock create(long capacity) {
+        cl_mem memory = clCreateBuffer(owner.context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, capacity, null, null);
+        ByteBuffer mapped;
+        try {
+            mapped = clEnqueueMapBuffer(owner.queue(), memory, true, CL_MAP_READ | CL_MAP_WRITE, 0, capacity, 0, null, null, null);
+        } catch (CLException e) {
+            clReleaseMemObject(memory);
+            throw e;
+        }
+        LiveResources.pinnedCreated(capacity);
+        return new PinnedBlock(memory, mapped, MemorySegment.ofBuffer(mapped));
+    }
+
+    private void free(PinnedBlock block) {
+        try {
+            clEnqueueUnmapMemObject(owner.queue(), block.memory(), block.mapped(), 0, null, null);
+            clReleaseMemObject(block.memory());
+        } catch (CLException e) {
+            // A lost device may refuse; the driver frees its memory with the context.
+        }
+        LiveResources.pinnedReleased(block.capacity());
+    }
+
+    /** An array's share of a pinned block; gives the block back to the pool once. */
+    private static final class PinnedAllocation implements HostAllocation {
+        private final PinnedHostMemory memory;
+        private final PinnedBlock block;
+        private final MemorySegment segment;
+        private boolean released;
+
+        PinnedAllocation(PinnedHostMemory memory, PinnedBlock block, MemorySegment segment) {
+            this.memory = memory;
+            this.block = block;
+            this.segment = segment;
+        }
+
+        @Override
+        public MemorySegment segment() {
+            return segment;
+        }
+
+        @Override
+        public Object deviceHandle() {
+            return block.memory();
+        }
+
+        @Override
+        public synchronized void release() {
+            if (!released) {
+                released = true;
+                memory.giveBack(block);
+            }
+        }
+    }
+}

@@ -1,0 +1,180 @@
+package jpai.runtime.opencl;
+
+import static org.jocl.CL.CL_PROGRAM_BINARIES;
+import static org.jocl.CL.CL_PROGRAM_BINARY_SIZES;
+import static org.jocl.CL.CL_PROGRAM_BUILD_LOG;
+import static org.jocl.CL.clBuildProgram;
+import static org.jocl.CL.clCreateProgramWithBinary;
+import static org.jocl.CL.clCreateProgramWithSource;
+import static org.jocl.CL.clGetProgramBuildInfo;
+import static org.jocl.CL.clGetProgramInfo;
+import static org.jocl.CL.clReleaseProgram;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.jocl.CLException;
+import org.jocl.Pointer;
+import org.jocl.Sizeof;
+import org.jocl.cl_device_id;
+import org.jocl.cl_program;
+
+import jpai.ocl.KernelSource;
+import jpai.runtime.opencl.FaultInjection.Fault;
+import jpai.runtime.profile.Profiler;
+
+/**
+ * The programs of one {@link DeviceContext}: built once per source and options in this JVM (kept in
+ * memory), and across JVMs through the {@link ProgramBinaryCache} on disk when it is on. A cached
+ * binary the driver refuses is rebuilt from source and overwritten. A failed build is not
+ * remembered: the next launch of that source tries again.
+ *
+ * <p>Thread-safe: a concurrent map builds each program once, builds run one at a time, counters
+ * are atomic.
+ */
+final class ProgramCache {
+
+    private final DeviceContext owner;
+    private final ProgramBinaryCache disk;
+    private final ConcurrentHashMap<KernelSource, BuiltProgram> programs = new ConcurrentHashMap<>();
+    private final AtomicInteger sourceBuilds = new AtomicInteger();
+    private final AtomicInteger binaryLoads = new AtomicInteger();
+    /**
+     * Builds of different programs run one at a time: drivers' compilers are not all safe to run
+     * concurrently (PoCL 3.1 fails with a temporary-file race in its own cache), and builds are rare.
+     */
+    private final Object buildLock = new Object();
+
+    /**
+     * @param disk the binary cache, or null to build everything from source
+     */
+    ProgramCache(DeviceContext owner, ProgramBinaryCache disk) {
+        this.owner = owner;
+        this.disk = disk;
+    }
+
+    /** The program of {@code source}, built (or loaded) on first use. */
+    BuiltProgram program(KernelSource source) {
+        BuiltProgram program = programs.get(source);
+        return program != null ? program : programs.computeIfAbsent(source, this::obtain);
+    }
+
+    /** Programs built from source so far (for tests). */
+    int sourceBuilds() {
+        return sourceBuilds.get();
+    }
+
+    /** Programs loaded from the disk cache so far (for tests). */
+    int binaryLoads() {
+        return binaryLoads.get();
+    }
+
+    ProgramBinaryCache disk() {
+        return disk;
+    }
+
+    /** Releases every program. */
+    void close() {
+        programs.values().forEach(BuiltProgram::release);
+        programs.clear();
+    }
+
+    private BuiltProgram obtain(KernelSource source) {
+        FaultInjection.check(Fault.BUILD); // stands for a build (or a cached binary) the driver refuses
+        synchronized (buildLock) {
+            return obtainAlone(source);
+        }
+    }
+
+    private BuiltProgram obtainAlone(KernelSource source) {
+        long start = System.nanoTime();
+        String key = disk == null ? null : ProgramBinaryCache.key(source, owner.device());
+        if (key != null) {
+            byte[] binary = disk.load(key);
+            if (binary != null) {
+                BuiltProgram loaded = loadBinary(source, binary);
+                if (loaded != null) {
+                    binaryLoads.incrementAndGet();
+                    Profiler.driverBuild(System.nanoTime() - start, true);
+                    return loaded;
+                }
+            }
+        }
+        cl_program program = buildFromSource(source);
+        sourceBuilds.incrementAndGet();
+        BuiltProgram built;
+        try {
+            built = new BuiltProgram(program, source.kernelName());
+        } catch (CLException e) {
+            clReleaseProgram(program);
+            throw e;
+        }
+        if (key != null) {
+            byte[] binary = binaryOf(program);
+            if (binary != null) {
+                disk.store(key, binary);
+            }
+        }
+        Profiler.driverBuild(System.nanoTime() - start, false);
+        return built;
+    }
+
+    private cl_program buildFromSource(KernelSource source) {
+        cl_program program = clCreateProgramWithSource(owner.context(), 1, new String[] {source.text()}, null, null);
+        try {
+            clBuildProgram(program, 1, new cl_device_id[] {owner.device().deviceId()}, source.buildOptions(), null, null);
+            return program;
+        } catch (CLException e) {
+            String log = buildLog(program);
+            clReleaseProgram(program);
+            throw new CLException("the OpenCL compiler rejected kernel " + source.kernelName() + " (" + e.getMessage() + ")"
+                    + (log.isBlank() ? "" : ": " + log.strip()), e, e.getStatus());
+        }
+    }
+
+    /** The program of a cached binary, or null if the driver refuses it (then the caller rebuilds). */
+    private BuiltProgram loadBinary(KernelSource source, byte[] binary) {
+        cl_program program = null;
+        try {
+            int[] binaryStatus = new int[1];
+            program = clCreateProgramWithBinary(owner.context(), 1, new cl_device_id[] {owner.device().deviceId()},
+                    new long[] {binary.length}, new byte[][] {binary}, binaryStatus, null);
+            clBuildProgram(program, 1, new cl_device_id[] {owner.device().deviceId()}, source.buildOptions(), null, null);
+            return new BuiltProgram(program, source.kernelName());
+        } catch (CLException e) {
+            if (program != null) {
+                clReleaseProgram(program);
+            }
+            return null;
+        }
+    }
+
+    /** The device binary of a built program, or null if the driver gives none. */
+    private static byte[] binaryOf(cl_program program) {
+        try {
+            long[] size = new long[1];
+            clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, Sizeof.size_t, Pointer.to(size), null);
+            if (size[0] <= 0 || size[0] > Integer.MAX_VALUE) {
+                return null;
+            }
+            byte[] binary = new byte[(int) size[0]];
+            clGetProgramInfo(program, CL_PROGRAM_BINARIES, Sizeof.POINTER, Pointer.to(new Pointer[] {Pointer.to(binary)}), null);
+            return binary;
+        } catch (CLException e) {
+            return null;
+        }
+    }
+
+    private String buildLog(cl_program program) {
+        try {
+            long[] size = new long[1];
+            clGetProgramBuildInfo(program, owner.device().deviceId(), CL_PROGRAM_BUILD_LOG, 0, null, size);
+            byte[] log = new byte[(int) size[0]];
+            clGetProgramBuildInfo(program, owner.device().deviceId(), CL_PROGRAM_BUILD_LOG, log.length, Pointer.to(log), null);
+            return new String(log, 0, Math.max(0, log.length - 1), StandardCharsets.UTF_8);
+        } catch (CLException e) {
+            return "(no build log: " + e.getMessage() + ")";
+        }
+    }
+}

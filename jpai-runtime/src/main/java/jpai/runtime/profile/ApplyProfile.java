@@ -1,0 +1,110 @@
+package jpai.runtime.profile;
+
+import java.util.Locale;
+
+/**
+ * Where the time of one {@code apply} went, and what it moved. Immutable.
+ *
+ * <p>Device-side times (transfers, kernel) come from OpenCL event profiling
+ * ({@code CL_PROFILING_COMMAND_START} to {@code END}); compile and build times from the host clock;
+ * {@link #otherNanos()} is the wall time minus all of them: the host's own overhead (argument
+ * setting, waiting, allocation, the Java fallback when there was one).
+ *
+ * @param operation           what was applied ("map of lambda at Saxpy.java:42")
+ * @param device              where it ran: a device name, or "Java threads"
+ * @param wallNanos           wall-clock time of the whole apply
+ * @param graalNanos          Graal graph building and phases (first apply of a function only)
+ * @param codeGenerationNanos OpenCL C generation
+ * @param driverBuildNanos    the driver's build from source, or the load of a cached binary
+ * @param driverBuilds        programs built from source during the apply
+ * @param diskCacheLoads      programs loaded from the disk cache during the apply
+ * @param hostToDeviceNanos   device time of the host→device transfers
+ * @param hostToDeviceBytes   bytes sent to the device
+ * @param hostToDeviceCount   transfer commands to the device
+ * @param kernelNanos         device time of the kernels
+ * @param kernelCount         kernels launched
+ * @param deviceToHostNanos   device time of device→host transfers made during the apply
+ * @param deviceToHostBytes   bytes brought back during the apply
+ * @param deviceToHostCount   transfer commands to the host during the apply
+ * @param fellBack            whether the apply ran on Java threads instead of the device
+ * @param fallbackReason      why it fell back, or null
+ */
+public record ApplyProfile(
+        String operation,
+        String device,
+        long wallNanos,
+        long graalNanos,
+        long codeGenerationNanos,
+        long driverBuildNanos,
+        int driverBuilds,
+        int diskCacheLoads,
+        long hostToDeviceNanos,
+        long hostToDeviceBytes,
+        int hostToDeviceCount,
+        long kernelNanos,
+        int kernelCount,
+        long deviceToHostNanos,
+        long deviceToHostBytes,
+        int deviceToHostCount,
+        boolean fellBack,
+        String fallbackReason) {
+
+    /** Wall time not accounted for by the other parts: the host's overhead. Never negative. */
+    public long otherNanos() {
+        return Math.max(0, wallNanos - graalNanos - codeGenerationNanos - driverBuildNanos - hostToDeviceNanos - kernelNanos - deviceToHostNanos);
+    }
+
+    /** The header of {@link #toTableRow()}'s table. */
+    public static String tableHeader() {
+        return String.format(Locale.ROOT, "%-40s %-24s %10s %9s %9s %9s %9s %9s %9s %9s %12s %12s %s",
+                "operation", "device", "wall_us", "graal_us", "cgen_us", "build_us", "h2d_us", "kernel_us", "d2h_us", "other_us",
+                "h2d_bytes", "d2h_bytes", "fallback");
+    }
+
+    /** One line of microseconds and bytes, aligned under {@link #tableHeader()}. */
+    public String toTableRow() {
+        return String.format(Locale.ROOT, "%-40s %-24s %10.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %12d %12d %s",
+                clip(operation, 40), clip(device, 24), micros(wallNanos), micros(graalNanos), micros(codeGenerationNanos),
+                micros(driverBuildNanos), micros(hostToDeviceNanos), micros(kernelNanos), micros(deviceToHostNanos),
+                micros(otherNanos()), hostToDeviceBytes, deviceToHostBytes, fellBack ? "yes: " + fallbackReason : "no");
+    }
+
+    /** The profile as one JSON object, times in nanoseconds. */
+    public String toJson() {
+        return new Json()
+                .field("operation", operation)
+                .field("device", device)
+                .field("wallNanos", wallNanos)
+                .field("graalNanos", graalNanos)
+                .field("codeGenerationNanos", codeGenerationNanos)
+                .field("driverBuildNanos", driverBuildNanos)
+                .field("driverBuilds", driverBuilds)
+                .field("diskCacheLoads", diskCacheLoads)
+                .field("hostToDeviceNanos", hostToDeviceNanos)
+                .field("hostToDeviceBytes", hostToDeviceBytes)
+                .field("hostToDeviceCount", hostToDeviceCount)
+                .field("kernelNanos", kernelNanos)
+                .field("kernelCount", kernelCount)
+                .field("deviceToHostNanos", deviceToHostNanos)
+                .field("deviceToHostBytes", deviceToHostBytes)
+                .field("deviceToHostCount", deviceToHostCount)
+                .field("otherNanos", otherNanos())
+                .field("fellBack", fellBack)
+                .field("fallbackReason", fallbackReason)
+                .toString();
+    }
+
+    @Override
+    public String toString() {
+        return toJson();
+    }
+
+    private static double micros(long nanos) {
+        return nanos / 1000.0;
+    }
+
+    private static String clip(String text, int width) {
+        String value = text == null ? "-" : text;
+        return value.length() <= width ? value : value.substring(0, width - 1) + "…";
+    }
+}

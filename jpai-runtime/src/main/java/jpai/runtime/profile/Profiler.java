@@ -1,0 +1,237 @@
+package jpai.runtime.profile;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import jpai.runtime.JpaiOptions;
+
+/**
+ * Collects an {@link ApplyProfile} per {@code apply}, per thread. The API layer opens a collection
+ * around each apply:
+ *
+ * <pre>{@code
+ * Profiler.begin("map of " + description);
+ * try {
+ *     ... compile, launch or fall back ...
+ * } finally {
+ *     ApplyProfile profile = Profiler.end();   // also this thread's last profile
+ * }
+ * }</pre>
+ *
+ * and the runtime adds what it measures (compile phases, builds, transfers, kernels) to the
+ * collection open on the calling thread, if any. Collections nest: the profile of an inner apply
+ * (a composed function applying its stages) is also added to the outer one.
+ *
+ * <p>Copy-backs the host causes after an apply (the first read of a result that stayed on the
+ * device) belong to no apply: they add to the process-wide {@link #lazyDeviceToHost()} counter.
+ *
+ * <p>With {@code -Djpai.profile=true} each ended profile is printed to standard error as one table
+ * row (header before the first).
+ *
+ * <p>Thread-safe: collections are thread-confined; the lazy counter and the header flag are atomic.
+ */
+public final class Profiler {
+
+    private static final ThreadLocal<Collector> OPEN = new ThreadLocal<>();
+    private static final ThreadLocal<ApplyProfile> LAST = new ThreadLocal<>();
+    private static final AtomicLong LAZY_NANOS = new AtomicLong();
+    private static final AtomicLong LAZY_BYTES = new AtomicLong();
+    private static final AtomicLong LAZY_COUNT = new AtomicLong();
+    private static volatile boolean headerPrinted;
+
+    /** Totals of the copy-backs made outside any apply, since the JVM started. */
+    public record LazyTransfers(long nanos, long bytes, long count) {
+    }
+
+    private Profiler() {
+    }
+
+    /** Opens a collection on this thread for one apply of {@code operation}. */
+    public static void begin(String operation) {
+        OPEN.set(new Collector(operation, OPEN.get()));
+    }
+
+    /**
+     * Closes this thread's innermost collection and returns its profile, which becomes
+     * {@link #last()}.
+     *
+     * @throws IllegalStateException if no collection is open on this thread
+     */
+    public static ApplyProfile end() {
+        Collector collector = OPEN.get();
+        if (collector == null) {
+            throw new IllegalStateException("Profiler.end() without Profiler.begin() on this thread");
+        }
+        ApplyProfile profile = collector.finish(System.nanoTime());
+        OPEN.set(collector.parent);
+        if (collector.parent != null) {
+            collector.parent.add(profile);
+        }
+        LAST.set(profile);
+        if (JpaiOptions.profile()) {
+            print(profile);
+        }
+        return profile;
+    }
+
+    /** The profile of the last apply that ended on this thread, or null. */
+    public static ApplyProfile last() {
+        return LAST.get();
+    }
+
+    /** Whether a collection is open on this thread. */
+    public static boolean isCollecting() {
+        return OPEN.get() != null;
+    }
+
+    /** The copy-backs made outside any apply so far. */
+    public static LazyTransfers lazyDeviceToHost() {
+        return new LazyTransfers(LAZY_NANOS.get(), LAZY_BYTES.get(), LAZY_COUNT.get());
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // What the runtime reports; each is ignored when no collection is open on the calling thread.
+
+    /** The device (or "Java threads") the apply runs on. */
+    public static void device(String device) {
+        Collector collector = OPEN.get();
+        if (collector != null) {
+            collector.device = device;
+        }
+    }
+
+    public static void graal(long nanos) {
+        Collector collector = OPEN.get();
+        if (collector != null) {
+            collector.graal += nanos;
+        }
+    }
+
+    public static void codeGeneration(long nanos) {
+        Collector collector = OPEN.get();
+        if (collector != null) {
+            collector.codeGeneration += nanos;
+        }
+    }
+
+    /** A program built from source ({@code fromDiskCache} false) or loaded from the disk cache. */
+    public static void driverBuild(long nanos, boolean fromDiskCache) {
+        Collector collector = OPEN.get();
+        if (collector != null) {
+            collector.driverBuild += nanos;
+            if (fromDiskCache) {
+                collector.diskCacheLoads++;
+            } else {
+                collector.driverBuilds++;
+            }
+        }
+    }
+
+    public static void hostToDevice(long nanos, long bytes, int count) {
+        Collector collector = OPEN.get();
+        if (collector != null) {
+            collector.hostToDevice += nanos;
+            collector.hostToDeviceBytes += bytes;
+            collector.hostToDeviceCount += count;
+        }
+    }
+
+    public static void kernel(long nanos, int count) {
+        Collector collector = OPEN.get();
+        if (collector != null) {
+            collector.kernel += nanos;
+            collector.kernelCount += count;
+        }
+    }
+
+    /**
+     * Data brought back to the host: part of the open apply, or, with none open (the host read a
+     * result after its apply), added to the lazy counter.
+     */
+    public static void deviceToHost(long nanos, long bytes, int count) {
+        Collector collector = OPEN.get();
+        if (collector != null) {
+            collector.deviceToHost += nanos;
+            collector.deviceToHostBytes += bytes;
+            collector.deviceToHostCount += count;
+        } else {
+            LAZY_NANOS.addAndGet(nanos);
+            LAZY_BYTES.addAndGet(bytes);
+            LAZY_COUNT.addAndGet(count);
+        }
+    }
+
+    /** The apply runs on Java threads instead, because of {@code reason}. */
+    public static void fellBack(String reason) {
+        Collector collector = OPEN.get();
+        if (collector != null) {
+            collector.fallbackReason = reason;
+            collector.device = "Java threads";
+        }
+    }
+
+    private static void print(ApplyProfile profile) {
+        synchronized (Profiler.class) {
+            if (!headerPrinted) {
+                headerPrinted = true;
+                System.err.println("jpai profile: " + ApplyProfile.tableHeader());
+            }
+            System.err.println("jpai profile: " + profile.toTableRow());
+        }
+    }
+
+    /** One open collection; confined to its thread. */
+    private static final class Collector {
+        final String operation;
+        final Collector parent;
+        final long start = System.nanoTime();
+        String device = "Java threads";
+        long graal;
+        long codeGeneration;
+        long driverBuild;
+        int driverBuilds;
+        int diskCacheLoads;
+        long hostToDevice;
+        long hostToDeviceBytes;
+        int hostToDeviceCount;
+        long kernel;
+        int kernelCount;
+        long deviceToHost;
+        long deviceToHostBytes;
+        int deviceToHostCount;
+        String fallbackReason;
+
+        Collector(String operation, Collector parent) {
+            this.operation = operation;
+            this.parent = parent;
+        }
+
+        ApplyProfile finish(long now) {
+            return new ApplyProfile(operation, device, now - start, graal, codeGeneration, driverBuild, driverBuilds, diskCacheLoads,
+                    hostToDevice, hostToDeviceBytes, hostToDeviceCount, kernel, kernelCount, deviceToHost, deviceToHostBytes,
+                    deviceToHostCount, fallbackReason != null, fallbackReason);
+        }
+
+        /** An inner apply's share, added to this outer one (its wall time is already inside ours). */
+        void add(ApplyProfile inner) {
+            graal += inner.graalNanos();
+            codeGeneration += inner.codeGenerationNanos();
+            driverBuild += inner.driverBuildNanos();
+            driverBuilds += inner.driverBuilds();
+            diskCacheLoads += inner.diskCacheLoads();
+            hostToDevice += inner.hostToDeviceNanos();
+            hostToDeviceBytes += inner.hostToDeviceBytes();
+            hostToDeviceCount += inner.hostToDeviceCount();
+            kernel += inner.kernelNanos();
+            kernelCount += inner.kernelCount();
+            deviceToHost += inner.deviceToHostNanos();
+            deviceToHostBytes += inner.deviceToHostBytes();
+            deviceToHostCount += inner.deviceToHostCount();
+            if (inner.fellBack() && fallbackReason == null) {
+                fallbackReason = inner.fallbackReason();
+            }
+            if (!inner.fellBack()) {
+                device = inner.device();
+            }
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package jpai.runtime.opencl;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import org.junit.jupiter.api.io.TempDir;
+
+import jpai.PArray;
+import jpai.ocl.KernelSource;
+import jpai.runtime.device.OpenCLDeviceInfo;
+
+/**
+ * The disk cache of program binaries: a second context (as a second JVM would) loads what the first
+ * built, and damaged entries are rebuilt and overwritten.
+ */
+@EnabledIfEnvironmentVariable(named = "JPAI_EXPECT_OPENCL", matches = "1")
+class ProgramCacheTest {
+
+    /** A kernel no other test builds, so the counts below are this test's alone. */
+    private static KernelSource kernel(String name) {
+        return new KernelSource(name, "__kernel void " + name + "(__global const float *in, __global float *out, const long n, const float factor) {\n"
+                + "    long i = get_global_id(0);\n"
+                + "    if (i < n) { out[i] = in[i] * factor + 1.0f; }\n"
+                + "}\n", "", List.of());
+    }
+
+    private static void runAndCheck(DeviceContext context, KernelSource source) {
+        try (PArray<Float> in = PArray.of(1f, 2f, 3f); PArray<Float> out = PArray.allocate(Float.class, 3)) {
+            context.launch(source, OpenCLTestSupport.scale(in.buffer(0), out.buffer(0), 3, 2f));
+            assertArrayEquals(new float[] {3f, 5f, 7f}, out.toFloatArray());
+        }
+    }
+
+    @Test
+    void aSecondContextLoadsWhatTheFirstBuilt(@TempDir Path cache) throws IOException {
+        OpenCLDeviceInfo device = OpenCLTestSupport.context().device();
+        KernelSource source = kernel("cached_once");
+        DeviceContext first = new DeviceContext(device, cache, Transfers.DEFAULT_SLICE_BYTES);
+        try {
+            runAndCheck(first, source);
+            runAndCheck(first, source);
+            assertEquals(1, first.programsBuiltFromSource());
+            assertEquals(0, first.programsLoadedFromDisk());
+        } finally {
+            first.close();
+        }
+        assertEquals(1, files(cache).size(), "one entry written: " + files(cache));
+        DeviceContext second = new DeviceContext(device, cache, Transfers.DEFAULT_SLICE_BYTES);
+        try {
+            runAndCheck(second, source);
+            assertEquals(0, second.programsBuiltFromSource(), "a cold start builds no kernel twice");
+            assertEquals(1, second.programsLoadedFromDisk());
+        } finally {
+            second.close();
+        }
+    }
+
+    @Test
+    void rebuildsAndOverwritesCorruptOrUnloadableEntries(@TempDir Path cache) throws IOException {
+        OpenCLDeviceInfo device = OpenCLTestSupport.context().device();
+        KernelSource source = kernel("cached_corrupt");
+        ProgramBinaryCache disk = new ProgramBinaryCache(cache);
+        String key = ProgramBinaryCache.key(source, device);
+
+        Files.createDirectories(cache);
+        Files.write(disk.file(key), new byte[] {1, 2, 3, 4, 5}); // truncated: fails the integrity check
+        assertRebuiltOnce(device, cache, source);
+        assertNotNull(disk.load(key), "the damaged entry was overwritten by a good one");
+
+        disk.store(key, "not a program binary at all".getBytes()); // intact file, but the driver refuses it
+        assertRebuiltOnce(device, cache, source);
+        byte[] stored = disk.load(key);
+        assertTrue(stored != null && !new String(stored).equals("not a program binary at all"), "the refused entry was replaced");
+        assertEquals(1, files(cache).size(), "no temporary files left behind: " + files(cache));
+    }
+
+    @Test
+    void keysDependOnSourceOptionsAndDevice() {
+        OpenCLDeviceInfo device = OpenCLTestSupport.context().device();
+        KernelSource source = kernel("keyed");
+        KernelSource otherOptions = new KernelSource(source.kernelName(), source.text(), "-cl-fast-relaxed-math", List.of());
+        assertEquals(64, ProgramBinaryCache.key(source, device).length());
+        assertEquals(ProgramBinaryCache.key(source, device), ProgramBinaryCache.key(kernel("keyed"), device));
+        assertTrue(!ProgramBinaryCache.key(source, device).equals(ProgramBinaryCache.key(otherOptions, device)));
+        assertTrue(!ProgramBinaryCache.key(source, device).equals(ProgramBinaryCache.key(kernel("keyed2"), device)));
+    }
+
+    private static void assertRebuiltOnce(OpenCLDeviceInfo device, Path cache, KernelSource source) {
+        DeviceContext context = new DeviceContext(device, cache, Transfers.DEFAULT_SLICE_BYTES);
+        try {
+            runAndCheck(context, source);
+            assertEquals(1, context.programsBuiltFromSource());
+            assertEquals(0, context.programsLoadedFromDisk());
+        } finally {
+            context.close();
+        }
+    }
+
+    private static List<Path> files(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.toList();
+        }
+    }
+}
