@@ -102,7 +102,7 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         try {
             KernelSignature signature = new KernelSignature(List.of(ValueShape.ofBoxed(inputType.boxClass())), ValueShape.ofBoxed(outputType.boxClass()));
             KernelGraph graph = compiler.compile(function, FUNCTION_APPLY, signature);
-            KernelSource source = new OpenCLKernelGenerator().map(graph, new MapKernelSpec(List.of(kind(inputType)), kind(outputType)));
+            KernelSource source = new OpenCLKernelGenerator().map(graph, new MapKernelSpec(List.of(kind(inputType)), List.of(kind(outputType))));
             dump(graph, source);
             return new CompiledMap(source, null, description);
         } catch (KernelBailoutException e) {

@@ -2,6 +2,7 @@ package jpai.runtime.opencl;
 
 import static org.jocl.CL.CL_MEM_COPY_HOST_PTR;
 import static org.jocl.CL.CL_MEM_READ_ONLY;
+import static org.jocl.CL.CL_MEM_READ_WRITE;
 import static org.jocl.CL.CL_MEM_WRITE_ONLY;
 import static org.jocl.CL.CL_TRUE;
 import static org.jocl.CL.clCreateBuffer;
@@ -21,6 +22,7 @@ import org.jocl.cl_kernel;
 import org.jocl.cl_mem;
 
 import jpai.PArray;
+import jpai.ocl.DeoptReason;
 import jpai.ocl.KernelParameter;
 import jpai.ocl.KernelSource;
 
@@ -51,6 +53,8 @@ public final class MapLauncher {
                 int input = 0;
                 MemorySegment result = segmentOf(output);
                 cl_mem outputBuffer = null;
+                cl_mem statusBuffer = null;
+                int[] status = new int[2];
                 for (KernelParameter parameter : source.parameters()) {
                     switch (parameter.role()) {
                         case INPUT_BUFFER -> {
@@ -65,12 +69,24 @@ public final class MapLauncher {
                             clSetKernelArg(kernel, parameter.index(), Sizeof.cl_mem, Pointer.to(outputBuffer));
                         }
                         case LENGTH -> clSetKernelArg(kernel, parameter.index(), Sizeof.cl_long, Pointer.to(new long[] {length}));
+                        case STATUS -> {
+                            statusBuffer = clCreateBuffer(device.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 2L * Sizeof.cl_int, Pointer.to(status), null);
+                            buffers.add(statusBuffer);
+                            clSetKernelArg(kernel, parameter.index(), Sizeof.cl_mem, Pointer.to(statusBuffer));
+                        }
+                        default -> throw new OpenCLRuntimeException("this launcher cannot bind the kernel parameter " + parameter.name() + " (" + parameter.role() + ")");
                     }
                 }
                 long localSize = Math.min(WORK_GROUP, device.device().maxWorkGroupSize());
                 long workItems = roundUp(Math.min(length, MAX_WORK_ITEMS), localSize);
                 clEnqueueNDRangeKernel(device.queue(), kernel, 1, null, new long[] {workItems}, new long[] {localSize}, 0, null, null);
                 clEnqueueReadBuffer(device.queue(), outputBuffer, CL_TRUE, 0, result.byteSize(), pointerTo(result), 0, null, null);
+                if (statusBuffer != null) {
+                    clEnqueueReadBuffer(device.queue(), statusBuffer, CL_TRUE, 0, 2L * Sizeof.cl_int, Pointer.to(status), 0, null, null);
+                    if (status[0] != 0) {
+                        throw new OpenCLRuntimeException("at element " + status[1] + ", " + DeoptReason.fromCode(status[0]).message());
+                    }
+                }
             }
         } catch (CLException e) {
             throw new OpenCLRuntimeException("OpenCL failed on " + device.device().name() + ": " + e.getMessage(), e);
