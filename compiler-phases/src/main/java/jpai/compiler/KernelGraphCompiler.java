@@ -1,12 +1,18 @@
 package jpai.compiler;
 
 import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ListIterator;
 import java.util.function.Supplier;
 
 import jdk.graal.compiler.bytecode.BytecodeStream;
 import jdk.graal.compiler.bytecode.Bytecodes;
 import jdk.graal.compiler.core.common.PermanentBailoutException;
 import jdk.graal.compiler.debug.DebugContext;
+import jdk.graal.compiler.java.GraphBuilderPhase;
+import jdk.graal.compiler.nodes.graphbuilderconf.GraphBuilderConfiguration;
+import jdk.graal.compiler.nodes.graphbuilderconf.GraphBuilderConfiguration.BytecodeExceptionMode;
 import jdk.graal.compiler.nodes.StructuredGraph;
 import jdk.graal.compiler.nodes.StructuredGraph.AllowAssumptions;
 import jdk.graal.compiler.phases.BasePhase;
@@ -22,7 +28,12 @@ import jdk.graal.compiler.virtual.phases.ea.PartialEscapePhase;
 import jdk.vm.ci.meta.JavaMethod;
 import jdk.vm.ci.meta.ResolvedJavaMethod;
 import jdk.vm.ci.meta.ResolvedJavaType;
+import jpai.compiler.phases.CapturedValuesToParametersPhase;
 import jpai.compiler.phases.DropFrameStatesPhase;
+import jpai.compiler.phases.ExceptionPathsToDeoptimizationPhase;
+import jpai.compiler.phases.RejectRemainingCallsPhase;
+import jpai.compiler.phases.TupleKernelArgumentsPhase;
+import jpai.compiler.phases.TupleResultComponentsPhase;
 import jpai.compiler.phases.KernelArgumentTypesPhase;
 import jpai.compiler.phases.RemoveKernelArgumentNullChecksPhase;
 import jpai.compiler.phases.UnboxKernelArgumentsPhase;
@@ -74,10 +85,16 @@ public final class KernelGraphCompiler {
             HighTierContext context = highTierContext();
             CanonicalizerPhase canonicalizer = CanonicalizerPhase.create();
 
+            KernelInputs inputs = new KernelInputs(signature);
+            initializeDataClasses(signature);
+
             run("parse bytecode", timings, () -> context.getGraphBuilderSuite(), graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after parsing");
             run("inline", timings, () -> new InliningPhase(new InlineEverythingPolicy(), canonicalizer), graph, context);
+            run("exception paths to deoptimization", timings, ExceptionPathsToDeoptimizationPhase::new, graph, context);
+            run("reject remaining calls", timings, RejectRemainingCallsPhase::new, graph, context);
             run("canonicalize", timings, () -> canonicalizer, graph, context);
+            run("tuple result components", timings, () -> new TupleResultComponentsPhase(signature), graph, context);
             run("partial escape analysis", timings, () -> new PartialEscapePhase(true, canonicalizer, graal.options()), graph, context);
             run("conditional elimination", timings, () -> new ConditionalEliminationPhase(canonicalizer, false), graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after Graal high tier");
@@ -86,10 +103,13 @@ public final class KernelGraphCompiler {
             run("remove null checks on arguments", timings, () -> new RemoveKernelArgumentNullChecksPhase(canonicalizer, signature), graph, context);
             run("exact argument types", timings, () -> new KernelArgumentTypesPhase(canonicalizer, signature), graph, context);
             run("unbox result", timings, () -> new UnboxKernelResultPhase(canonicalizer, signature), graph, context);
-            run("unbox arguments", timings, () -> new UnboxKernelArgumentsPhase(canonicalizer, signature), graph, context);
+            run("unbox arguments", timings, () -> new UnboxKernelArgumentsPhase(canonicalizer, signature, inputs), graph, context);
+            run("tuple arguments", timings, () -> new TupleKernelArgumentsPhase(canonicalizer, signature, inputs), graph, context);
+            run("captured values", timings, () -> new CapturedValuesToParametersPhase(canonicalizer, signature, inputs, lambda), graph, context);
+            run("conditional elimination", timings, () -> new ConditionalEliminationPhase(canonicalizer, false), graph, context);
             run("dead code elimination", timings, DeadCodeEliminationPhase::new, graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after kernel phases");
-            return new KernelGraph(graph, lambda, signature, timings);
+            return new KernelGraph(graph, lambda, signature, timings, inputs);
         } catch (KernelBailoutException e) {
             throw e;
         } catch (PermanentBailoutException e) {
@@ -99,13 +119,38 @@ public final class KernelGraphCompiler {
         }
     }
 
+    /**
+     * Initialises the tuple classes the kernel's data uses: the parser does not inline the
+     * constructor of a class that is not initialised yet (the runtime may compile a function before
+     * Java ever ran it).
+     */
+    private void initializeDataClasses(KernelSignature signature) {
+        List<ValueShape> shapes = new ArrayList<>(signature.arguments());
+        shapes.add(signature.result());
+        for (ValueShape shape : shapes) {
+            if (shape instanceof ValueShape.Tuple tuple) {
+                graal.providers().getMetaAccess().lookupJavaType(tuple.type()).initialize();
+            }
+        }
+    }
+
     /** Who {@code function} is, for messages: its body method and source line. No graph is built. */
     public LambdaDescription describe(Object function, Method interfaceMethod) {
         return describe(function.getClass(), resolveImplementation(function, interfaceMethod));
     }
 
+    /**
+     * The parser (also for inlined callees) emits every exception check explicitly
+     * ({@link BytecodeExceptionMode#CheckAll}): each becomes an {@code If} whose failing branch
+     * {@link ExceptionPathsToDeoptimizationPhase} turns into an exit with a reason. Without it,
+     * bounds, null and division checks would be left to lowering, which kernels never reach.
+     */
     private HighTierContext highTierContext() {
-        PhaseSuite<HighTierContext> graphBuilderSuite = graal.graphBuilderSuite();
+        PhaseSuite<HighTierContext> graphBuilderSuite = graal.graphBuilderSuite().copy();
+        ListIterator<BasePhase<? super HighTierContext>> position = graphBuilderSuite.findPhase(GraphBuilderPhase.class);
+        GraphBuilderPhase parser = (GraphBuilderPhase) position.previous();
+        GraphBuilderConfiguration config = parser.getGraphBuilderConfig().copy().withBytecodeExceptionMode(BytecodeExceptionMode.CheckAll);
+        position.set(parser.copyWithConfig(config));
         return new HighTierContext(graal.providers(), graphBuilderSuite, OptimisticOptimizations.NONE);
     }
 

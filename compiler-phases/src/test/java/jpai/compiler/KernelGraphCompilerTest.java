@@ -45,12 +45,13 @@ class KernelGraphCompilerTest {
     @Test
     void floatLambdaHasNoBoxingNullChecksOrCasts() {
         Function<Float, Float> f = x -> x * 2.0f + 1.0f;
-        StructuredGraph graph = compile(f, Float.class, Float.class).graph();
+        KernelGraph kernel = compile(f, Float.class, Float.class);
+        StructuredGraph graph = kernel.graph();
         assertEquals(0, count(graph, IsNullNode.class), "IsNull left");
         assertEquals(0, count(graph, UnboxNode.class), "Unbox left");
         assertEquals(0, count(graph, BoxNode.class), "Box left");
         assertEquals(0, count(graph, InstanceOfNode.class), "checkcast left");
-        ParameterNode argument = graph.getParameter(1);
+        ParameterNode argument = kernel.inputs().argumentComponent(0, 0);
         assertEquals(JavaKind.Float, argument.getStackKind());
         for (ReturnNode ret : graph.getNodes(ReturnNode.TYPE)) {
             assertEquals(JavaKind.Float, ret.result().getStackKind());
@@ -60,10 +61,11 @@ class KernelGraphCompilerTest {
     @Test
     void integerCacheBoxingIsRemovedToo() {
         Function<Integer, Integer> f = x -> x * 31 + 7;
-        StructuredGraph graph = compile(f, Integer.class, Integer.class).graph();
+        KernelGraph kernel = compile(f, Integer.class, Integer.class);
+        StructuredGraph graph = kernel.graph();
         assertEquals(0, count(graph, BoxNode.class));
         assertEquals(0, count(graph, UnboxNode.class));
-        assertEquals(JavaKind.Int, graph.getParameter(1).stamp(NodeView.DEFAULT).getStackKind());
+        assertEquals(JavaKind.Int, kernel.inputs().argumentComponent(0, 0).stamp(NodeView.DEFAULT).getStackKind());
     }
 
     @Test
@@ -79,7 +81,7 @@ class KernelGraphCompilerTest {
 
     @Test
     void lambdaIsNamedBySourceLine() {
-        Function<Float, Float> f = x -> x + 1.0f; int line = 82;
+        Function<Float, Float> f = x -> x + 1.0f; int line = 84;
         KernelGraph kernel = compile(f, Float.class, Float.class);
         assertEquals("KernelGraphCompilerTest.java", kernel.lambda().location().fileName());
         assertEquals(line, kernel.lambda().location().line());

@@ -1,19 +1,39 @@
 package jpai.runtime;
 
-import java.util.List;
-
 import jpai.PArray;
 import jpai.runtime.device.DeviceChoice;
-import jpai.runtime.opencl.MapLauncher;
+import jpai.runtime.opencl.DeviceContext;
+import jpai.runtime.opencl.LaunchResult;
 import jpai.runtime.opencl.OpenCLRuntime;
 
-/** Runs a compiled map kernel on a device: binds the arrays to the kernel's parameters and launches it. */
+/**
+ * Runs a compiled map kernel on a device. The output stays on the device until the host reads it;
+ * an input already there and unchanged is not sent again.
+ */
 final class DeviceMap {
+
+    /** Work-group size; the kernel's grid-stride loop covers any rounding. */
+    private static final long WORK_GROUP = 256;
+    /** One launch covers at most this many work-items; the grid-stride loop does the rest. */
+    private static final long MAX_WORK_ITEMS = 1L << 30;
 
     private DeviceMap() {
     }
 
     static void run(DeviceChoice.OpenCL device, KernelCache.Compiled compiled, PArray<?> input, PArray<?> output) {
-        MapLauncher.run(OpenCLRuntime.context(device), compiled.kernel(), List.of(input), output);
+        long length = input.length();
+        if (length == 0) {
+            return;
+        }
+        DeviceContext context = OpenCLRuntime.context(device);
+        long localSize = Math.min(WORK_GROUP, context.device().maxWorkGroupSize());
+        KernelBinding binding = new KernelBinding(compiled).common(input).outputs(output);
+        binding.launch().localSize(localSize).globalSize(roundUp(Math.min(length, MAX_WORK_ITEMS), localSize));
+        LaunchResult result = context.launch(compiled.kernel(), binding.launch());
+        KernelBinding.checkStatus(result);
+    }
+
+    static long roundUp(long value, long multiple) {
+        return (value + multiple - 1) / multiple * multiple;
     }
 }

@@ -1,17 +1,51 @@
 package jpai.runtime;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.BinaryOperator;
 
+import jpai.DataType;
 import jpai.PArray;
 import jpai.runtime.device.DeviceChoice;
+import jpai.runtime.exec.JavaReduce;
+import jpai.runtime.opencl.DeviceContext;
+import jpai.runtime.opencl.LaunchResult;
+import jpai.runtime.opencl.OpenCLRuntime;
 
-/** Runs a compiled reduce kernel on a device and combines the work-groups' partial results on the host. */
+/**
+ * Runs a compiled reduce kernel on a device: each work-group folds a share of the elements and
+ * combines its work-items' values in local memory; the host then combines the groups' partial
+ * results, in order, with the same Java operator.
+ */
 final class DeviceReduce {
+
+    private static final long WORK_GROUP = 256;
+    /** Enough groups to fill a large GPU; few enough that the host's final combine is negligible. */
+    private static final long MAX_GROUPS = 1024;
 
     private DeviceReduce() {
     }
 
-    static <T> T run(DeviceChoice.OpenCL device, KernelCache.Compiled compiled, BinaryOperator<T> operator, T identity, PArray<T> input) {
-        throw new IllegalStateException("reduce kernels are launched once the backend generates them");
+    static <T> T run(DeviceChoice.OpenCL device, KernelCache.Compiled compiled, BinaryOperator<T> operator, T identity, DataType type, PArray<?> input) {
+        long length = input.length();
+        if (length == 0) {
+            return identity;
+        }
+        DeviceContext context = OpenCLRuntime.context(device);
+        long localSize = Long.highestOneBit(Math.min(WORK_GROUP, context.device().maxWorkGroupSize())); // the tree needs a power of two
+        long groups = Math.min(MAX_GROUPS, (length + localSize - 1) / localSize);
+        try (PArray<?> partials = PArray.allocate(type, groups)) {
+            KernelBinding binding = new KernelBinding(compiled).common(input).reduction(identity, partials, localSize);
+            binding.launch().localSize(localSize).globalSize(groups * localSize);
+            LaunchResult result = context.launch(compiled.kernel(), binding.launch());
+            KernelBinding.checkStatus(result);
+            List<T> values = new ArrayList<>((int) groups);
+            for (long g = 0; g < groups; g++) {
+                @SuppressWarnings("unchecked")
+                T partial = (T) partials.get(g);
+                values.add(partial);
+            }
+            return JavaReduce.combineAll(operator, identity, values);
+        }
     }
 }

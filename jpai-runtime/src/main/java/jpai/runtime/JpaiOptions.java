@@ -22,6 +22,13 @@ public final class JpaiOptions {
     /** {@code -Djpai.cache.dir=DIR}: where built program binaries are kept (default {@code ~/.cache/jpai}). */
     public static final String CACHE_DIR = "jpai.cache.dir";
 
+    /**
+     * {@code -Djpai.fastmath=true}: let kernels trade Java's exact results for speed (OpenCL's
+     * relaxed math, contraction into fused multiply-add). Off by default; read when a kernel is
+     * first compiled.
+     */
+    public static final String FAST_MATH = "jpai.fastmath";
+
     private JpaiOptions() {
     }
 
@@ -37,6 +44,10 @@ public final class JpaiOptions {
 
     public static boolean fallbackIsError() {
         return "error".equalsIgnoreCase(System.getProperty(FALLBACK));
+    }
+
+    public static boolean fastMath() {
+        return Boolean.getBoolean(FAST_MATH);
     }
 
     public static boolean profile() {

@@ -4,22 +4,25 @@ import java.io.IOException;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
 import java.util.function.BinaryOperator;
 import java.util.function.Function;
 
-import jdk.vm.ci.meta.JavaKind;
 import jpai.DataType;
-import jpai.ElementType;
+import jpai.compiler.CapturedValue;
 import jpai.compiler.KernelBailoutException;
 import jpai.compiler.KernelGraph;
 import jpai.compiler.KernelGraphCompiler;
 import jpai.compiler.KernelSignature;
 import jpai.compiler.ValueShape;
+import jpai.ocl.GeneratorOptions;
 import jpai.ocl.KernelSource;
 import jpai.ocl.MapKernelSpec;
 import jpai.ocl.OpenCLKernelGenerator;
+import jpai.ocl.ReduceKernelSpec;
 import jpai.runtime.profile.Profiler;
 
 /**
@@ -34,17 +37,34 @@ final class KernelCache {
      * @param kernel the OpenCL program, or null
      * @param bailout why there is no kernel, or null
      * @param description the function as messages name it ("lambda at Saxpy.java:42")
+     * @param captureOwners for each captured value of the kernel, in slot order, the functional
+     *            object whose field it is
      */
-    record Compiled(KernelSource kernel, String bailout, String description) {
+    record Compiled(KernelSource kernel, String bailout, String description, List<Object> captureOwners) {
+
+        static Compiled failed(String bailout, String description) {
+            return new Compiled(null, bailout, description, List.of());
+        }
+
+        /** The current values of the kernel's captured values, in slot order. */
+        Object[] captureValues() {
+            List<CapturedValue> captures = kernel.captures();
+            Object[] values = new Object[captures.size()];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = KernelShapes.valueOf(captures.get(i).field(), captureOwners.get(i));
+            }
+            return values;
+        }
     }
 
     private static final Method FUNCTION_APPLY = method(Function.class, "apply", Object.class);
-    private static final Method BINARY_APPLY = method(java.util.function.BiFunction.class, "apply", Object.class, Object.class);
+    private static final Method BINARY_APPLY = method(BiFunction.class, "apply", Object.class, Object.class);
 
     private final Object function;
     private final Method interfaceMethod;
-    private final ConcurrentHashMap<List<DataType>, Compiled> kernels = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<List<Object>, Compiled> kernels = new ConcurrentHashMap<>();
     private volatile String description;
+    private volatile List<CapturedValue> captures;
 
     KernelCache(Function<?, ?> function) {
         this.function = function;
@@ -81,37 +101,92 @@ final class KernelCache {
 
     /** The map kernel for {@code input} elements giving {@code output} elements. */
     Compiled forMap(DataType input, DataType output) {
-        return kernels.computeIfAbsent(List.of(input, output), key -> compileMap(input, output));
+        return kernels.computeIfAbsent(List.of("map", input, output), key -> compile(() -> {
+            KernelGraph graph = graph(new KernelSignature(List.of(KernelShapes.of(input)), KernelShapes.of(output), captures()));
+            return generate(graph, generator -> generator.map(graph, new MapKernelSpec(KernelShapes.kinds(input), KernelShapes.kinds(output))), ownersOf(graph, function));
+        }));
     }
 
-    /** The reduce kernel for elements of {@code type}. */
+    /** The reduce kernel for elements of {@code type}, this cache's function being the combiner. */
     Compiled forReduce(DataType type) {
-        return kernels.computeIfAbsent(List.of(type), key -> new Compiled(null, "reductions are not compiled to OpenCL yet", description()));
+        return forReduce(type, null, type);
     }
 
-    private Compiled compileMap(DataType input, DataType output) {
-        KernelGraphCompiler compiler;
+    /**
+     * The reduce kernel for elements of {@code type}, this cache's function being the combiner,
+     * applied to {@code mapper(x)} for each input element {@code x} of {@code inputType} (a map fused
+     * into the reduction), or to the elements themselves when {@code mapper} is null.
+     */
+    Compiled forReduce(DataType type, KernelCache mapper, DataType inputType) {
+        return kernels.computeIfAbsent(List.of("reduce", type, mapper == null ? "" : mapper, inputType), key -> compile(() -> {
+            ValueShape shape = KernelShapes.of(type);
+            KernelGraph combiner = graph(new KernelSignature(List.of(shape, shape), shape, captures()));
+            KernelGraph mapperGraph = null;
+            if (mapper != null) {
+                mapperGraph = mapper.graph(new KernelSignature(List.of(KernelShapes.of(inputType)), shape, mapper.captures()));
+            }
+            KernelGraph mapped = mapperGraph;
+            ReduceKernelSpec spec = new ReduceKernelSpec(KernelShapes.kinds(inputType), KernelShapes.kinds(type));
+            List<Object> owners = new ArrayList<>();
+            if (mapped != null) {
+                owners.addAll(ownersOf(mapped, mapper.function));
+            }
+            owners.addAll(ownersOf(combiner, function));
+            return generate(combiner, generator -> generator.reduce(combiner, mapped, spec), owners);
+        }, mapper));
+    }
+
+    /** What one compilation does, bailouts included. */
+    private interface Compilation {
+        Compiled run();
+    }
+
+    private Compiled compile(Compilation compilation) {
+        return compile(compilation, null);
+    }
+
+    private Compiled compile(Compilation compilation, KernelCache mapper) {
         try {
-            compiler = new KernelGraphCompiler();
+            new KernelGraphCompiler();
         } catch (RuntimeException | LinkageError e) {
-            return new Compiled(null, "the Graal compiler is not available (" + e.getMessage() + "); start java with the flags in build/jpai.argfile", description());
-        }
-        if (!(input instanceof ElementType in) || !(output instanceof ElementType out)) {
-            return new Compiled(null, "tuples are not compiled to OpenCL yet", description());
+            return Compiled.failed("the Graal compiler is not available (" + e.getMessage() + "); start java with the flags in build/jpai.argfile", description());
         }
         try {
-            KernelSignature signature = new KernelSignature(List.of(ValueShape.ofBoxed(in.boxClass())), ValueShape.ofBoxed(out.boxClass()));
-            long start = System.nanoTime();
-            KernelGraph graph = compiler.compile(function, interfaceMethod, signature);
-            long compiled = System.nanoTime();
-            Profiler.graal(compiled - start);
-            KernelSource source = new OpenCLKernelGenerator().map(graph, new MapKernelSpec(List.of(kind(in)), kind(out)));
-            Profiler.codeGeneration(System.nanoTime() - compiled);
-            dump(graph, source);
-            return new Compiled(source, null, description());
+            return compilation.run();
         } catch (KernelBailoutException e) {
-            return new Compiled(null, e.getMessage(), description());
+            String who = mapper == null ? "" : " (fused with the map of " + mapper.description() + ")";
+            return Compiled.failed(e.getMessage() + who, description());
         }
+    }
+
+    private List<CapturedValue> captures() {
+        List<CapturedValue> known = captures;
+        if (known == null) {
+            known = KernelShapes.capturesOf(function);
+            captures = known;
+        }
+        return known;
+    }
+
+    private KernelGraph graph(KernelSignature signature) {
+        long start = System.nanoTime();
+        KernelGraph graph = new KernelGraphCompiler().compile(function, interfaceMethod, signature);
+        Profiler.graal(System.nanoTime() - start);
+        return graph;
+    }
+
+    /** {@code owner} once per captured value of {@code graph}. */
+    private static List<Object> ownersOf(KernelGraph graph, Object owner) {
+        return java.util.Collections.nCopies(graph.signature().captures().size(), owner);
+    }
+
+    /** Runs the generator, times it and dumps the kernel; {@code owners} says whose fields the captures are. */
+    private Compiled generate(KernelGraph main, Function<OpenCLKernelGenerator, KernelSource> generation, List<Object> owners) {
+        long start = System.nanoTime();
+        KernelSource source = generation.apply(new OpenCLKernelGenerator(JpaiOptions.fastMath() ? new GeneratorOptions(true) : GeneratorOptions.JAVA_SEMANTICS));
+        Profiler.codeGeneration(System.nanoTime() - start);
+        dump(main, source);
+        return new Compiled(source, null, description(), owners);
     }
 
     private static void dump(KernelGraph graph, KernelSource source) {
@@ -125,10 +200,6 @@ final class KernelCache {
         } catch (IOException e) {
             Explain.notice("could not write the kernel dump to " + dir + ": " + e.getMessage());
         }
-    }
-
-    static JavaKind kind(ElementType type) {
-        return JavaKind.fromJavaClass(type.primitiveClass());
     }
 
     private static Method method(Class<?> type, String name, Class<?>... parameters) {

@@ -95,6 +95,9 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
             try {
                 DeviceMap.run(device, compiled, input, output);
                 return true;
+            } catch (KernelDeoptimizedException e) {
+                Offload.deoptimized("map of " + compiled.description(), e.getMessage());
+                return false;
             } catch (OpenCLRuntimeException e) {
                 reason = e.getMessage();
             }

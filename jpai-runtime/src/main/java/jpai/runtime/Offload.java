@@ -33,6 +33,16 @@ final class Offload {
         return null;
     }
 
+    /**
+     * The device ran the operation but an element took a Java exception path: the operation re-runs
+     * in Java, which gives Java's answer or throws Java's exception. This is the speculation working
+     * as designed, not a fallback, so {@code -Djpai.fallback=error} does not make it an error.
+     */
+    static void deoptimized(String operation, String reason) {
+        Profiler.fellBack(reason);
+        Explain.fallback(operation, reason);
+    }
+
     /** The operation runs on Java threads instead of the device, for {@code reason}. */
     static void fallBack(String operation, String reason) {
         if (JpaiOptions.fallbackIsError()) {

@@ -89,7 +89,10 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
         String reason = compiled.bailout();
         if (reason == null) {
             try {
-                return DeviceReduce.run(device, compiled, operator, identity, input);
+                return DeviceReduce.run(device, compiled, operator, identity, type, input);
+            } catch (KernelDeoptimizedException e) {
+                Offload.deoptimized("reduce of " + compiled.description(), e.getMessage());
+                return null;
             } catch (OpenCLRuntimeException e) {
                 reason = e.getMessage();
             }

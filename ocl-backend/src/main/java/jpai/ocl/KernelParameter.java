@@ -8,17 +8,42 @@ import jdk.vm.ci.meta.JavaKind;
  * @param index the argument index
  * @param name the name in the OpenCL source
  * @param role what the runtime binds to it
- * @param elementKind the Java kind of a buffer's elements, or of a scalar
+ * @param kind the Java kind of a buffer's elements, or of a scalar ({@code int} for
+ *            {@link Role#CAPTURED_ARRAY_LENGTH} and {@link Role#STATUS}, {@code long} for
+ *            {@link Role#LENGTH})
+ * @param slot which component or captured value it is (see each {@link Role}); 0 where the role has
+ *            only one parameter
  */
-public record KernelParameter(int index, String name, Role role, JavaKind elementKind) {
+public record KernelParameter(int index, String name, Role role, JavaKind kind, int slot) {
 
     /** What the runtime passes. */
     public enum Role {
-        /** A buffer the kernel reads: the component of an input array. */
+        /** {@code __global const T *}: component {@code slot} of the flattened input elements, one value per element. */
         INPUT_BUFFER,
-        /** A buffer the kernel writes: the component of the output array. */
+        /** {@code __global T *}: component {@code slot} of the flattened output elements, one value per element. */
         OUTPUT_BUFFER,
-        /** The number of elements, a {@code long}. */
-        LENGTH
+        /** {@code const T}: captured value {@code slot} (a primitive, or the value of a boxed primitive). */
+        CAPTURED_SCALAR,
+        /** {@code __global const T *}: the elements of captured array {@code slot}, read-only. */
+        CAPTURED_ARRAY,
+        /** {@code const int}: the length of captured array {@code slot}. */
+        CAPTURED_ARRAY_LENGTH,
+        /** {@code const T}: component {@code slot} of the reduction's identity element. */
+        IDENTITY,
+        /** {@code __global T *}: component {@code slot} of each work-group's partial result, one value per work-group. */
+        PARTIAL_BUFFER,
+        /**
+         * {@code __local T *}: scratch for component {@code slot}; the runtime passes a size of
+         * local size × element size and a null pointer.
+         */
+        LOCAL_SCRATCH,
+        /** {@code const long n}: the number of elements. */
+        LENGTH,
+        /**
+         * {@code __global int *jpai_status}: two ints the runtime zeroes before the launch. After
+         * it, {@code [0]} is 0 or a {@link DeoptReason#code()} (the first work-item to fail wins), and
+         * {@code [1]} the index of that work-item's element, saturated to {@code Integer.MAX_VALUE}.
+         */
+        STATUS
     }
 }

@@ -2,6 +2,8 @@ package jpai.ocl;
 
 import java.util.List;
 
+import jpai.compiler.CapturedValue;
+
 /**
  * A generated OpenCL program, ready for the runtime to build and launch.
  *
@@ -9,10 +11,21 @@ import java.util.List;
  * @param text the whole OpenCL C source
  * @param buildOptions the options {@code clBuildProgram} needs for Java's semantics
  * @param parameters the kernel's arguments, in order
+ * @param captures the values the kernel's functions captured, in slot order (the slot of a
+ *            {@link KernelParameter.Role#CAPTURED_SCALAR}, {@link KernelParameter.Role#CAPTURED_ARRAY}
+ *            or {@link KernelParameter.Role#CAPTURED_ARRAY_LENGTH} parameter indexes this list); the
+ *            runtime reads each field from the functional object it belongs to (for a reduction
+ *            with a mapper: the mapper's captures first, then the combiner's)
  */
-public record KernelSource(String kernelName, String text, String buildOptions, List<KernelParameter> parameters) {
+public record KernelSource(String kernelName, String text, String buildOptions, List<KernelParameter> parameters, List<CapturedValue> captures) {
 
     public KernelSource {
         parameters = List.copyOf(parameters);
+        captures = List.copyOf(captures);
+    }
+
+    /** A program whose kernel captures nothing (hand-written kernels, tests). */
+    public KernelSource(String kernelName, String text, String buildOptions, List<KernelParameter> parameters) {
+        this(kernelName, text, buildOptions, parameters, List.of());
     }
 }

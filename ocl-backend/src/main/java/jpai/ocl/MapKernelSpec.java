@@ -5,12 +5,13 @@ import java.util.List;
 import jdk.vm.ci.meta.JavaKind;
 
 /**
- * The data of a map: the element kind of each input component (one buffer each, in the order of
- * the function's arguments) and of the output.
+ * The data of a map: the primitive kind of each input component (the function's arguments'
+ * components, flattened in order; one buffer each) and of each output component (the result's).
  */
-public record MapKernelSpec(List<JavaKind> inputKinds, JavaKind outputKind) {
+public record MapKernelSpec(List<JavaKind> inputComponents, List<JavaKind> outputComponents) {
 
     public MapKernelSpec {
-        inputKinds = List.copyOf(inputKinds);
+        inputComponents = List.copyOf(inputComponents);
+        outputComponents = List.copyOf(outputComponents);
     }
 }

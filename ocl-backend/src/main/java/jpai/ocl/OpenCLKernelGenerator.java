@@ -1,17 +1,33 @@
 package jpai.ocl;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 import jdk.vm.ci.meta.JavaKind;
+import jpai.compiler.CapturedValue;
 import jpai.compiler.KernelGraph;
+import jpai.compiler.ValueShape;
+import jpai.ocl.KernelParameter.Role;
 import jpai.ocl.codegen.CodeWriter;
 import jpai.ocl.codegen.FunctionEmitter;
 import jpai.ocl.codegen.FunctionEmitter.EmittedFunction;
+import jpai.ocl.codegen.FunctionEmitter.FunctionParameter;
+import jpai.ocl.codegen.FunctionEmitter.ParameterKind;
+import jpai.ocl.codegen.Helper;
 
 /**
- * The backend's entry point: OpenCL C programs for the parallel skeletons, with the user's function
- * emitted from its graph and the skeleton's loop around it. Emits text; builds and launches nothing.
+ * The backend's entry point: OpenCL C programs for the parallel skeletons, with the user's
+ * functions emitted from their graphs ({@link FunctionEmitter}, one {@code static int} element
+ * function each) and the skeleton's kernel around them. Emits text; builds and launches nothing.
+ *
+ * <p>Every kernel ends with {@code const long n, __global int *jpai_status}: the number of elements,
+ * and two ints the runtime zeroes before the launch. A work-item whose function returns a nonzero
+ * {@link DeoptReason} code writes it to {@code jpai_status[0]} (the first writer wins, by
+ * {@code atomic_cmpxchg}) and its element index, saturated to {@code INT_MAX}, to
+ * {@code jpai_status[1]}, and stops. After the kernel, a nonzero {@code jpai_status[0]} means the
+ * outputs are not Java's: the runtime must run the operation in Java instead.
  */
 public final class OpenCLKernelGenerator {
 
@@ -21,44 +37,339 @@ public final class OpenCLKernelGenerator {
      */
     public static final String JAVA_SEMANTICS_BUILD_OPTIONS = "-cl-fp32-correctly-rounded-divide-sqrt";
 
-    /** A map: {@code out[i] = f(in1[i], ...)} for every {@code i < n}, as a grid-stride loop. */
-    public KernelSource map(KernelGraph kernel, MapKernelSpec spec) {
-        String functionName = "jpai_" + kernel.lambda().identifier();
-        EmittedFunction function = new FunctionEmitter(kernel, functionName).emit();
-        if (function.parameterTypes().size() != spec.inputKinds().size()) {
-            throw new IllegalArgumentException("the function takes " + function.parameterTypes().size() + " arguments, the map gives " + spec.inputKinds().size());
-        }
-        String kernelName = "jpai_map";
-        List<KernelParameter> parameters = new ArrayList<>();
-        List<String> declarations = new ArrayList<>();
-        List<String> arguments = new ArrayList<>();
-        for (int i = 0; i < spec.inputKinds().size(); i++) {
-            JavaKind kind = spec.inputKinds().get(i);
-            String name = "in" + (i + 1);
-            parameters.add(new KernelParameter(parameters.size(), name, KernelParameter.Role.INPUT_BUFFER, kind));
-            declarations.add("__global const " + OpenCLTypes.storageType(kind) + " *restrict " + name);
-            arguments.add("(" + function.parameterTypes().get(i) + ") " + name + "[i]");
-        }
-        parameters.add(new KernelParameter(parameters.size(), "out", KernelParameter.Role.OUTPUT_BUFFER, spec.outputKind()));
-        declarations.add("__global " + OpenCLTypes.storageType(spec.outputKind()) + " *restrict out");
-        parameters.add(new KernelParameter(parameters.size(), "n", KernelParameter.Role.LENGTH, JavaKind.Long));
-        declarations.add("const long n");
+    /** Options for {@code clBuildProgram} with {@link GeneratorOptions#fastMath()}. */
+    public static final String FAST_MATH_BUILD_OPTIONS = "-cl-fast-relaxed-math";
 
-        boolean doubles = function.usesDoubles() || spec.inputKinds().contains(JavaKind.Double) || spec.outputKind() == JavaKind.Double;
+    private static final String REPORT_FUNCTION = """
+            /* Records why the kernel cannot give Java's result: the first reason and its element win. */
+            static void jpai_report(__global int *jpai_status, int reason, long index) {
+                if (atomic_cmpxchg(jpai_status, 0, reason) == 0) {
+                    jpai_status[1] = (int) min(index, (long) INT_MAX);
+                }
+            }""";
+
+    private final GeneratorOptions options;
+
+    /** A generator that keeps Java's semantics ({@link GeneratorOptions#JAVA_SEMANTICS}). */
+    public OpenCLKernelGenerator() {
+        this(GeneratorOptions.JAVA_SEMANTICS);
+    }
+
+    public OpenCLKernelGenerator(GeneratorOptions options) {
+        this.options = options;
+    }
+
+    /**
+     * A map: {@code out[i] = f(in[i])} for every {@code i < n}, as a grid-stride loop (any global
+     * size works). Kernel {@code jpai_map}, arguments: the input component buffers
+     * ({@link Role#INPUT_BUFFER}), the output component buffers ({@link Role#OUTPUT_BUFFER}), the
+     * captured values ({@link Role#CAPTURED_SCALAR}, or {@link Role#CAPTURED_ARRAY} followed by
+     * {@link Role#CAPTURED_ARRAY_LENGTH}), {@link Role#LENGTH}, {@link Role#STATUS}.
+     */
+    public KernelSource map(KernelGraph kernel, MapKernelSpec spec) {
+        EmittedFunction function = new FunctionEmitter(kernel, "jpai_" + kernel.lambda().identifier()).emit();
+        requireComponents("the function's arguments", function.parameters(ParameterKind.ARGUMENT), spec.inputComponents());
+        requireComponents("the function's result", function.parameters(ParameterKind.RESULT), spec.outputComponents());
+
+        KernelSignatureBuilder kernelParameters = new KernelSignatureBuilder();
+        for (int i = 0; i < spec.inputComponents().size(); i++) {
+            kernelParameters.buffer("in" + i, Role.INPUT_BUFFER, spec.inputComponents().get(i), i, true);
+        }
+        for (int i = 0; i < spec.outputComponents().size(); i++) {
+            kernelParameters.buffer("out" + i, Role.OUTPUT_BUFFER, spec.outputComponents().get(i), i, false);
+        }
+        List<String> captureNames = kernelParameters.captures(kernel.signature().captures(), 0);
+        kernelParameters.lengthAndStatus();
+
+        CodeWriter code = prelude(kernel.lambda().displayName(), List.of(function), spec.inputComponents(), spec.outputComponents());
+        code.open("__kernel void jpai_map(" + kernelParameters.declarations() + ")");
+        code.open("for (long i = get_global_id(0); i < n; i += get_global_size(0))");
+        List<String> arguments = new ArrayList<>();
+        for (int i = 0; i < spec.inputComponents().size(); i++) {
+            arguments.add("(" + OpenCLTypes.valueType(spec.inputComponents().get(i)) + ") in" + i + "[i]");
+        }
+        List<String> results = declareComponents(code, "r", spec.outputComponents());
+        code.line("int reason = " + call(function, captureNames, arguments, addressesOf(results)) + ";");
+        code.open("if (reason != 0)");
+        code.line("jpai_report(jpai_status, reason, i);");
+        code.line("return;");
+        code.close();
+        for (int i = 0; i < results.size(); i++) {
+            code.line("out" + i + "[i] = " + store(spec.outputComponents().get(i), results.get(i)) + ";");
+        }
+        code.close();
+        code.close();
+        return new KernelSource("jpai_map", code.toString(), buildOptions(), kernelParameters.parameters, kernel.signature().captures());
+    }
+
+    /**
+     * A reduction's device part: each work-group folds its share of the elements into one partial
+     * result. Kernel {@code jpai_reduce}, arguments: the input component buffers, the captured values
+     * (the mapper's, then the combiner's; slots count over both), the identity's components
+     * ({@link Role#IDENTITY}), one {@link Role#PARTIAL_BUFFER} per element component (one value per
+     * work-group), one {@link Role#LOCAL_SCRATCH} per element component (the runtime passes a size
+     * of local size × element size and a null pointer), {@link Role#LENGTH}, {@link Role#STATUS}.
+     *
+     * <p>Contract with the runtime: the local size is a power of two. Each work-item folds a
+     * grid-stride range of elements starting from the identity ({@code acc = combiner(acc,
+     * mapper(in[i]))}, or {@code combiner(acc, in[i])} without a mapper), then the work-group
+     * combines the work-items' values in a tree in local memory, and work-item 0 writes the group's
+     * value to {@code partial[get_group_id(0)]}. The runtime combines the partials on the host, in
+     * Java. The combiner must be associative and the identity its neutral element, as for Java's
+     * {@code Stream.reduce}. A failure in the tree (after the elements) reports the work-item's
+     * global id as its index.
+     *
+     * @param combiner a two-argument function of the element shape to the element shape
+     * @param mapper a function from the input shape to the element shape applied to each input
+     *            element first, or null
+     */
+    public KernelSource reduce(KernelGraph combiner, KernelGraph mapper, ReduceKernelSpec spec) {
+        List<JavaKind> element = spec.elementComponents();
+        EmittedFunction combine = new FunctionEmitter(combiner, "jpai_combine_" + combiner.lambda().identifier()).emit();
+        List<JavaKind> twoElements = new ArrayList<>(element);
+        twoElements.addAll(element);
+        requireComponents("the combiner's arguments", combine.parameters(ParameterKind.ARGUMENT), twoElements);
+        requireComponents("the combiner's result", combine.parameters(ParameterKind.RESULT), element);
+        EmittedFunction map = null;
+        if (mapper != null) {
+            map = new FunctionEmitter(mapper, "jpai_map_" + mapper.lambda().identifier()).emit();
+            requireComponents("the mapper's arguments", map.parameters(ParameterKind.ARGUMENT), spec.inputComponents());
+            requireComponents("the mapper's result", map.parameters(ParameterKind.RESULT), element);
+        } else {
+            requireComponents("the input elements", parametersOf(spec.inputComponents()), element);
+        }
+
+        KernelSignatureBuilder kernelParameters = new KernelSignatureBuilder();
+        for (int i = 0; i < spec.inputComponents().size(); i++) {
+            kernelParameters.buffer("in" + i, Role.INPUT_BUFFER, spec.inputComponents().get(i), i, true);
+        }
+        List<CapturedValue> captures = new ArrayList<>();
+        List<String> mapperCaptures = List.of();
+        if (mapper != null) {
+            mapperCaptures = kernelParameters.captures(mapper.signature().captures(), 0);
+            captures.addAll(mapper.signature().captures());
+        }
+        List<String> combinerCaptures = kernelParameters.captures(combiner.signature().captures(), captures.size());
+        captures.addAll(combiner.signature().captures());
+        for (int i = 0; i < element.size(); i++) {
+            kernelParameters.add("identity" + i, Role.IDENTITY, element.get(i), i, "const " + OpenCLTypes.storageType(element.get(i)) + " identity" + i);
+        }
+        for (int i = 0; i < element.size(); i++) {
+            kernelParameters.add("partial" + i, Role.PARTIAL_BUFFER, element.get(i), i, "__global " + OpenCLTypes.storageType(element.get(i)) + " *restrict partial" + i);
+        }
+        for (int i = 0; i < element.size(); i++) {
+            kernelParameters.add("scratch" + i, Role.LOCAL_SCRATCH, element.get(i), i, "__local " + OpenCLTypes.storageType(element.get(i)) + " *scratch" + i);
+        }
+        kernelParameters.lengthAndStatus();
+
+        List<EmittedFunction> functions = map == null ? List.of(combine) : List.of(map, combine);
+        String description = mapper == null ? combiner.lambda().displayName() : mapper.lambda().displayName() + " then " + combiner.lambda().displayName();
+        CodeWriter code = prelude(description, functions, spec.inputComponents(), element);
+        code.open("__kernel void jpai_reduce(" + kernelParameters.declarations() + ")");
+        code.line("int reason = 0;");
+        code.line("long failed = 0;");
+        List<String> accumulator = new ArrayList<>();
+        for (int i = 0; i < element.size(); i++) {
+            accumulator.add("acc" + i);
+            code.line(OpenCLTypes.valueType(element.get(i)) + " acc" + i + " = identity" + i + ";");
+        }
+        code.open("for (long i = get_global_id(0); i < n; i += get_global_size(0))");
+        List<String> elementValues;
+        if (map != null) {
+            elementValues = declareComponents(code, "e", element);
+            List<String> inputs = new ArrayList<>();
+            for (int i = 0; i < spec.inputComponents().size(); i++) {
+                inputs.add("(" + OpenCLTypes.valueType(spec.inputComponents().get(i)) + ") in" + i + "[i]");
+            }
+            code.line("reason = " + call(map, mapperCaptures, inputs, addressesOf(elementValues)) + ";");
+            breakOnFailure(code, "i");
+        } else {
+            elementValues = new ArrayList<>();
+            for (int i = 0; i < element.size(); i++) {
+                elementValues.add("(" + OpenCLTypes.valueType(element.get(i)) + ") in" + i + "[i]");
+            }
+        }
+        List<String> combined = declareComponents(code, "t", element);
+        List<String> arguments = new ArrayList<>(accumulator);
+        arguments.addAll(elementValues);
+        code.line("reason = " + call(combine, combinerCaptures, arguments, addressesOf(combined)) + ";");
+        breakOnFailure(code, "i");
+        for (int i = 0; i < element.size(); i++) {
+            code.line(accumulator.get(i) + " = " + combined.get(i) + ";");
+        }
+        code.close();
+        code.open("if (reason != 0)");
+        code.line("jpai_report(jpai_status, reason, failed);");
+        code.close();
+        code.line("const size_t lid = get_local_id(0);");
+        for (int i = 0; i < element.size(); i++) {
+            code.line("scratch" + i + "[lid] = " + store(element.get(i), accumulator.get(i)) + ";");
+        }
+        code.line("barrier(CLK_LOCAL_MEM_FENCE);");
+        code.comment("A tree in local memory; every work-item reaches every barrier, also after a failure.");
+        code.open("for (size_t stride = get_local_size(0) / 2; stride > 0; stride >>= 1)");
+        code.open("if (lid < stride)");
+        List<String> pair = new ArrayList<>();
+        for (int i = 0; i < element.size(); i++) {
+            pair.add("(" + OpenCLTypes.valueType(element.get(i)) + ") scratch" + i + "[lid]");
+        }
+        for (int i = 0; i < element.size(); i++) {
+            pair.add("(" + OpenCLTypes.valueType(element.get(i)) + ") scratch" + i + "[lid + stride]");
+        }
+        List<String> tree = declareComponents(code, "u", element);
+        code.line("int treeReason = " + call(combine, combinerCaptures, pair, addressesOf(tree)) + ";");
+        code.open("if (treeReason != 0)");
+        code.line("jpai_report(jpai_status, treeReason, get_global_id(0));");
+        code.line("} else {");
+        for (int i = 0; i < element.size(); i++) {
+            code.line("    scratch" + i + "[lid] = " + store(element.get(i), tree.get(i)) + ";");
+        }
+        code.close();
+        code.close();
+        code.line("barrier(CLK_LOCAL_MEM_FENCE);");
+        code.close();
+        code.open("if (lid == 0)");
+        for (int i = 0; i < element.size(); i++) {
+            code.line("partial" + i + "[get_group_id(0)] = scratch" + i + "[0];");
+        }
+        code.close();
+        code.close();
+        return new KernelSource("jpai_reduce", code.toString(), buildOptions(), kernelParameters.parameters, captures);
+    }
+
+    private static void breakOnFailure(CodeWriter code, String index) {
+        code.open("if (reason != 0)");
+        code.line("failed = " + index + ";");
+        code.line("break;");
+        code.close();
+    }
+
+    private String buildOptions() {
+        return options.fastMath() ? FAST_MATH_BUILD_OPTIONS : JAVA_SEMANTICS_BUILD_OPTIONS;
+    }
+
+    /** The program's head: pragmas, helpers, the report function and the element functions. */
+    private CodeWriter prelude(String description, List<EmittedFunction> functions, List<JavaKind> inputs, List<JavaKind> outputs) {
+        boolean doubles = inputs.contains(JavaKind.Double) || outputs.contains(JavaKind.Double);
+        Set<Helper> helpers = EnumSet.noneOf(Helper.class);
+        for (EmittedFunction function : functions) {
+            doubles |= function.usesDoubles();
+            helpers.addAll(function.helpers());
+        }
         CodeWriter code = new CodeWriter();
-        code.line("// Generated by JPAI from " + kernel.lambda().displayName());
-        code.line("#pragma OPENCL FP_CONTRACT OFF");
+        code.line("// Generated by JPAI from " + description);
+        if (!options.fastMath()) {
+            code.line("#pragma OPENCL FP_CONTRACT OFF");
+        }
         if (doubles) {
             code.line("#pragma OPENCL EXTENSION cl_khr_fp64 : enable");
         }
         code.blank();
-        code.line(function.text().stripTrailing());
+        for (Helper helper : helpers) {
+            code.line(helper.text());
+            code.blank();
+        }
+        code.line(REPORT_FUNCTION);
         code.blank();
-        code.open("__kernel void " + kernelName + "(" + String.join(", ", declarations) + ")");
-        code.open("for (long i = get_global_id(0); i < n; i += get_global_size(0))");
-        code.line("out[i] = (" + OpenCLTypes.storageType(spec.outputKind()) + ") " + functionName + "(" + String.join(", ", arguments) + ");");
-        code.close();
-        code.close();
-        return new KernelSource(kernelName, code.toString(), JAVA_SEMANTICS_BUILD_OPTIONS, parameters);
+        for (EmittedFunction function : functions) {
+            code.line(function.text().stripTrailing());
+            code.blank();
+        }
+        return code;
+    }
+
+    /** Declares one variable per component ({@code r0, r1, ...}) and returns their names. */
+    private static List<String> declareComponents(CodeWriter code, String prefix, List<JavaKind> kinds) {
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < kinds.size(); i++) {
+            names.add(prefix + i);
+            code.line(OpenCLTypes.valueType(kinds.get(i)) + " " + prefix + i + ";");
+        }
+        return names;
+    }
+
+    private static List<String> addressesOf(List<String> variables) {
+        return variables.stream().map(v -> "&" + v).toList();
+    }
+
+    /** The call of an element function: captures (by the kernel's names), arguments, result pointers. */
+    private static String call(EmittedFunction function, List<String> captureNames, List<String> arguments, List<String> results) {
+        List<String> values = new ArrayList<>();
+        for (FunctionParameter parameter : function.parameters()) {
+            switch (parameter.kind()) {
+                case CAPTURED_SCALAR, CAPTURED_ARRAY -> values.add(captureNames.get(parameter.slot()));
+                case CAPTURED_ARRAY_LENGTH -> values.add(captureNames.get(parameter.slot()) + "_length");
+                case ARGUMENT -> values.add(arguments.get(parameter.slot()));
+                case RESULT -> values.add(results.get(parameter.slot()));
+            }
+        }
+        return function.name() + "(" + String.join(", ", values) + ")";
+    }
+
+    /** A value in a buffer element's storage type; a boolean is stored as 0 or 1. */
+    private static String store(JavaKind kind, String value) {
+        return "(" + OpenCLTypes.storageType(kind) + ") " + value;
+    }
+
+    private static void requireComponents(String what, List<FunctionParameter> parameters, List<JavaKind> expected) {
+        List<JavaKind> actual = parameters.stream().map(FunctionParameter::javaKind).toList();
+        if (!actual.equals(expected)) {
+            throw new IllegalArgumentException(what + " have the components " + actual + ", the kernel spec says " + expected);
+        }
+    }
+
+    private static List<FunctionParameter> parametersOf(List<JavaKind> kinds) {
+        List<FunctionParameter> parameters = new ArrayList<>();
+        for (int i = 0; i < kinds.size(); i++) {
+            parameters.add(new FunctionParameter(ParameterKind.ARGUMENT, i, kinds.get(i), OpenCLTypes.valueType(kinds.get(i)), "in" + i));
+        }
+        return parameters;
+    }
+
+    /** The kernel's parameters, in order, with their declarations. */
+    private static final class KernelSignatureBuilder {
+        final List<KernelParameter> parameters = new ArrayList<>();
+        final List<String> declarations = new ArrayList<>();
+
+        void add(String name, Role role, JavaKind kind, int slot, String declaration) {
+            parameters.add(new KernelParameter(parameters.size(), name, role, kind, slot));
+            declarations.add(declaration);
+        }
+
+        void buffer(String name, Role role, JavaKind kind, int slot, boolean readOnly) {
+            add(name, role, kind, slot, "__global " + (readOnly ? "const " : "") + OpenCLTypes.storageType(kind) + " *restrict " + name);
+        }
+
+        /** Declares the captured values with slots from {@code firstSlot}; returns their kernel names. */
+        List<String> captures(List<CapturedValue> captures, int firstSlot) {
+            List<String> names = new ArrayList<>();
+            for (int k = 0; k < captures.size(); k++) {
+                int slot = firstSlot + k;
+                String name = "c" + slot;
+                names.add(name);
+                switch (captures.get(k).shape()) {
+                    case ValueShape.Primitive primitive -> add(name, Role.CAPTURED_SCALAR, primitive.kind(), slot, "const " + OpenCLTypes.storageType(primitive.kind()) + " " + name);
+                    case ValueShape.BoxedPrimitive boxed -> add(name, Role.CAPTURED_SCALAR, boxed.kind(), slot, "const " + OpenCLTypes.storageType(boxed.kind()) + " " + name);
+                    case ValueShape.PrimitiveArray array -> array(name, array.elementKind(), slot);
+                    case ValueShape.ElementReader reader -> array(name, reader.elementKind(), slot);
+                    case ValueShape.Tuple tuple -> throw new IllegalArgumentException("a captured tuple: " + tuple);
+                }
+            }
+            return names;
+        }
+
+        private void array(String name, JavaKind elementKind, int slot) {
+            add(name, Role.CAPTURED_ARRAY, elementKind, slot, "__global const " + OpenCLTypes.storageType(elementKind) + " *restrict " + name);
+            add(name + "_length", Role.CAPTURED_ARRAY_LENGTH, JavaKind.Int, slot, "const int " + name + "_length");
+        }
+
+        void lengthAndStatus() {
+            add("n", Role.LENGTH, JavaKind.Long, 0, "const long n");
+            add("jpai_status", Role.STATUS, JavaKind.Int, 0, "__global int *jpai_status");
+        }
+
+        String declarations() {
+            return String.join(", ", declarations);
+        }
     }
 }

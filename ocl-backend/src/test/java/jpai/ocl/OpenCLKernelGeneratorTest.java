@@ -22,7 +22,7 @@ class OpenCLKernelGeneratorTest {
     static KernelSource map(Function<?, ?> function, Class<?> in, Class<?> out) throws NoSuchMethodException {
         Method apply = Function.class.getMethod("apply", Object.class);
         KernelGraph graph = new KernelGraphCompiler().compile(function, apply, new KernelSignature(List.of(ValueShape.ofBoxed(in)), ValueShape.ofBoxed(out)));
-        return new OpenCLKernelGenerator().map(graph, new MapKernelSpec(List.of(kind(in)), kind(out)));
+        return new OpenCLKernelGenerator().map(graph, new MapKernelSpec(List.of(kind(in)), List.of(kind(out))));
     }
 
     static JavaKind kind(Class<?> boxed) {
@@ -35,7 +35,7 @@ class OpenCLKernelGeneratorTest {
         System.out.println(source.text());
         String text = source.text();
         assertTrue(text.contains("#pragma OPENCL FP_CONTRACT OFF"), text);
-        assertTrue(text.contains("float p1"), text);
+        assertTrue(text.contains("(float x0, __private float *r0)"), text);
         assertTrue(text.contains("0x1.0p1f"), "the constant 2.0f in hexadecimal: " + text);
         assertFalse(text.contains("goto"), "straight-line code has no jumps: " + text);
         assertFalse(text.contains("cl_khr_fp64"), text);
@@ -58,8 +58,51 @@ class OpenCLKernelGeneratorTest {
             }
             return sum;
         }, Integer.class, Integer.class);
-        System.out.println(source.text());
-        assertTrue(source.text().contains("goto"), source.text());
+        String text = source.text();
+        assertTrue(text.contains("for (;;)"), text);
+        assertTrue(text.contains("break;"), "the loop's exit is a break: " + text);
+        assertFalse(text.contains("goto"), "structured: " + text);
+    }
+
+    @Test
+    void branchesAreIfElseAndExitsAreGuardClauses() throws Exception {
+        KernelSource source = map((Integer x) -> {
+            int result;
+            if (x > 10) {
+                result = x * 3;
+            } else if (x < -10) {
+                result = 100 / x;
+            } else {
+                result = x - 7;
+            }
+            return result;
+        }, Integer.class, Integer.class);
+        String text = source.text();
+        assertTrue(text.contains("} else {"), text);
+        assertTrue(text.contains("return 3 /* DIVISION_BY_ZERO"), "the division's exit names its reason: " + text);
+        assertFalse(text.contains("goto"), text);
+    }
+
+    @Test
+    void nestedLoopsWithBreakAndEarlyReturnStayStructured() throws Exception {
+        KernelSource source = map((Integer x) -> {
+            int found = -1;
+            outer: for (int i = 0; i < x; i++) {
+                for (int j = 0; j < i; j++) {
+                    if (i * j == x) {
+                        found = i;
+                        break outer;
+                    }
+                    if (j * 7 == x) {
+                        return j;
+                    }
+                }
+            }
+            return found;
+        }, Integer.class, Integer.class);
+        String text = source.text();
+        assertTrue(text.split("for \\(;;\\)", -1).length - 1 >= 2, "two loops: " + text);
+        assertFalse(text.contains("L:"), text);
     }
 
     @Test
@@ -69,9 +112,24 @@ class OpenCLKernelGeneratorTest {
         assertTrue(source.text().contains("sqrt("), source.text());
     }
 
+    static int factorial(int n) {
+        return n <= 1 ? 1 : n * factorial(n - 1);
+    }
+
     @Test
-    void integerDivisionBailsOutNamingTheLine() {
-        KernelBailoutException e = assertThrows(KernelBailoutException.class, () -> map((Integer x) -> 100 / x, Integer.class, Integer.class));
+    void recursionBailsOutNamingTheMethodAndLine() {
+        KernelBailoutException e = assertThrows(KernelBailoutException.class, () -> map((Integer x) -> factorial(x), Integer.class, Integer.class));
+        assertTrue(e.getMessage().contains("recursion in OpenCLKernelGeneratorTest.factorial is not supported on OpenCL"), e.getMessage());
         assertTrue(e.getMessage().contains("OpenCLKernelGeneratorTest.java:"), e.getMessage());
+    }
+
+    @Test
+    void fastMathDropsTheStrictPragmaAndOptions() throws Exception {
+        Method apply = Function.class.getMethod("apply", Object.class);
+        Function<Float, Float> f = x -> x * 2.0f + 1.0f;
+        KernelGraph graph = new KernelGraphCompiler().compile(f, apply, new KernelSignature(List.of(ValueShape.ofBoxed(Float.class)), ValueShape.ofBoxed(Float.class)));
+        KernelSource fast = new OpenCLKernelGenerator(new GeneratorOptions(true)).map(graph, new MapKernelSpec(List.of(JavaKind.Float), List.of(JavaKind.Float)));
+        assertFalse(fast.text().contains("FP_CONTRACT OFF"), fast.text());
+        assertTrue(fast.buildOptions().contains("-cl-fast-relaxed-math"));
     }
 }

@@ -19,7 +19,8 @@ import jpai.compiler.ValueShape;
 /**
  * Gives each kernel argument the exact type the runtime guarantees. A lambda's {@code apply} takes
  * {@code Object} (erasure) and casts it to the type the user wrote; once the parameter is known to be
- * exactly, say, {@code java.lang.Float}, the canonicalizer that runs after this phase folds the
+ * exactly, say, {@code java.lang.Float} (a {@link ValueShape.BoxedPrimitive}) or the tuple class (a
+ * {@link ValueShape.Tuple}), the canonicalizer that runs after this phase folds the
  * {@code checkcast} (InstanceOf, FixedGuard and Pi nodes) away.
  *
  * <p>Expects: argument parameters that are still objects. Does: replaces their stamps with exact
@@ -48,8 +49,9 @@ public final class KernelArgumentTypesPhase extends PostRunCanonicalizationPhase
                 continue;
             }
             ValueShape shape = signature.argumentAt(parameter.index());
-            if (shape instanceof ValueShape.BoxedPrimitive boxed) {
-                ResolvedJavaType type = context.getMetaAccess().lookupJavaType(boxed.boxClass());
+            Class<?> exactClass = shape instanceof ValueShape.BoxedPrimitive boxed ? boxed.boxClass() : shape instanceof ValueShape.Tuple tuple ? tuple.type() : null;
+            if (exactClass != null) {
+                ResolvedJavaType type = context.getMetaAccess().lookupJavaType(exactClass);
                 parameter.setStamp(StampFactory.objectNonNull(TypeReference.createExactTrusted(type)));
                 // A stamp change is no graph event, so the post-run canonicalizer would not revisit the
                 // casts on this parameter by itself.

@@ -17,6 +17,7 @@ import jdk.graal.compiler.nodes.util.GraphUtil;
 import jdk.graal.compiler.phases.common.CanonicalizerPhase;
 import jdk.graal.compiler.phases.common.PostRunCanonicalizationPhase;
 import jpai.compiler.KernelBailoutException;
+import jpai.compiler.KernelInputs;
 import jpai.compiler.KernelSignature;
 import jpai.compiler.ValueShape;
 
@@ -27,17 +28,20 @@ import jpai.compiler.ValueShape;
  * <p>Expects: argument parameters already non-null and of exact wrapper type
  * ({@link RemoveKernelArgumentNullChecksPhase}, {@link KernelArgumentTypesPhase}), so that every
  * remaining use is an {@link UnboxNode}, possibly through Pi nodes. Does: replaces each such
- * parameter with a new primitive parameter of the same index, and each unbox with that parameter.
+ * parameter with a new primitive parameter, recorded in {@link KernelInputs} as the argument's only
+ * component, and each unbox with that parameter.
  * An argument still used as an object (compared by identity, passed to a method that was not
  * inlined, synchronised on) has no primitive meaning: the phase bails out and names the line.
  */
 public final class UnboxKernelArgumentsPhase extends PostRunCanonicalizationPhase<CoreProviders> {
 
     private final KernelSignature signature;
+    private final KernelInputs inputs;
 
-    public UnboxKernelArgumentsPhase(CanonicalizerPhase canonicalizer, KernelSignature signature) {
+    public UnboxKernelArgumentsPhase(CanonicalizerPhase canonicalizer, KernelSignature signature, KernelInputs inputs) {
         super(canonicalizer);
         this.signature = signature;
+        this.inputs = inputs;
     }
 
     @Override
@@ -49,13 +53,14 @@ public final class UnboxKernelArgumentsPhase extends PostRunCanonicalizationPhas
     protected void run(StructuredGraph graph, CoreProviders context) {
         for (ParameterNode parameter : KernelArguments.of(graph, signature)) {
             if (signature.argumentAt(parameter.index()) instanceof ValueShape.BoxedPrimitive boxed && !parameter.getStackKind().isPrimitive()) {
-                unbox(graph, parameter, boxed);
+                inputs.setArgumentComponent(parameter.index() - 1, 0, unbox(graph, parameter, boxed));
             }
         }
     }
 
-    private static void unbox(StructuredGraph graph, ParameterNode boxedParameter, ValueShape.BoxedPrimitive boxed) {
-        ParameterNode primitive = graph.addWithoutUnique(new ParameterNode(boxedParameter.index(), StampPair.createSingle(StampFactory.forKind(boxed.kind()))));
+    private static ParameterNode unbox(StructuredGraph graph, ParameterNode boxedParameter, ValueShape.BoxedPrimitive boxed) {
+        int index = KernelInputs.componentIndex(boxedParameter.index() - 1, 0);
+        ParameterNode primitive = graph.addWithoutUnique(new ParameterNode(index, StampPair.createSingle(StampFactory.forKind(boxed.kind()))));
         List<Node> objectUses = new ArrayList<>();
         replaceUnboxes(graph, boxedParameter, primitive, objectUses);
         if (!objectUses.isEmpty()) {
@@ -64,6 +69,7 @@ public final class UnboxKernelArgumentsPhase extends PostRunCanonicalizationPhas
                     + "; kernels only see its value");
         }
         GraphUtil.killWithUnusedFloatingInputs(boxedParameter);
+        return primitive;
     }
 
     /** Replaces unboxes of {@code value} (and of Pi nodes on it) with {@code primitive}; collects other uses. */

@@ -32,9 +32,59 @@ public final class CodeWriter {
         return this;
     }
 
+    /** A line between two blocks, such as {@code "} else {"}: one level out. */
+    public CodeWriter between(String line) {
+        depth--;
+        line(line);
+        depth++;
+        return this;
+    }
+
+    /**
+     * True if the last statement written at this writer's own depth is a jump ({@code break},
+     * {@code continue}, {@code return} or {@code goto}): control never falls off its end.
+     */
+    public boolean endsInJump() {
+        String[] lines = text.toString().split("\n");
+        String indent = "    ".repeat(depth);
+        for (int i = lines.length - 1; i >= 0; i--) {
+            String line = lines[i];
+            if (line.isBlank() || line.trim().endsWith(":;")) {
+                continue;
+            }
+            if (!line.startsWith(indent) || line.startsWith(indent + " ")) {
+                return false;
+            }
+            String statement = line.trim();
+            return statement.equals("break;") || statement.equals("continue;") || statement.startsWith("return ") || statement.startsWith("goto ");
+        }
+        return false;
+    }
+
     public CodeWriter close() {
         depth--;
         return line("}");
+    }
+
+    /** A line exactly as given, without this writer's indentation. */
+    public CodeWriter raw(String line) {
+        text.append(line).append('\n');
+        return this;
+    }
+
+    /** A comment line. */
+    public CodeWriter comment(String text) {
+        return line("/* " + text + " */");
+    }
+
+    /** How many levels in the next line starts. */
+    public int depth() {
+        return depth;
+    }
+
+    /** True if nothing has been written. */
+    public boolean isEmpty() {
+        return text.isEmpty();
     }
 
     public CodeWriter blank() {

@@ -1,5 +1,6 @@
 package jpai.ocl.codegen;
 
+import java.util.Set;
 import java.util.function.Function;
 
 import jdk.graal.compiler.core.common.calc.FloatConvert;
@@ -7,7 +8,25 @@ import jdk.graal.compiler.core.common.type.FloatStamp;
 import jdk.graal.compiler.core.common.type.IntegerStamp;
 import jdk.graal.compiler.core.common.type.Stamp;
 import jdk.graal.compiler.graph.Node;
+import jdk.graal.compiler.lir.gen.ArithmeticLIRGeneratorTool.RoundingMode;
+import jdk.graal.compiler.nodes.FixedNode;
 import jdk.graal.compiler.nodes.LogicNegationNode;
+import jdk.graal.compiler.nodes.calc.CopySignNode;
+import jdk.graal.compiler.nodes.calc.FloatNormalizeCompareNode;
+import jdk.graal.compiler.nodes.calc.IntegerNormalizeCompareNode;
+import jdk.graal.compiler.nodes.calc.SignedFloatingIntegerDivNode;
+import jdk.graal.compiler.nodes.calc.SignedFloatingIntegerRemNode;
+import jdk.graal.compiler.nodes.calc.FusedMultiplyAddNode;
+import jdk.graal.compiler.nodes.calc.MinMaxNode;
+import jdk.graal.compiler.nodes.calc.MinNode;
+import jdk.graal.compiler.nodes.calc.RoundFloatToIntegerNode;
+import jdk.graal.compiler.nodes.calc.RoundNode;
+import jdk.graal.compiler.nodes.calc.SignumNode;
+import jdk.graal.compiler.nodes.calc.UnsignedMaxNode;
+import jdk.graal.compiler.nodes.calc.UnsignedMinNode;
+import jdk.graal.compiler.replacements.nodes.BitCountNode;
+import jdk.graal.compiler.replacements.nodes.CountLeadingZerosNode;
+import jdk.graal.compiler.replacements.nodes.CountTrailingZerosNode;
 import jdk.graal.compiler.nodes.NodeView;
 import jdk.graal.compiler.nodes.ValueNode;
 import jdk.graal.compiler.nodes.calc.AbsNode;
@@ -55,9 +74,20 @@ import jpai.ocl.OpenCLTypes;
 final class ExpressionEmitter {
 
     private final Function<ValueNode, String> operand;
+    private final Set<Helper> helpers;
 
-    ExpressionEmitter(Function<ValueNode, String> operand) {
+    /**
+     * @param operand names an input value
+     * @param helpers collects the {@link Helper}s the expressions call
+     */
+    ExpressionEmitter(Function<ValueNode, String> operand, Set<Helper> helpers) {
         this.operand = operand;
+        this.helpers = helpers;
+    }
+
+    /** True if computing {@code node} has no effect besides its value (it may be dropped when unused). */
+    boolean isPure(ValueNode node) {
+        return !(node instanceof FixedNode);
     }
 
     /** The expression computing {@code node}, or a bailout naming the node's source line. */
@@ -107,6 +137,64 @@ final class ExpressionEmitter {
         if (node instanceof ReinterpretNode reinterpret) {
             return "as_" + type(reinterpret) + "(" + x(reinterpret.getValue()) + ")";
         }
+        if (node instanceof SignedFloatingIntegerDivNode division) {
+            // The divisor is known not to be zero; MIN_VALUE / -1 is MIN_VALUE in Java, undefined in C.
+            String x = x(division.getX());
+            String y = x(division.getY());
+            return "(" + y + " == -1 ? " + wrap(type(division), "0 - (" + unsignedType(division) + ")" + x) + " : " + x + " / " + y + ")";
+        }
+        if (node instanceof SignedFloatingIntegerRemNode remainder) {
+            String y = x(remainder.getY());
+            return "(" + y + " == -1 ? 0 : " + x(remainder.getX()) + " % " + y + ")";
+        }
+        if (node instanceof IntegerNormalizeCompareNode compare) {
+            String a = x(compare.getX());
+            String b = x(compare.getY());
+            if (compare.isUnsigned()) {
+                String unsigned = OpenCLTypes.unsigned(type(compare.getX()));
+                a = "(" + unsigned + ")" + a;
+                b = "(" + unsigned + ")" + b;
+            }
+            return "(" + a + " < " + b + " ? -1 : " + a + " == " + b + " ? 0 : 1)";
+        }
+        if (node instanceof FloatNormalizeCompareNode compare) {
+            String a = x(compare.getX());
+            String b = x(compare.getY());
+            String unordered = compare.isUnorderedLess() ? "-1" : "1";
+            return "(isunordered(" + a + ", " + b + ") ? " + unordered + " : " + a + " < " + b + " ? -1 : " + a + " == " + b + " ? 0 : 1)";
+        }
+        if (node instanceof MinMaxNode<?> minMax) {
+            return minMax(minMax);
+        }
+        if (node instanceof RoundNode round) {
+            return roundingFunction(round.mode()) + "(" + x(round.getValue()) + ")"; // exact: no rounding error
+        }
+        if (node instanceof RoundFloatToIntegerNode round) {
+            boolean isFloat = ((FloatStamp) stamp(round.getValue())).getBits() == 32;
+            return call(isFloat ? Helper.ROUND_FLOAT : Helper.ROUND_DOUBLE, "jpai_round_" + (isFloat ? "float" : "double"), x(round.getValue()));
+        }
+        if (node instanceof SignumNode signum) {
+            // Java: 1.0 or -1.0, and zeros and NaN unchanged.
+            String v = x(signum.getValue());
+            String suffix = type(signum).equals("float") ? "f" : "";
+            return "(" + v + " > 0" + " ? 1.0" + suffix + " : " + v + " < 0 ? -1.0" + suffix + " : " + v + ")";
+        }
+        if (node instanceof CopySignNode copySign) {
+            return "copysign(" + x(copySign.getX()) + ", " + x(copySign.getY()) + ")"; // a bit operation, as in Java
+        }
+        if (node instanceof FusedMultiplyAddNode fma) {
+            return "fma(" + x(fma.getX()) + ", " + x(fma.getY()) + ", " + x(fma.getZ()) + ")"; // correctly rounded, as Math.fma
+        }
+        if (node instanceof BitCountNode count) {
+            return "((int) popcount(" + x(count.getValue()) + "))";
+        }
+        if (node instanceof CountLeadingZerosNode count) {
+            return "((int) clz(" + x(count.getValue()) + "))"; // clz(0) is the width, as in Java
+        }
+        if (node instanceof CountTrailingZerosNode count) {
+            boolean isInt = ((IntegerStamp) stamp(count.getValue())).getBits() == 32;
+            return call(isInt ? Helper.TRAILING_ZEROS_INT : Helper.TRAILING_ZEROS_LONG, isInt ? "jpai_ctz_int" : "jpai_ctz_long", x(count.getValue()));
+        }
         if (node instanceof UnaryMathIntrinsicNode math) {
             return mathFunction(math.getOperation()) + "(" + x(math.getValue()) + ")";
         }
@@ -114,6 +202,35 @@ final class ExpressionEmitter {
             return "pow(" + x(math.getX()) + ", " + x(math.getY()) + ")";
         }
         throw KernelBailoutException.at(node, node.getNodeClass().shortName() + " is not supported on OpenCL yet");
+    }
+
+    private String minMax(MinMaxNode<?> node) {
+        boolean isMin = node instanceof MinNode;
+        if (node instanceof UnsignedMinNode || node instanceof UnsignedMaxNode) {
+            String unsigned = unsignedType(node);
+            return "as_" + type(node) + "(" + (node instanceof UnsignedMinNode ? "min" : "max") + "((" + unsigned + ")" + x(node.getX()) + ", (" + unsigned + ")" + x(node.getY()) + "))";
+        }
+        if (isInteger(node)) {
+            return (isMin ? "min(" : "max(") + x(node.getX()) + ", " + x(node.getY()) + ")";
+        }
+        // OpenCL's fmin/fmax return the number when one operand is NaN, and may treat -0.0 and 0.0 alike.
+        boolean isFloat = type(node).equals("float");
+        Helper helper = isMin ? (isFloat ? Helper.MIN_FLOAT : Helper.MIN_DOUBLE) : (isFloat ? Helper.MAX_FLOAT : Helper.MAX_DOUBLE);
+        return call(helper, "jpai_" + (isMin ? "min_" : "max_") + (isFloat ? "float" : "double"), x(node.getX()) + ", " + x(node.getY()));
+    }
+
+    private static String roundingFunction(RoundingMode mode) {
+        return switch (mode) {
+            case NEAREST -> "rint"; // ties to even, as Math.rint
+            case DOWN -> "floor";
+            case UP -> "ceil";
+            case TRUNCATE -> "trunc";
+        };
+    }
+
+    private String call(Helper helper, String function, String arguments) {
+        helpers.add(helper);
+        return function + "(" + arguments + ")";
     }
 
     private static boolean isArithmetic(BinaryNode node) {

@@ -1,6 +1,9 @@
 package jpai.ocl.codegen;
 
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,152 +11,661 @@ import java.util.Map;
 import java.util.Set;
 
 import jdk.graal.compiler.core.common.type.FloatStamp;
+import jdk.graal.compiler.core.common.type.IntegerStamp;
 import jdk.graal.compiler.graph.Node;
 import jdk.graal.compiler.nodes.AbstractBeginNode;
 import jdk.graal.compiler.nodes.AbstractEndNode;
 import jdk.graal.compiler.nodes.AbstractMergeNode;
 import jdk.graal.compiler.nodes.ConstantNode;
+import jdk.graal.compiler.nodes.ControlSinkNode;
+import jdk.graal.compiler.nodes.ControlSplitNode;
+import jdk.graal.compiler.nodes.DeoptimizeNode;
+import jdk.graal.compiler.nodes.EndNode;
+import jdk.graal.compiler.nodes.FixedGuardNode;
 import jdk.graal.compiler.nodes.FixedNode;
 import jdk.graal.compiler.nodes.IfNode;
 import jdk.graal.compiler.nodes.LogicConstantNode;
 import jdk.graal.compiler.nodes.LogicNode;
+import jdk.graal.compiler.nodes.LoopBeginNode;
 import jdk.graal.compiler.nodes.LoopEndNode;
+import jdk.graal.compiler.nodes.LoopExitNode;
 import jdk.graal.compiler.nodes.NodeView;
 import jdk.graal.compiler.nodes.ParameterNode;
 import jdk.graal.compiler.nodes.PhiNode;
+import jdk.graal.compiler.nodes.PiNode;
 import jdk.graal.compiler.nodes.ReturnNode;
 import jdk.graal.compiler.nodes.StructuredGraph;
 import jdk.graal.compiler.nodes.StructuredGraph.ScheduleResult;
 import jdk.graal.compiler.nodes.ValueNode;
 import jdk.graal.compiler.nodes.ValueProxyNode;
+import jdk.graal.compiler.nodes.calc.IntegerDivRemNode;
+import jdk.graal.compiler.nodes.calc.SignedDivNode;
+import jdk.graal.compiler.nodes.calc.SignedRemNode;
+import jdk.graal.compiler.nodes.calc.UnsignedDivNode;
+import jdk.graal.compiler.nodes.calc.UnsignedRemNode;
 import jdk.graal.compiler.nodes.cfg.HIRBlock;
+import jdk.graal.compiler.nodes.java.AccessIndexedNode;
+import jdk.graal.compiler.nodes.java.LoadIndexedNode;
+import jdk.graal.compiler.nodes.java.NewArrayNode;
+import jdk.graal.compiler.nodes.java.StoreIndexedNode;
 import jdk.graal.compiler.nodes.util.GraphUtil;
+import jdk.graal.compiler.nodes.virtual.AllocatedObjectNode;
+import jdk.graal.compiler.nodes.virtual.CommitAllocationNode;
+import jdk.graal.compiler.nodes.virtual.VirtualArrayNode;
+import jdk.graal.compiler.nodes.virtual.VirtualObjectNode;
 import jdk.graal.compiler.phases.schedule.SchedulePhase;
 import jdk.graal.compiler.phases.schedule.SchedulePhase.SchedulingStrategy;
+import jdk.vm.ci.meta.JavaKind;
+import jdk.vm.ci.meta.ResolvedJavaType;
+import jpai.compiler.CapturedValue;
 import jpai.compiler.KernelBailoutException;
 import jpai.compiler.KernelGraph;
+import jpai.compiler.SourceLocation;
+import jpai.compiler.ValueShape;
+import jpai.compiler.nodes.TupleValueNode;
+import jpai.ocl.DeoptReason;
 import jpai.ocl.OpenCLTypes;
 
 /**
- * Emits a kernel graph as one OpenCL C function: the user's lambda, taking and returning bare
- * primitives. A visitor over the scheduled graph: blocks in reverse post-order, each block's nodes in
- * schedule order, every value in a variable named after its node ({@code v12}), phis assigned on the
- * edges into their merge.
+ * Emits a kernel graph as one OpenCL C <em>element function</em>, the user's lambda:
  *
- * <p>Control flow is emitted with labels and {@code goto}: it is exact for every reducible graph
- * Java produces (loops, short-circuit conditions, early returns). Readable structured
- * {@code if/else} and {@code for} recovery is a later refinement of this class.
+ * <pre>
+ * static int NAME(captures..., argument components..., __private T *r0, ...)
+ * </pre>
+ *
+ * <ul>
+ * <li>captures, in {@link jpai.compiler.KernelSignature#captures()} order: a scalar by value
+ * ({@code const T cK}), an array as {@code __global const T *cK, const int cK_length};</li>
+ * <li>the arguments' primitive components in order, by value ({@code xJ});</li>
+ * <li>one {@code __private T *rN} per result component, written before a normal return;</li>
+ * <li>the return value: 0 when the result was computed, else the {@link DeoptReason#code()} of the
+ * Java exception the function would have thrown (then the results are unspecified).</li>
+ * </ul>
+ *
+ * <p>A visitor over the scheduled graph. Control flow is recovered as structured C from the
+ * dominator tree (after Ramsey, "Beyond Relooper", 2022): a block's code is followed by the code of
+ * the merge blocks it dominates, outermost last; {@code if/else} for two-way branches; a Graal loop
+ * becomes {@code for (;;)} whose exits are {@code break} to the code after the loop, and whose
+ * back edges are {@code continue} or the fall-through at the end of the body. Where a jump goes
+ * elsewhere (a short-circuit condition joining from two nesting levels, say), a forward
+ * {@code goto} to the merge's label remains: always correct, rarely needed. Every value lives in a
+ * variable declared at the top of the function ({@code v12}, after its node), phis are assigned
+ * on the edges into their merge.
  */
 public final class FunctionEmitter {
 
-    /** The emitted function: its C name, signature and text. */
-    public record EmittedFunction(String name, String returnType, List<String> parameterTypes, String text, boolean usesDoubles) {
+    /** What a parameter of the element function holds. */
+    public enum ParameterKind {
+        /** A captured primitive (or the value of a captured boxed primitive); slot: capture index. */
+        CAPTURED_SCALAR,
+        /** A captured array's elements, {@code __global const}; slot: capture index. */
+        CAPTURED_ARRAY,
+        /** A captured array's length, {@code int}; slot: capture index. */
+        CAPTURED_ARRAY_LENGTH,
+        /** An argument component, by value; slot: index among all arguments' components. */
+        ARGUMENT,
+        /** A result component, a {@code __private} pointer; slot: component index. */
+        RESULT
+    }
+
+    /**
+     * One parameter of the element function.
+     *
+     * @param kind what it holds
+     * @param slot which capture or component (see {@link ParameterKind})
+     * @param javaKind the Java kind of the value or of an array's elements
+     * @param cType its C type
+     * @param name its C name
+     */
+    public record FunctionParameter(ParameterKind kind, int slot, JavaKind javaKind, String cType, String name) {
+        public String declaration() {
+            return cType.endsWith("*") ? cType + name : cType + " " + name;
+        }
+    }
+
+    /**
+     * The emitted function.
+     *
+     * @param name its C name
+     * @param parameters its parameters, in order
+     * @param text its definition
+     * @param usesDoubles whether it needs {@code cl_khr_fp64}
+     * @param helpers the {@link Helper}s it calls, which the program must define before it
+     */
+    public record EmittedFunction(String name, List<FunctionParameter> parameters, String text, boolean usesDoubles, Set<Helper> helpers) {
+        public EmittedFunction {
+            parameters = List.copyOf(parameters);
+            helpers = Set.copyOf(helpers);
+        }
+
+        /** The parameters of one kind, in order. */
+        public List<FunctionParameter> parameters(ParameterKind kind) {
+            return parameters.stream().filter(p -> p.kind() == kind).toList();
+        }
+    }
+
+    /** The loops around the code being emitted, innermost first. */
+    private record Loops(HIRBlock header, HIRBlock follow, Loops outer) {
     }
 
     private final KernelGraph kernel;
     private final StructuredGraph graph;
     private final String name;
+    private final Map<ValueNode, String> names = new HashMap<>();
     private final Map<ValueNode, String> variables = new LinkedHashMap<>();
-    private final Set<HIRBlock> jumpTargets = new HashSet<>();
-    private final ExpressionEmitter expressions = new ExpressionEmitter(this::operand);
+    private final List<String> arrayDeclarations = new ArrayList<>();
+    private final Set<Helper> helpers = EnumSet.noneOf(Helper.class);
+    private final ExpressionEmitter expressions;
+    private final List<FunctionParameter> parameters = new ArrayList<>();
+    private final List<String> resultNames = new ArrayList<>();
+    private ScheduleResult schedule;
     private boolean usesDoubles;
+
+    private final Map<HIRBlock, HIRBlock> loopFollows = new HashMap<>();
+    private final Set<HIRBlock> follows = new HashSet<>();
+    /** Exit blocks of a loop that only lead into the loop's follow merge: their break carries their code. */
+    private final Map<HIRBlock, HIRBlock> exitsIntoFollow = new HashMap<>();
+    private final Set<HIRBlock> gotoTargets = new HashSet<>();
+    private final Set<HIRBlock> continueTargets = new HashSet<>();
 
     public FunctionEmitter(KernelGraph kernel, String name) {
         this.kernel = kernel;
         this.graph = kernel.graph();
         this.name = name;
+        this.expressions = new ExpressionEmitter(this::operand, helpers);
     }
 
     public EmittedFunction emit() {
         SchedulePhase.runWithoutContextOptimizations(graph, SchedulingStrategy.LATEST_OUT_OF_LOOPS, true);
-        ScheduleResult schedule = graph.getLastSchedule();
-        HIRBlock[] order = schedule.getCFG().reversePostOrder();
+        schedule = graph.getLastSchedule();
+        declareParameters();
+        checkNoOtherParameters();
+        findLoopFollows();
 
-        List<String> parameterTypes = new ArrayList<>();
-        List<String> parameters = new ArrayList<>();
-        for (ParameterNode parameter : graph.getNodes(ParameterNode.TYPE)) {
-            if (!kernel.signature().isArgument(parameter.index())) {
-                if (parameter.hasUsages()) {
-                    throw KernelBailoutException.at(parameter.usages().first(), "the lambda uses captured values, which are not passed to OpenCL kernels yet");
-                }
-                continue;
-            }
-            String type = typeOf(parameter);
-            parameterTypes.add(type);
-            parameters.add(type + " " + operand(parameter));
+        CodeWriter body = new CodeWriter(1);
+        emitTree(schedule.getCFG().getStartBlock(), null, null, body);
+
+        List<String> declarations = new ArrayList<>();
+        for (FunctionParameter parameter : parameters) {
+            declarations.add(parameter.declaration());
         }
-
-        List<CodeWriter> blocks = new ArrayList<>();
-        for (int i = 0; i < order.length; i++) {
-            HIRBlock next = i + 1 < order.length ? order[i + 1] : null;
-            blocks.add(emitBlock(order[i], schedule, next));
-        }
-
-        String returnType = returnType();
         CodeWriter function = new CodeWriter();
-        function.open(returnType + " " + name + "(" + String.join(", ", parameters) + ")");
+        function.open("static int " + name + "(" + String.join(", ", declarations) + ")");
         for (Map.Entry<ValueNode, String> variable : variables.entrySet()) {
-            if (!(variable.getKey() instanceof ParameterNode)) {
-                function.line(typeOf(variable.getKey()) + " " + variable.getValue() + ";");
-            }
+            function.line(typeOf(variable.getKey()) + " " + variable.getValue() + ";");
         }
-        for (int i = 0; i < order.length; i++) {
-            if (jumpTargets.contains(order[i])) {
-                function.label(label(order[i]));
-            }
-            function.append(blocks.get(i));
+        for (String array : arrayDeclarations) {
+            function.line(array);
         }
+        function.append(body);
         function.close();
-        return new EmittedFunction(name, returnType, parameterTypes, function.toString(), usesDoubles);
+        return new EmittedFunction(name, parameters, function.toString(), usesDoubles || helpers.stream().anyMatch(Helper::usesDoubles), helpers);
     }
 
-    private CodeWriter emitBlock(HIRBlock block, ScheduleResult schedule, HIRBlock next) {
-        CodeWriter code = new CodeWriter(1);
+    // ---------------------------------------------------------------- parameters
+
+    private void declareParameters() {
+        List<CapturedValue> captures = kernel.signature().captures();
+        for (int k = 0; k < captures.size(); k++) {
+            String capture = "c" + k;
+            ValueShape shape = captures.get(k).shape();
+            switch (shape) {
+                case ValueShape.Primitive primitive -> addScalarCapture(k, primitive.kind(), capture);
+                case ValueShape.BoxedPrimitive boxed -> addScalarCapture(k, boxed.kind(), capture);
+                case ValueShape.PrimitiveArray array -> addArrayCapture(k, array.elementKind(), capture);
+                case ValueShape.ElementReader reader -> addArrayCapture(k, reader.elementKind(), capture);
+                case ValueShape.Tuple tuple -> throw new IllegalArgumentException("a captured tuple: " + tuple);
+            }
+        }
+        int component = 0;
+        for (int argument = 0; argument < kernel.signature().arguments().size(); argument++) {
+            List<JavaKind> kinds = kernel.signature().arguments().get(argument).components();
+            for (int i = 0; i < kinds.size(); i++, component++) {
+                String parameter = "x" + component;
+                noteDoubles(kinds.get(i));
+                parameters.add(new FunctionParameter(ParameterKind.ARGUMENT, component, kinds.get(i), OpenCLTypes.valueType(kinds.get(i)), parameter));
+                name(kernel.inputs().argumentComponent(argument, i), parameter);
+            }
+        }
+        List<JavaKind> results = kernel.signature().result().components();
+        for (int i = 0; i < results.size(); i++) {
+            String result = "r" + i;
+            noteDoubles(results.get(i));
+            parameters.add(new FunctionParameter(ParameterKind.RESULT, i, results.get(i), "__private " + OpenCLTypes.valueType(results.get(i)) + " *", result));
+            resultNames.add(result);
+        }
+    }
+
+    private void addScalarCapture(int slot, JavaKind kind, String capture) {
+        noteDoubles(kind);
+        parameters.add(new FunctionParameter(ParameterKind.CAPTURED_SCALAR, slot, kind, "const " + OpenCLTypes.valueType(kind), capture));
+        name(kernel.inputs().capture(slot), capture);
+    }
+
+    private void addArrayCapture(int slot, JavaKind elementKind, String capture) {
+        noteDoubles(elementKind);
+        parameters.add(new FunctionParameter(ParameterKind.CAPTURED_ARRAY, slot, elementKind, "__global const " + OpenCLTypes.storageType(elementKind) + " *", capture));
+        parameters.add(new FunctionParameter(ParameterKind.CAPTURED_ARRAY_LENGTH, slot, JavaKind.Int, "const int", capture + "_length"));
+        name(kernel.inputs().capture(slot), capture);
+        name(kernel.inputs().captureLength(slot), capture + "_length");
+    }
+
+    private void name(ParameterNode node, String parameterName) {
+        if (node != null && node.isAlive()) {
+            names.put(node, parameterName);
+        }
+    }
+
+    private void checkNoOtherParameters() {
+        for (ParameterNode parameter : graph.getNodes(ParameterNode.TYPE)) {
+            if (parameter.hasUsages() && !names.containsKey(parameter)) {
+                throw KernelBailoutException.at(parameter.usages().first(), "the function uses parameter " + parameter.index() + " as an object, which kernels do not have");
+            }
+        }
+    }
+
+    private void noteDoubles(JavaKind kind) {
+        usesDoubles |= kind == JavaKind.Double;
+    }
+
+    // ---------------------------------------------------------------- structure
+
+    /**
+     * Chooses, for each loop, the code that follows it: the target of its exits when they all lead
+     * to one merge, else one exit (preferring one that does not just return). Its exits become
+     * {@code break}s; the other exits are emitted where they branch off.
+     */
+    private void findLoopFollows() {
+        for (HIRBlock block : schedule.getCFG().getBlocks()) {
+            if (!block.isLoopHeader()) {
+                continue;
+            }
+            LoopBeginNode loopBegin = (LoopBeginNode) block.getBeginNode();
+            List<HIRBlock> exits = new ArrayList<>();
+            for (LoopExitNode exit : loopBegin.loopExits()) {
+                exits.add(schedule.blockFor(exit));
+            }
+            if (exits.isEmpty()) {
+                continue;
+            }
+            HIRBlock commonMerge = commonExitMerge(exits);
+            HIRBlock follow;
+            if (commonMerge != null) {
+                follow = commonMerge;
+                for (HIRBlock exit : exits) {
+                    exitsIntoFollow.put(exit, commonMerge);
+                }
+            } else {
+                follow = exits.stream().filter(exit -> !isLeaf(exit)).max(Comparator.comparingInt(HIRBlock::getId))
+                                .orElse(exits.stream().max(Comparator.comparingInt(HIRBlock::getId)).get());
+            }
+            loopFollows.put(block, follow);
+            follows.add(follow);
+        }
+    }
+
+    /** The merge all {@code exits} end in, if each ends in it and nothing else does. */
+    private HIRBlock commonExitMerge(List<HIRBlock> exits) {
+        if (exits.size() < 2) {
+            return null;
+        }
+        HIRBlock merge = null;
+        for (HIRBlock exit : exits) {
+            if (!(exit.getEndNode() instanceof EndNode) || exit.getSuccessorCount() != 1) {
+                return null;
+            }
+            HIRBlock target = exit.getFirstSuccessor();
+            if (merge != null && merge != target) {
+                return null;
+            }
+            merge = target;
+        }
+        return merge.getPredecessorCount() == exits.size() ? merge : null;
+    }
+
+    private static boolean isLeaf(HIRBlock block) {
+        return block.getSuccessorCount() == 0;
+    }
+
+    private void emitTree(HIRBlock block, Loops loops, HIRBlock fallsInto, CodeWriter code) {
+        List<HIRBlock> merges = new ArrayList<>();
+        for (HIRBlock child = block.getFirstDominated(); child != null; child = child.getDominatedSibling()) {
+            if (child.getBeginNode() instanceof AbstractMergeNode && !follows.contains(child)) {
+                merges.add(child);
+            }
+        }
+        merges.sort(Comparator.comparingInt(HIRBlock::getId).reversed());
+        if (block.isLoopHeader()) {
+            emitLoop(block, merges, loops, fallsInto, code);
+        } else {
+            emitWithin(block, merges, loops, fallsInto, code);
+        }
+    }
+
+    /** {@code block}'s code, then the merge blocks it dominates (the first of {@code merges} last). */
+    private void emitWithin(HIRBlock block, List<HIRBlock> merges, Loops loops, HIRBlock fallsInto, CodeWriter code) {
+        if (!merges.isEmpty()) {
+            HIRBlock last = merges.get(0);
+            emitWithin(block, merges.subList(1, merges.size()), loops, last, code);
+            if (gotoTargets.contains(last)) {
+                code.label(label(last));
+            }
+            emitTree(last, loops, fallsInto, code);
+            return;
+        }
+        emitStatements(block, code);
+        emitTerminator(block, loops, fallsInto, code);
+    }
+
+    private void emitLoop(HIRBlock header, List<HIRBlock> merges, Loops loops, HIRBlock fallsInto, CodeWriter code) {
+        HIRBlock follow = loopFollows.get(header);
+        code.open("for (;;)");
+        emitWithin(header, merges, new Loops(header, follow, loops), header, code);
+        if (continueTargets.contains(header)) {
+            code.label(continueLabel(header));
+        }
+        code.close();
+        if (follow != null) {
+            if (gotoTargets.contains(follow)) {
+                code.label(label(follow));
+            }
+            emitTree(follow, loops, fallsInto, code);
+        }
+    }
+
+    private void emitTerminator(HIRBlock block, Loops loops, HIRBlock fallsInto, CodeWriter code) {
+        FixedNode end = block.getEndNode();
+        if (end instanceof IfNode ifNode) {
+            CodeWriter whenTrue = new CodeWriter(code.depth() + 1);
+            CodeWriter whenFalse = new CodeWriter(code.depth() + 1);
+            branch(block, schedule.blockFor(ifNode.trueSuccessor()), loops, fallsInto, whenTrue);
+            branch(block, schedule.blockFor(ifNode.falseSuccessor()), loops, fallsInto, whenFalse);
+            String condition = operand(ifNode.condition());
+            String negated = "!" + parenthesized(condition);
+            if (whenFalse.isEmpty()) {
+                code.open("if (" + condition + ")").append(whenTrue).close();
+            } else if (whenTrue.isEmpty()) {
+                code.open("if (" + negated + ")").append(whenFalse).close();
+            } else if (whenFalse.endsInJump() && !whenTrue.endsInJump()) {
+                // A guard clause (an exit, break or early return) first, then the main path unnested.
+                code.open("if (" + negated + ")").append(whenFalse).close();
+                code.append(reindented(whenTrue, code.depth()));
+            } else if (whenTrue.endsInJump() && !whenFalse.endsInJump()) {
+                code.open("if (" + condition + ")").append(whenTrue).close();
+                code.append(reindented(whenFalse, code.depth()));
+            } else {
+                code.open("if (" + condition + ")").append(whenTrue);
+                code.between("} else {");
+                code.append(whenFalse).close();
+            }
+        } else if (end instanceof ReturnNode ret) {
+            emitReturn(ret, code);
+        } else if (end instanceof DeoptimizeNode deoptimize) {
+            code.line("return " + exitCode(DeoptReason.of(deoptimize.getReason()), deoptimize) + ";");
+        } else if (end instanceof ControlSplitNode || end instanceof ControlSinkNode) {
+            throw KernelBailoutException.at(end, describeUnsupported(end));
+        } else if (block.getSuccessorCount() == 1) {
+            branch(block, block.getFirstSuccessor(), loops, fallsInto, code);
+        } else {
+            throw KernelBailoutException.at(end, describeUnsupported(end));
+        }
+    }
+
+    /** The code for the edge {@code from → to}. */
+    private void branch(HIRBlock from, HIRBlock to, Loops loops, HIRBlock fallsInto, CodeWriter code) {
+        if (to.getBeginNode() instanceof AbstractMergeNode merge) {
+            AbstractEndNode end = (AbstractEndNode) from.getEndNode();
+            assignPhis(merge, end, code);
+            if (end instanceof LoopEndNode) {
+                if (fallsInto == to) {
+                    return;
+                }
+                if (loops != null && loops.header() == to) {
+                    code.line("continue;");
+                } else {
+                    continueTargets.add(to);
+                    code.line("goto " + continueLabel(to) + ";");
+                }
+                return;
+            }
+            jumpForward(to, loops, fallsInto, code);
+        } else if (follows.contains(to)) {
+            jumpForward(to, loops, fallsInto, code);
+        } else if (exitsIntoFollow.containsKey(to)) {
+            HIRBlock follow = exitsIntoFollow.get(to);
+            emitStatements(to, code);
+            assignPhis((AbstractMergeNode) follow.getBeginNode(), (AbstractEndNode) to.getEndNode(), code);
+            jumpForward(follow, loops, fallsInto, code);
+        } else {
+            emitTree(to, loops, fallsInto, code);
+        }
+    }
+
+    /** The same lines one level out: a branch's code placed after its {@code if}. */
+    private static CodeWriter reindented(CodeWriter branch, int depth) {
+        CodeWriter result = new CodeWriter(depth);
+        String text = branch.toString();
+        for (String line : text.split("\n")) {
+            if (!line.isEmpty()) {
+                result.raw(line.startsWith("    ") ? line.substring(4) : line);
+            }
+        }
+        return result;
+    }
+
+    private void jumpForward(HIRBlock target, Loops loops, HIRBlock fallsInto, CodeWriter code) {
+        if (fallsInto == target) {
+            return;
+        }
+        if (loops != null && loops.follow() == target) {
+            code.line("break;");
+            return;
+        }
+        gotoTargets.add(target);
+        code.line("goto " + label(target) + ";");
+    }
+
+    private static String label(HIRBlock block) {
+        return "L" + block.getBeginNode().getId();
+    }
+
+    private static String continueLabel(HIRBlock header) {
+        return "next" + header.getBeginNode().getId();
+    }
+
+    // ---------------------------------------------------------------- statements
+
+    private void emitStatements(HIRBlock block, CodeWriter code) {
+        FixedNode end = block.getEndNode();
         for (Node node : schedule.nodesFor(block)) {
+            if (node == end && (node instanceof ControlSplitNode || node instanceof ControlSinkNode || node instanceof AbstractEndNode)) {
+                continue;
+            }
             if (node instanceof FixedNode fixed) {
-                emitFixed(fixed, schedule, next, code);
+                emitFixed(fixed, code);
             } else if (needsVariable(node)) {
                 ValueNode value = (ValueNode) node;
                 code.line(operand(value) + " = " + expressions.emit(value) + ";");
             }
         }
-        return code;
     }
 
-    private void emitFixed(FixedNode node, ScheduleResult schedule, HIRBlock next, CodeWriter code) {
-        if (node instanceof AbstractBeginNode || node instanceof AbstractMergeNode) {
+    private void emitFixed(FixedNode node, CodeWriter code) {
+        if (node instanceof AbstractBeginNode) {
             return; // block entries: phis are assigned on the incoming edges
         }
-        if (node instanceof ReturnNode ret) {
-            code.line(ret.result() == null ? "return;" : "return " + operand(ret.result()) + ";");
-        } else if (node instanceof IfNode ifNode) {
-            HIRBlock trueBlock = schedule.blockFor(ifNode.trueSuccessor());
-            HIRBlock falseBlock = schedule.blockFor(ifNode.falseSuccessor());
-            code.line("if (" + operand(ifNode.condition()) + ") goto " + jumpTo(trueBlock) + ";");
-            if (falseBlock != next) {
-                code.line("goto " + jumpTo(falseBlock) + ";");
+        if (node instanceof FixedGuardNode guard) {
+            String condition = operand(guard.condition());
+            String fails = guard.isNegated() ? condition : "!" + parenthesized(condition);
+            code.line("if (" + fails + ") return " + exitCode(DeoptReason.of(guard.getReason()), guard) + ";");
+        } else if (node instanceof IntegerDivRemNode division) {
+            emitDivision(division, code);
+        } else if (node instanceof LoadIndexedNode load) {
+            if (load.hasUsages()) {
+                code.line(operand(load) + " = " + array(load) + "[" + operand(load.index()) + "];");
             }
-        } else if (node instanceof AbstractEndNode end) {
-            AbstractMergeNode merge = end.merge();
-            assignPhis(merge, end, code);
-            HIRBlock target = schedule.blockFor(merge);
-            if (end instanceof LoopEndNode || target != next) {
-                code.line("goto " + jumpTo(target) + ";");
+        } else if (node instanceof StoreIndexedNode store) {
+            if (arrayOf(store) instanceof ParameterNode) {
+                throw KernelBailoutException.at(store, "the function writes to a captured array; captured arrays are read-only on OpenCL (the write would not reach the Java array)");
             }
+            code.line(array(store) + "[" + operand(store.index()) + "] = " + storedValue(store) + ";");
+        } else if (node instanceof CommitAllocationNode commit) {
+            emitCommit(commit, code);
+        } else if (node instanceof NewArrayNode newArray) {
+            emitNewArray(newArray, code);
         } else if (node instanceof ValueNode value && needsVariable(value)) {
             code.line(operand(value) + " = " + expressions.emit(value) + ";");
+        } else if (node instanceof ValueNode value && !value.hasUsages() && expressions.isPure(value)) {
+            return; // an unused computation without effects
         } else {
             throw KernelBailoutException.at(node, describeUnsupported(node));
         }
     }
 
+    /**
+     * Java's integer division and remainder: an exit on a zero divisor, and
+     * {@code MIN_VALUE / -1 == MIN_VALUE}, {@code MIN_VALUE % -1 == 0} (both undefined in C).
+     */
+    private void emitDivision(IntegerDivRemNode division, CodeWriter code) {
+        String x = operand(division.getX());
+        String y = operand(division.getY());
+        if (!isNonZero(division.getY())) {
+            // The parser's explicit check normally proves this; where it does not, keep Java's exception.
+            code.line("if (" + y + " == 0) return " + exitCode(DeoptReason.DIVISION_BY_ZERO, division) + ";");
+        }
+        if (!division.hasUsages()) {
+            return;
+        }
+        String type = OpenCLTypes.valueType(division.stamp(NodeView.DEFAULT));
+        String unsigned = OpenCLTypes.unsigned(type);
+        String value;
+        if (division instanceof SignedDivNode) {
+            value = "(" + y + " == -1 ? as_" + type + "((" + unsigned + ")(0 - (" + unsigned + ")" + x + ")) : " + x + " / " + y + ")";
+        } else if (division instanceof SignedRemNode) {
+            value = "(" + y + " == -1 ? 0 : " + x + " % " + y + ")";
+        } else if (division instanceof UnsignedDivNode) {
+            value = "as_" + type + "((" + unsigned + ")" + x + " / (" + unsigned + ")" + y + ")";
+        } else if (division instanceof UnsignedRemNode) {
+            value = "as_" + type + "((" + unsigned + ")" + x + " % (" + unsigned + ")" + y + ")";
+        } else {
+            throw KernelBailoutException.at(division, describeUnsupported(division));
+        }
+        code.line(operand(division) + " = " + value + ";");
+    }
+
+    private static boolean isNonZero(ValueNode value) {
+        return value.stamp(NodeView.DEFAULT) instanceof IntegerStamp stamp && !stamp.contains(0);
+    }
+
+    private String storedValue(StoreIndexedNode store) {
+        String value = operand(store.value());
+        return switch (store.elementKind()) {
+            case Boolean -> "(uchar)(" + value + " & 1)"; // bastore on boolean[] keeps the lowest bit
+            case Byte -> "as_char((uchar)" + value + ")";
+            case Short -> "as_short((ushort)" + value + ")";
+            case Char -> "(ushort)" + value;
+            default -> value;
+        };
+    }
+
+    private void emitCommit(CommitAllocationNode commit, CodeWriter code) {
+        int valueIndex = 0;
+        for (VirtualObjectNode object : commit.getVirtualObjects()) {
+            List<ValueNode> values = commit.getValues().subList(valueIndex, valueIndex + object.entryCount());
+            valueIndex += object.entryCount();
+            if (!(object instanceof VirtualArrayNode array) || !array.componentType().isPrimitive()) {
+                throw KernelBailoutException.at(commit, "allocating " + object.type().toJavaName(false) + " objects is not supported on OpenCL (the allocation could not be removed)");
+            }
+            String arrayName = declareArray(object, array.componentType().getJavaKind(), array.entryCount());
+            boolean allZero = values.stream().allMatch(v -> v instanceof ConstantNode c && c.asJavaConstant() != null && c.asJavaConstant().isDefaultForKind());
+            if (allZero && array.entryCount() > 8) {
+                code.line("for (int k = 0; k < " + array.entryCount() + "; k++) " + arrayName + "[k] = 0;");
+            } else {
+                for (int i = 0; i < values.size(); i++) {
+                    ValueNode value = values.get(i);
+                    if (value instanceof VirtualObjectNode) {
+                        throw KernelBailoutException.at(commit, "arrays of arrays are not supported on OpenCL");
+                    }
+                    code.line(arrayName + "[" + i + "] = " + operand(value) + ";");
+                }
+            }
+        }
+    }
+
+    private void emitNewArray(NewArrayNode newArray, CodeWriter code) {
+        ResolvedJavaType elementType = newArray.elementType();
+        if (!elementType.isPrimitive()) {
+            throw KernelBailoutException.at(newArray, "arrays of objects are not supported on OpenCL");
+        }
+        if (!(newArray.length() instanceof ConstantNode length)) {
+            throw KernelBailoutException.at(newArray, "an array whose length is not a constant is not supported on OpenCL (kernels have no heap)");
+        }
+        int size = length.asJavaConstant().asInt();
+        if (size < 0) {
+            code.line("return " + exitCode(DeoptReason.NEGATIVE_ARRAY_SIZE, newArray) + ";");
+            return;
+        }
+        String arrayName = declareArray(newArray, elementType.getJavaKind(), size);
+        code.line("for (int k = 0; k < " + size + "; k++) " + arrayName + "[k] = 0;");
+    }
+
+    private String declareArray(ValueNode identity, JavaKind elementKind, int length) {
+        String arrayName = "a" + identity.getId();
+        noteDoubles(elementKind);
+        arrayDeclarations.add(OpenCLTypes.storageType(elementKind) + " " + arrayName + "[" + Math.max(length, 1) + "];");
+        names.put(identity, arrayName);
+        return arrayName;
+    }
+
+    private ValueNode arrayOf(AccessIndexedNode access) {
+        return unwrap(access.array());
+    }
+
+    private String array(AccessIndexedNode access) {
+        ValueNode array = arrayOf(access);
+        String arrayName = names.get(array instanceof AllocatedObjectNode allocated ? allocated.getVirtualObject() : array);
+        if (arrayName == null) {
+            throw KernelBailoutException.at(access, "an array that is neither captured nor allocated in the function (" + array.getClass().getSimpleName() + ") is not supported on OpenCL");
+        }
+        return arrayName;
+    }
+
+    private void emitReturn(ReturnNode ret, CodeWriter code) {
+        ValueNode result = ret.result();
+        List<ValueNode> components = result instanceof TupleValueNode tuple ? tuple.components() : List.of(result);
+        if (components.size() != resultNames.size()) {
+            throw KernelBailoutException.at(ret, "the function returns " + components.size() + " values where its signature has " + resultNames.size());
+        }
+        for (int i = 0; i < components.size(); i++) {
+            ValueNode component = components.get(i);
+            if (!component.getStackKind().isPrimitive()) {
+                throw KernelBailoutException.at(ret, "the function returns an object (" + unwrap(component).getClass().getSimpleName() + ") where its result has a number; a boxed value of another type?");
+            }
+            code.line("*" + resultNames.get(i) + " = " + operand(component) + ";");
+        }
+        code.line("return 0;");
+    }
+
+    /** The exit code with a comment naming the exception and the line, for readers of the kernel. */
+    private static String exitCode(DeoptReason reason, Node node) {
+        SourceLocation location = SourceLocation.of(node.getNodeSourcePosition());
+        String where = location == SourceLocation.UNKNOWN ? "" : " at " + location.shortForm();
+        return reason.code() + " /* " + reason.name() + where + " */";
+    }
+
     private static String describeUnsupported(Node node) {
         String kind = node.getNodeClass().shortName();
-        if (kind.contains("Guard") || kind.contains("Deoptimize")) {
-            return "a Java exception path (" + kind + ": bounds, null, cast, division or explicit throw) is not compiled to OpenCL yet";
-        }
         if (kind.contains("Invoke")) {
-            return "a call that could not be inlined is not supported on OpenCL yet";
+            return "a call that could not be inlined is not supported on OpenCL";
+        }
+        if (kind.contains("Switch")) {
+            return "a switch statement is not supported on OpenCL yet";
+        }
+        if (kind.contains("Monitor")) {
+            return "synchronized blocks are not supported on OpenCL";
+        }
+        if (kind.startsWith("New") || kind.contains("Commit")) {
+            return "allocating objects is not supported on OpenCL (the allocation could not be removed)";
         }
         return kind + " is not supported on OpenCL yet";
     }
@@ -162,57 +674,125 @@ public final class FunctionEmitter {
     private void assignPhis(AbstractMergeNode merge, AbstractEndNode end, CodeWriter code) {
         List<PhiNode> phis = new ArrayList<>();
         for (PhiNode phi : merge.phis()) {
-            if (phi.hasUsages() && !(phi.stamp(NodeView.DEFAULT).isPointerStamp())) {
+            if (phi.hasUsages() && !(phi.stamp(NodeView.DEFAULT).isPointerStamp()) && phi.getStackKind().isPrimitive()) {
                 phis.add(phi);
+            } else if (phi.hasUsages() && !phi.getStackKind().isPrimitive()) {
+                throw KernelBailoutException.at(merge, "a variable that holds different arrays or objects on different paths is not supported on OpenCL");
+            }
+        }
+        List<PhiNode> changing = new ArrayList<>();
+        for (PhiNode phi : phis) {
+            if (unwrap(phi.valueAt(end)) != phi) {
+                changing.add(phi);
             }
         }
         boolean readsSibling = false;
-        for (PhiNode phi : phis) {
-            ValueNode input = phi.valueAt(end);
-            readsSibling |= input instanceof PhiNode other && other.merge() == merge && phis.contains(other);
+        for (PhiNode phi : changing) {
+            ValueNode input = unwrap(phi.valueAt(end));
+            readsSibling |= input instanceof PhiNode other && other.merge() == merge && changing.contains(other);
         }
         if (!readsSibling) {
-            for (PhiNode phi : phis) {
+            for (PhiNode phi : changing) {
                 code.line(operand(phi) + " = " + operand(phi.valueAt(end)) + ";");
             }
             return;
         }
         // A swap (a, b = b, a) in a loop: read every value before writing any.
         code.line("{");
-        for (int i = 0; i < phis.size(); i++) {
-            code.line("    " + typeOf(phis.get(i)) + " t" + i + " = " + operand(phis.get(i).valueAt(end)) + ";");
+        for (int i = 0; i < changing.size(); i++) {
+            code.line("    " + typeOf(changing.get(i)) + " t" + i + " = " + operand(changing.get(i).valueAt(end)) + ";");
         }
-        for (int i = 0; i < phis.size(); i++) {
-            code.line("    " + operand(phis.get(i)) + " = t" + i + ";");
+        for (int i = 0; i < changing.size(); i++) {
+            code.line("    " + operand(changing.get(i)) + " = t" + i + ";");
         }
         code.line("}");
     }
 
-    private String jumpTo(HIRBlock block) {
-        jumpTargets.add(block);
-        return label(block);
-    }
+    // ---------------------------------------------------------------- values
 
-    private static String label(HIRBlock block) {
-        return "L" + block.getBeginNode().getId();
+    /**
+     * A condition used only by one branch or guard is written into it rather than into a
+     * {@code bool} variable. Safe: its inputs are not reassigned between where it is scheduled and
+     * its use (phis change only on the edges into their merge, which the condition's block
+     * dominates).
+     */
+    private static boolean isInlineCondition(Node node) {
+        return node instanceof LogicNode logic && !(node instanceof LogicConstantNode) && logic.hasExactlyOneUsage()
+                        && (logic.singleUsage() instanceof IfNode || logic.singleUsage() instanceof FixedGuardNode);
     }
 
     private static boolean needsVariable(Node node) {
-        return node instanceof ValueNode value && !(node instanceof ConstantNode) && !(node instanceof LogicConstantNode) && !(node instanceof ParameterNode)
-                        && !(node instanceof PhiNode) && !(node instanceof ValueProxyNode) && !(node instanceof AbstractBeginNode)
+        return !isInlineCondition(node) && node instanceof ValueNode value && !(node instanceof ConstantNode) && !(node instanceof LogicConstantNode) && !(node instanceof ParameterNode)
+                        && !(node instanceof PhiNode) && !(node instanceof ValueProxyNode) && !(node instanceof AbstractBeginNode) && !(node instanceof PiNode)
+                        && !(node instanceof TupleValueNode) && !(node instanceof VirtualObjectNode) && !(node instanceof AllocatedObjectNode)
                         && value.hasUsages() && !value.stamp(NodeView.DEFAULT).isPointerStamp() && !(value.stamp(NodeView.DEFAULT).getStackKind().isObject());
     }
 
-    /** The C text naming a value: a literal for constants, else its variable. */
+    /** A value seen through proxies (loop exits) and Pi nodes (type refinements), which have no code. */
+    private static ValueNode unwrap(ValueNode value) {
+        ValueNode current = value;
+        while (true) {
+            ValueNode next = GraphUtil.unproxify(current);
+            if (next instanceof PiNode pi) {
+                next = pi.getOriginalNode();
+            }
+            if (next == current) {
+                return current;
+            }
+            current = next;
+        }
+    }
+
+    /** The C text naming a value: a literal for constants, a parameter or array name, else its variable. */
     private String operand(ValueNode value) {
-        ValueNode unproxied = GraphUtil.unproxify(value);
-        if (unproxied instanceof ConstantNode constant) {
+        ValueNode unwrapped = unwrap(value);
+        if (unwrapped instanceof ConstantNode constant) {
             return Literals.of(constant.asJavaConstant());
         }
-        if (unproxied instanceof LogicConstantNode logic) {
+        if (unwrapped instanceof LogicConstantNode logic) {
             return logic.getValue() ? "true" : "false";
         }
-        return variables.computeIfAbsent(unproxied, v -> (v instanceof ParameterNode parameter ? "p" + parameter.index() : "v" + v.getId()));
+        if (isInlineCondition(unwrapped)) {
+            return expressions.emit(unwrapped);
+        }
+        if (unwrapped instanceof AllocatedObjectNode allocated) {
+            String arrayName = names.get(allocated.getVirtualObject());
+            if (arrayName != null) {
+                return arrayName;
+            }
+        }
+        String known = names.get(unwrapped);
+        if (known != null) {
+            return known;
+        }
+        if (unwrapped instanceof ParameterNode) {
+            throw KernelBailoutException.at(unwrapped.usages().first(), "the function uses a value that is not one of its inputs (parameter " + ((ParameterNode) unwrapped).index() + ")");
+        }
+        if (!unwrapped.getStackKind().isPrimitive() && !(unwrapped instanceof LogicNode)) {
+            throw KernelBailoutException.at(unwrapped, "the function uses an object (" + unwrapped.getNodeClass().shortName() + ") that kernels do not have");
+        }
+        return variables.computeIfAbsent(unwrapped, v -> (v instanceof PhiNode ? "phi" : "v") + v.getId());
+    }
+
+    private static String parenthesized(String expression) {
+        return expression.startsWith("(") && expression.endsWith(")") && balanced(expression) ? expression : "(" + expression + ")";
+    }
+
+    /** True if the outer parentheses of {@code expression} enclose all of it. */
+    private static boolean balanced(String expression) {
+        int depth = 0;
+        for (int i = 0; i < expression.length(); i++) {
+            char c = expression.charAt(i);
+            if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                depth--;
+                if (depth == 0 && i < expression.length() - 1) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private String typeOf(ValueNode value) {
@@ -223,20 +803,5 @@ public final class FunctionEmitter {
             usesDoubles = true;
         }
         return OpenCLTypes.valueType(value.stamp(NodeView.DEFAULT));
-    }
-
-    private String returnType() {
-        String type = null;
-        for (ReturnNode ret : graph.getNodes(ReturnNode.TYPE)) {
-            String returned = ret.result() == null ? "void" : typeOf(ret.result());
-            if (type != null && !type.equals(returned)) {
-                throw KernelBailoutException.at(ret, "the function returns values of different types (" + type + ", " + returned + ")");
-            }
-            type = returned;
-        }
-        if (type == null) {
-            throw new KernelBailoutException("the function never returns normally (it always throws)", kernel.lambda().location());
-        }
-        return type;
     }
 }

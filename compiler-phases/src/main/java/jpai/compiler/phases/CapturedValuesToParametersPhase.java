@@ -1,0 +1,183 @@
+package jpai.compiler.phases;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import jdk.graal.compiler.core.common.type.StampFactory;
+import jdk.graal.compiler.core.common.type.StampPair;
+import jdk.graal.compiler.core.common.type.TypeReference;
+import jdk.graal.compiler.graph.Node;
+import jdk.graal.compiler.nodes.FrameState;
+import jdk.graal.compiler.nodes.GraphState;
+import jdk.graal.compiler.nodes.ParameterNode;
+import jdk.graal.compiler.nodes.PiNode;
+import jdk.graal.compiler.nodes.StructuredGraph;
+import jdk.graal.compiler.nodes.ValueNode;
+import jdk.graal.compiler.nodes.extended.BoxNode;
+import jdk.graal.compiler.nodes.java.ArrayLengthNode;
+import jdk.graal.compiler.nodes.java.LoadFieldNode;
+import jdk.graal.compiler.nodes.spi.CoreProviders;
+import jdk.graal.compiler.phases.common.CanonicalizerPhase;
+import jdk.graal.compiler.phases.common.PostRunCanonicalizationPhase;
+import jdk.vm.ci.meta.JavaKind;
+import jdk.vm.ci.meta.ResolvedJavaField;
+import jdk.vm.ci.meta.ResolvedJavaMethod;
+import jdk.vm.ci.meta.ResolvedJavaType;
+import jpai.compiler.CapturedValue;
+import jpai.compiler.KernelBailoutException;
+import jpai.compiler.KernelInputs;
+import jpai.compiler.KernelSignature;
+import jpai.compiler.LambdaDescription;
+import jpai.compiler.ValueShape;
+
+/**
+ * Turns the values a lambda captured into kernel parameters. A lambda's captured variables are
+ * final instance fields of its hidden class; the function reads them from its receiver. The runtime
+ * lists them ({@link KernelSignature#captures()}) and passes their values to the kernel.
+ *
+ * <p>Expects: the receiver (parameter 0) used only by reads of its fields ({@link LoadFieldNode}),
+ * possibly through Pi nodes, frame states dropped. Does: for each read of a listed field, creates
+ * (once per field) a parameter recorded in {@link KernelInputs} and replaces the read:
+ * <ul>
+ * <li>{@link ValueShape.Primitive}: by the primitive parameter;</li>
+ * <li>{@link ValueShape.BoxedPrimitive}: by a {@link BoxNode} of the primitive parameter, which the
+ * canonicalizer run afterwards folds into the unboxing that uses it;</li>
+ * <li>{@link ValueShape.PrimitiveArray}: by a non-null parameter of the exact array type, plus an
+ * {@code int} parameter for its length that replaces every {@link ArrayLengthNode} on it.</li>
+ * </ul>
+ * A read of a field the runtime did not list, or any other use of the receiver, bails out naming the
+ * field; a captured {@code this} (a lambda in an instance method that uses a field or method of its
+ * class) bails out with advice.
+ */
+public final class CapturedValuesToParametersPhase extends PostRunCanonicalizationPhase<CoreProviders> {
+
+    private final KernelSignature signature;
+    private final KernelInputs inputs;
+    private final LambdaDescription lambda;
+
+    public CapturedValuesToParametersPhase(CanonicalizerPhase canonicalizer, KernelSignature signature, KernelInputs inputs, LambdaDescription lambda) {
+        super(canonicalizer);
+        this.signature = signature;
+        this.inputs = inputs;
+        this.lambda = lambda;
+    }
+
+    @Override
+    public Optional<NotApplicable> notApplicableTo(GraphState graphState) {
+        return ALWAYS_APPLICABLE;
+    }
+
+    @Override
+    protected void run(StructuredGraph graph, CoreProviders context) {
+        ParameterNode receiver = graph.getParameter(0);
+        if (receiver == null || graph.method().isStatic()) {
+            return;
+        }
+        List<ResolvedJavaField> captured = new ArrayList<>();
+        for (CapturedValue capture : signature.captures()) {
+            captured.add(context.getMetaAccess().lookupJavaField(capture.field()));
+        }
+        List<LoadFieldNode> reads = new ArrayList<>();
+        collectReads(receiver, captured, reads);
+        for (LoadFieldNode read : reads) {
+            int capture = captured.indexOf(read.field());
+            replace(graph, context, read, capture, signature.captures().get(capture));
+        }
+    }
+
+    private void replace(StructuredGraph graph, CoreProviders context, LoadFieldNode read, int capture, CapturedValue value) {
+        ValueShape shape = value.shape();
+        Class<?> fieldType = value.field().getType();
+        switch (shape) {
+            case ValueShape.Primitive primitive -> {
+                requireFieldType(read, value, primitive.kind().toJavaClass());
+                graph.replaceFixedWithFloating(read, parameter(graph, capture, primitive.kind()));
+            }
+            case ValueShape.BoxedPrimitive boxed -> {
+                if (!fieldType.isAssignableFrom(boxed.boxClass())) {
+                    throw mismatch(read, value);
+                }
+                ResolvedJavaType boxType = context.getMetaAccess().lookupJavaType(boxed.boxClass());
+                BoxNode box = graph.add(BoxNode.create(parameter(graph, capture, boxed.kind()), boxType, boxed.kind()));
+                graph.replaceFixedWithFixed(read, box);
+            }
+            case ValueShape.PrimitiveArray array -> {
+                requireFieldType(read, value, array.arrayClass());
+                ParameterNode arrayParameter = inputs.capture(capture);
+                if (arrayParameter == null) {
+                    ResolvedJavaType arrayType = context.getMetaAccess().lookupJavaType(array.arrayClass());
+                    arrayParameter = graph.addWithoutUnique(new ParameterNode(KernelInputs.captureIndex(capture, false),
+                                    StampPair.createSingle(StampFactory.objectNonNull(TypeReference.createExactTrusted(arrayType)))));
+                    inputs.setCapture(capture, arrayParameter);
+                }
+                graph.replaceFixedWithFloating(read, arrayParameter);
+                replaceLengths(graph, arrayParameter, capture);
+            }
+            case ValueShape.ElementReader reader -> throw KernelBailoutException.at(read, "the captured " + reader + " `" + value.field().getName() + "` is not supported on OpenCL yet");
+            case ValueShape.Tuple tuple -> throw mismatch(read, value);
+        }
+    }
+
+    private ParameterNode parameter(StructuredGraph graph, int capture, JavaKind kind) {
+        ParameterNode parameter = inputs.capture(capture);
+        if (parameter == null) {
+            parameter = graph.addWithoutUnique(new ParameterNode(KernelInputs.captureIndex(capture, false), StampPair.createSingle(StampFactory.forKind(kind))));
+            inputs.setCapture(capture, parameter);
+        }
+        return parameter;
+    }
+
+    /** Every {@code array.length} on the captured array reads the length parameter. */
+    private void replaceLengths(StructuredGraph graph, ValueNode array, int capture) {
+        for (Node usage : array.usages().snapshot()) {
+            if (usage instanceof ArrayLengthNode length) {
+                ParameterNode lengthParameter = inputs.captureLength(capture);
+                if (lengthParameter == null) {
+                    lengthParameter = graph.addWithoutUnique(new ParameterNode(KernelInputs.captureIndex(capture, true), StampPair.createSingle(StampFactory.forKind(JavaKind.Int))));
+                    inputs.setCaptureLength(capture, lengthParameter);
+                }
+                graph.replaceFixedWithFloating(length, lengthParameter);
+            } else if (usage instanceof PiNode pi) {
+                replaceLengths(graph, pi, capture);
+            }
+        }
+    }
+
+    private void collectReads(ValueNode value, List<ResolvedJavaField> captured, List<LoadFieldNode> reads) {
+        for (Node usage : value.usages().snapshot()) {
+            if (usage instanceof LoadFieldNode read && read.object() == value) {
+                if (!captured.contains(read.field())) {
+                    throw unlisted(read);
+                }
+                reads.add(read);
+            } else if (usage instanceof PiNode pi) {
+                collectReads(pi, captured, reads);
+            } else if (!(usage instanceof FrameState)) {
+                throw new KernelBailoutException("the lambda uses its own functional object (" + usage.getClass().getSimpleName() + "), not only its captured values", lambda.location());
+            }
+        }
+    }
+
+    private KernelBailoutException unlisted(LoadFieldNode read) {
+        ResolvedJavaMethod body = lambda.bodyMethod();
+        ResolvedJavaType fieldType = read.field().getType() instanceof ResolvedJavaType resolved ? resolved : null;
+        if (!body.isStatic() && fieldType != null && fieldType.equals(body.getDeclaringClass())) {
+            String owner = body.getDeclaringClass().toJavaName(false);
+            return new KernelBailoutException("the lambda captures `this` (uses a field or method of " + owner + "); copy the field into a local variable first", lambda.location());
+        }
+        return new KernelBailoutException("the lambda captures a value of type " + read.field().getType().toJavaName(false)
+                        + " (field " + read.field().getName() + ") that the runtime does not pass to OpenCL", lambda.location());
+    }
+
+    private static void requireFieldType(LoadFieldNode read, CapturedValue value, Class<?> expected) {
+        if (value.field().getType() != expected) {
+            throw mismatch(read, value);
+        }
+    }
+
+    private static KernelBailoutException mismatch(LoadFieldNode read, CapturedValue value) {
+        return KernelBailoutException.at(read, "the captured field " + value.field().getName() + " of type " + value.field().getType().getSimpleName()
+                        + " does not hold a " + value.shape());
+    }
+}

@@ -1,0 +1,213 @@
+package jpai.compiler.phases;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import jdk.graal.compiler.graph.Node;
+import jdk.graal.compiler.graph.NodeBitMap;
+import jdk.graal.compiler.nodes.AbstractBeginNode;
+import jdk.graal.compiler.nodes.AbstractDeoptimizeNode;
+import jdk.graal.compiler.nodes.AbstractEndNode;
+import jdk.graal.compiler.nodes.AbstractMergeNode;
+import jdk.graal.compiler.nodes.ControlSplitNode;
+import jdk.graal.compiler.nodes.DeoptimizeNode;
+import jdk.graal.compiler.nodes.FixedNode;
+import jdk.graal.compiler.nodes.FixedWithNextNode;
+import jdk.graal.compiler.nodes.GraphState;
+import jdk.graal.compiler.nodes.LoopEndNode;
+import jdk.graal.compiler.nodes.StartNode;
+import jdk.graal.compiler.nodes.StructuredGraph;
+import jdk.graal.compiler.nodes.UnwindNode;
+import jdk.graal.compiler.nodes.extended.BytecodeExceptionNode;
+import jdk.graal.compiler.nodes.java.AbstractNewObjectNode;
+import jdk.graal.compiler.nodes.java.ExceptionObjectNode;
+import jdk.graal.compiler.nodes.util.GraphUtil;
+import jdk.graal.compiler.phases.Phase;
+import jdk.vm.ci.meta.DeoptimizationAction;
+import jdk.vm.ci.meta.DeoptimizationReason;
+import jdk.vm.ci.meta.ResolvedJavaType;
+
+/**
+ * Turns every path on which Java would throw an exception into a deoptimisation exit. A kernel
+ * cannot throw: where the JVM would raise {@code ArrayIndexOutOfBoundsException},
+ * {@code ArithmeticException}, {@code NullPointerException}, {@code ClassCastException},
+ * {@code NegativeArraySizeException} or a user's {@code throw}, the kernel function returns a
+ * reason code instead, and the runtime re-runs the whole operation in Java, which then throws (or
+ * catches) exactly as Java does. Nothing is silently deleted.
+ *
+ * <p>Expects: a graph parsed with explicit exception checks ({@code BytecodeExceptionMode.CheckAll},
+ * so that each check is an {@code If} whose failing branch holds a {@link BytecodeExceptionNode}),
+ * after inlining. Does: finds the control-flow region from which the function can only end in an
+ * exception (a path that reaches an {@link UnwindNode}, a {@link BytecodeExceptionNode}, an
+ * {@link ExceptionObjectNode} or an existing deoptimisation, and nothing else), and replaces each such
+ * region, from where it branches off the normal path, with one {@link DeoptimizeNode} whose
+ * {@link DeoptimizationReason} names the exception:
+ * {@code BoundsCheckException} (array index), {@code NullCheckException},
+ * {@code ArithmeticException} (integer division by zero), {@code ClassCastException},
+ * {@code RuntimeConstraint} (negative array size) and {@code NotCompiledExceptionHandler} (any other
+ * exception, in particular an explicit {@code throw}). A {@code catch} in the lambda is no
+ * exception to this: the kernel leaves at the throw, and Java then runs the handler.
+ */
+public final class ExceptionPathsToDeoptimizationPhase extends Phase {
+
+    @Override
+    public Optional<NotApplicable> notApplicableTo(GraphState graphState) {
+        return ALWAYS_APPLICABLE;
+    }
+
+    @Override
+    protected void run(StructuredGraph graph) {
+        NodeBitMap doomed = doomedRegion(graph);
+        Map<AbstractBeginNode, DeoptimizationReason> entries = new LinkedHashMap<>();
+        for (AbstractBeginNode begin : graph.getNodes().filter(AbstractBeginNode.class)) {
+            if (doomed.isMarked(begin) && !(begin instanceof AbstractMergeNode) && (begin instanceof StartNode || !doomed.isMarked(begin.predecessor()))) {
+                if (begin.next() instanceof AbstractDeoptimizeNode) {
+                    continue; // already a plain exit
+                }
+                entries.put(begin, reasonOfRegion(begin, doomed));
+            }
+        }
+        for (Map.Entry<AbstractBeginNode, DeoptimizationReason> entry : entries.entrySet()) {
+            AbstractBeginNode begin = entry.getKey();
+            if (!begin.isAlive()) {
+                continue;
+            }
+            FixedNode oldPath = begin.next();
+            DeoptimizeNode exit = graph.add(new DeoptimizeNode(DeoptimizationAction.None, entry.getValue()));
+            exit.setNodeSourcePosition(sourcePositionOf(oldPath, begin));
+            begin.setNext(exit);
+            GraphUtil.killCFG(oldPath);
+        }
+    }
+
+    /**
+     * The fixed nodes from which control can only reach an exception: the least fixed point of
+     * "is an exception seed, or all its successors are in the region".
+     */
+    private static NodeBitMap doomedRegion(StructuredGraph graph) {
+        NodeBitMap doomed = graph.createNodeBitMap();
+        List<FixedNode> fixedNodes = new ArrayList<>();
+        for (Node node : graph.getNodes()) {
+            if (node instanceof FixedNode fixed) {
+                fixedNodes.add(fixed);
+                if (isExceptionSeed(fixed)) {
+                    doomed.mark(fixed);
+                }
+            }
+        }
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (FixedNode node : fixedNodes) {
+                if (!doomed.isMarked(node) && allSuccessorsDoomed(node, doomed)) {
+                    doomed.mark(node);
+                    changed = true;
+                }
+            }
+        }
+        return doomed;
+    }
+
+    private static boolean isExceptionSeed(FixedNode node) {
+        return node instanceof UnwindNode || node instanceof BytecodeExceptionNode || node instanceof ExceptionObjectNode || node instanceof AbstractDeoptimizeNode;
+    }
+
+    private static boolean allSuccessorsDoomed(FixedNode node, NodeBitMap doomed) {
+        if (node instanceof FixedWithNextNode withNext) {
+            return withNext.next() != null && doomed.isMarked(withNext.next());
+        }
+        if (node instanceof LoopEndNode loopEnd) {
+            return doomed.isMarked(loopEnd.loopBegin());
+        }
+        if (node instanceof AbstractEndNode end) {
+            return end.merge() != null && doomed.isMarked(end.merge());
+        }
+        if (node instanceof ControlSplitNode split) {
+            for (Node successor : split.successors()) {
+                if (!doomed.isMarked(successor)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /** The exception the region starting at {@code begin} raises: the first telling node on its paths. */
+    private static DeoptimizationReason reasonOfRegion(AbstractBeginNode begin, NodeBitMap doomed) {
+        Deque<Node> work = new ArrayDeque<>();
+        NodeBitMap seen = begin.graph().createNodeBitMap();
+        work.add(begin);
+        seen.mark(begin);
+        while (!work.isEmpty()) {
+            Node node = work.poll();
+            DeoptimizationReason reason = reasonOf(node);
+            if (reason != null) {
+                return reason;
+            }
+            List<Node> next = new ArrayList<>();
+            if (node instanceof AbstractEndNode end && !(node instanceof LoopEndNode) && end.merge() != null) {
+                next.add(end.merge());
+            } else {
+                for (Node successor : node.successors()) {
+                    next.add(successor);
+                }
+            }
+            for (Node successor : next) {
+                if (successor != null && doomed.isMarked(successor) && !seen.isMarked(successor)) {
+                    seen.mark(successor);
+                    work.add(successor);
+                }
+            }
+        }
+        return DeoptimizationReason.NotCompiledExceptionHandler;
+    }
+
+    private static DeoptimizationReason reasonOf(Node node) {
+        if (node instanceof BytecodeExceptionNode exception) {
+            return switch (exception.getExceptionKind()) {
+                case NULL_POINTER -> DeoptimizationReason.NullCheckException;
+                case OUT_OF_BOUNDS, INTRINSIC_OUT_OF_BOUNDS -> DeoptimizationReason.BoundsCheckException;
+                case CLASS_CAST -> DeoptimizationReason.ClassCastException;
+                case DIVISION_BY_ZERO -> DeoptimizationReason.ArithmeticException;
+                case NEGATIVE_ARRAY_SIZE -> DeoptimizationReason.RuntimeConstraint;
+                default -> DeoptimizationReason.NotCompiledExceptionHandler;
+            };
+        }
+        if (node instanceof AbstractDeoptimizeNode deoptimize && deoptimize instanceof DeoptimizeNode plain) {
+            return plain.getReason();
+        }
+        if (node instanceof AbstractNewObjectNode allocation && allocatesThrowable(allocation)) {
+            return DeoptimizationReason.NotCompiledExceptionHandler;
+        }
+        if (node instanceof UnwindNode || node instanceof ExceptionObjectNode) {
+            return DeoptimizationReason.NotCompiledExceptionHandler;
+        }
+        return null;
+    }
+
+    private static boolean allocatesThrowable(AbstractNewObjectNode allocation) {
+        ResolvedJavaType type = allocation.stamp(jdk.graal.compiler.nodes.NodeView.DEFAULT) instanceof jdk.graal.compiler.core.common.type.ObjectStamp stamp ? stamp.type() : null;
+        for (ResolvedJavaType t = type; t != null; t = t.getSuperclass()) {
+            if (t.toJavaName().equals("java.lang.Throwable")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Where the exit points in the source: the throwing node's line, else the branch's. */
+    private static jdk.graal.compiler.graph.NodeSourcePosition sourcePositionOf(FixedNode path, AbstractBeginNode begin) {
+        for (FixedNode node = path; node != null; node = node instanceof FixedWithNextNode withNext ? withNext.next() : null) {
+            if (node.getNodeSourcePosition() != null) {
+                return node.getNodeSourcePosition();
+            }
+        }
+        return begin.getNodeSourcePosition();
+    }
+}

@@ -1,0 +1,100 @@
+package jpai.runtime;
+
+import java.lang.reflect.Array;
+import java.util.List;
+
+import jdk.vm.ci.meta.JavaKind;
+import jpai.PArray;
+import jpai.Tuple;
+import jpai.ocl.KernelParameter;
+import jpai.runtime.opencl.KernelLaunch;
+import jpai.runtime.opencl.LaunchResult;
+import jpai.runtime.opencl.OpenCLRuntimeException;
+
+/**
+ * Binds a generated kernel's parameters, by their roles, to an apply's data: input and output
+ * components, captured values (read from the functional objects at each launch, so a captured array
+ * changed between applies is seen), identities, partial results, local scratch, the length and the
+ * status words.
+ */
+final class KernelBinding {
+
+    private final KernelLaunch launch = new KernelLaunch();
+    private final List<KernelParameter> parameters;
+    private final Object[] captureValues;
+
+    KernelBinding(KernelCache.Compiled compiled) {
+        this.parameters = compiled.kernel().parameters();
+        this.captureValues = compiled.captureValues();
+    }
+
+    KernelLaunch launch() {
+        return launch;
+    }
+
+    /** Binds the roles every skeleton has: inputs, captured values, the length and the status. */
+    KernelBinding common(PArray<?> input) {
+        for (KernelParameter parameter : parameters) {
+            int index = parameter.index();
+            switch (parameter.role()) {
+                case INPUT_BUFFER -> launch.readBuffer(index, input.buffer(parameter.slot()));
+                case CAPTURED_SCALAR -> launch.scalar(index, parameter.kind(), captureValues[parameter.slot()]);
+                case CAPTURED_ARRAY -> {
+                    Object value = captureValues[parameter.slot()];
+                    if (value instanceof PArray<?> array) {
+                        launch.readBuffer(index, array.buffer(0));
+                    } else {
+                        launch.readArray(index, value);
+                    }
+                }
+                case CAPTURED_ARRAY_LENGTH -> launch.scalar(index, JavaKind.Int, lengthOf(captureValues[parameter.slot()]));
+                case LENGTH -> launch.scalar(index, JavaKind.Long, input.length());
+                case STATUS -> launch.status(index);
+                default -> {
+                    // the skeleton's own roles, bound by its methods below
+                }
+            }
+        }
+        return this;
+    }
+
+    /** A map's output components. */
+    KernelBinding outputs(PArray<?> output) {
+        for (KernelParameter parameter : parameters) {
+            if (parameter.role() == KernelParameter.Role.OUTPUT_BUFFER) {
+                launch.writeBuffer(parameter.index(), output.buffer(parameter.slot()));
+            }
+        }
+        return this;
+    }
+
+    /** A reduction's identity, partial-result buffers and local scratch for {@code localSize} work-items. */
+    KernelBinding reduction(Object identity, PArray<?> partials, long localSize) {
+        for (KernelParameter parameter : parameters) {
+            int slot = parameter.slot();
+            switch (parameter.role()) {
+                case IDENTITY -> launch.scalar(parameter.index(), parameter.kind(), identity instanceof Tuple tuple ? tuple.get(slot) : identity);
+                case PARTIAL_BUFFER -> launch.writeBuffer(parameter.index(), partials.buffer(slot));
+                case LOCAL_SCRATCH -> launch.local(parameter.index(), localSize * Math.max(1, parameter.kind().getByteCount()));
+                default -> {
+                }
+            }
+        }
+        return this;
+    }
+
+    /** Throws if the kernel left the device path at some element. */
+    static void checkStatus(LaunchResult result) {
+        if (result.hasStatus() && result.status(0) != 0) {
+            throw new KernelDeoptimizedException(result.status(0), result.status(1));
+        }
+    }
+
+    private static Integer lengthOf(Object array) {
+        long length = array instanceof PArray<?> parray ? parray.length() : Array.getLength(array);
+        if (length > Integer.MAX_VALUE) {
+            throw new OpenCLRuntimeException("a captured PArray of " + length + " elements is too long for a kernel's int index");
+        }
+        return (int) length;
+    }
+}

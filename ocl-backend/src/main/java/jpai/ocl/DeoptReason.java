@@ -1,0 +1,71 @@
+package jpai.ocl;
+
+import jdk.vm.ci.meta.DeoptimizationReason;
+
+/**
+ * Why a kernel function left before computing its result: the code an element function returns,
+ * and the code a kernel writes to {@code jpai_status[0]}. The numbers are fixed; the runtime reads
+ * them back with {@link #fromCode(int)} and explains a fallback with {@link #message()}.
+ *
+ * <p>The compiler marks each Java exception path with a JVMCI {@link DeoptimizationReason}
+ * ({@code ExceptionPathsToDeoptimizationPhase}); {@link #of(DeoptimizationReason)} maps it here.
+ */
+public enum DeoptReason {
+    /** The function computed its result. */
+    NONE(0, "no exception"),
+    /** An array index out of bounds: Java throws {@code ArrayIndexOutOfBoundsException}. */
+    BOUNDS_CHECK(1, "an array index is out of bounds (ArrayIndexOutOfBoundsException in Java)"),
+    /** A null reference: Java throws {@code NullPointerException}. */
+    NULL_CHECK(2, "a reference is null (NullPointerException in Java)"),
+    /** An integer division or remainder by zero: Java throws {@code ArithmeticException}. */
+    DIVISION_BY_ZERO(3, "an integer is divided by zero (ArithmeticException in Java)"),
+    /** A failing cast: Java throws {@code ClassCastException}. */
+    CLASS_CAST(4, "a cast fails (ClassCastException in Java)"),
+    /** An array allocation with a negative length: Java throws {@code NegativeArraySizeException}. */
+    NEGATIVE_ARRAY_SIZE(5, "an array is allocated with a negative length (NegativeArraySizeException in Java)"),
+    /** The function throws an exception itself ({@code throw}). */
+    EXPLICIT_THROW(6, "the function throws an exception"),
+    /** Any other path the kernel cannot follow (Graal's deoptimisation for other reasons). */
+    OTHER_DEOPT(7, "the function took a path the kernel cannot run");
+
+    private final int code;
+    private final String message;
+
+    DeoptReason(int code, String message) {
+        this.code = code;
+        this.message = message;
+    }
+
+    /** The number the kernel returns and writes to {@code jpai_status[0]}. */
+    public int code() {
+        return code;
+    }
+
+    /** A sentence part for explanations: "an integer is divided by zero (ArithmeticException in Java)". */
+    public String message() {
+        return message;
+    }
+
+    /** The reason with this code; {@link #OTHER_DEOPT} for a code this version does not know. */
+    public static DeoptReason fromCode(int code) {
+        for (DeoptReason reason : values()) {
+            if (reason.code == code) {
+                return reason;
+            }
+        }
+        return OTHER_DEOPT;
+    }
+
+    /** The reason for a deoptimisation the compiler marked with {@code reason}. */
+    public static DeoptReason of(DeoptimizationReason reason) {
+        return switch (reason) {
+            case BoundsCheckException -> BOUNDS_CHECK;
+            case NullCheckException -> NULL_CHECK;
+            case ArithmeticException -> DIVISION_BY_ZERO;
+            case ClassCastException, OptimizedTypeCheckViolated, TypeCheckedInliningViolated -> CLASS_CAST;
+            case RuntimeConstraint -> NEGATIVE_ARRAY_SIZE;
+            case NotCompiledExceptionHandler -> EXPLICIT_THROW;
+            default -> OTHER_DEOPT;
+        };
+    }
+}

@@ -1,0 +1,89 @@
+package jpai.ocl.codegen;
+
+/**
+ * Small OpenCL C functions the generated code calls where one Java operation needs more than an
+ * expression to keep its exact meaning. A program defines each helper it uses once, before the
+ * functions that call it.
+ */
+public enum Helper {
+    /** {@code Math.min(float, float)}: NaN if either is NaN; {@code -0.0f} is smaller than {@code 0.0f}. */
+    MIN_FLOAT(false, """
+            static float jpai_min_float(float a, float b) {
+                if (isnan(a)) return a;
+                if (isnan(b)) return b;
+                if (a == b) return as_float(as_uint(a) | as_uint(b)); /* -0.0f if either is -0.0f */
+                return a < b ? a : b;
+            }"""),
+    /** {@code Math.max(float, float)}: NaN if either is NaN; {@code 0.0f} is larger than {@code -0.0f}. */
+    MAX_FLOAT(false, """
+            static float jpai_max_float(float a, float b) {
+                if (isnan(a)) return a;
+                if (isnan(b)) return b;
+                if (a == b) return as_float(as_uint(a) & as_uint(b)); /* 0.0f unless both are -0.0f */
+                return a > b ? a : b;
+            }"""),
+    /** {@code Math.min(double, double)}, as {@link #MIN_FLOAT}. */
+    MIN_DOUBLE(true, """
+            static double jpai_min_double(double a, double b) {
+                if (isnan(a)) return a;
+                if (isnan(b)) return b;
+                if (a == b) return as_double(as_ulong(a) | as_ulong(b));
+                return a < b ? a : b;
+            }"""),
+    /** {@code Math.max(double, double)}, as {@link #MAX_FLOAT}. */
+    MAX_DOUBLE(true, """
+            static double jpai_max_double(double a, double b) {
+                if (isnan(a)) return a;
+                if (isnan(b)) return b;
+                if (a == b) return as_double(as_ulong(a) & as_ulong(b));
+                return a > b ? a : b;
+            }"""),
+    /**
+     * {@code Math.round(float)}: the closest {@code int}, ties toward positive infinity, NaN to 0,
+     * saturated. {@code x - floor(x)} is exact, so {@code 0.49999997f} rounds to 0 (where
+     * {@code floor(x + 0.5f)} would give 1).
+     */
+    ROUND_FLOAT(false, """
+            static int jpai_round_float(float x) {
+                if (isnan(x)) return 0;
+                float down = floor(x);
+                return convert_int_sat_rtz(x - down >= 0.5f ? down + 1.0f : down);
+            }"""),
+    /** {@code Math.round(double)}, as {@link #ROUND_FLOAT}, to {@code long}. */
+    ROUND_DOUBLE(true, """
+            static long jpai_round_double(double x) {
+                if (isnan(x)) return 0L;
+                double down = floor(x);
+                return convert_long_sat_rtz(x - down >= 0.5 ? down + 1.0 : down);
+            }"""),
+    /** {@code Integer.numberOfTrailingZeros}: 32 for 0 (OpenCL C 1.2 has no {@code ctz}). */
+    TRAILING_ZEROS_INT(false, """
+            static int jpai_ctz_int(int x) {
+                uint u = as_uint(x);
+                return u == 0u ? 32 : (int) popcount((u & (0u - u)) - 1u);
+            }"""),
+    /** {@code Long.numberOfTrailingZeros}: 64 for 0. */
+    TRAILING_ZEROS_LONG(false, """
+            static int jpai_ctz_long(long x) {
+                ulong u = as_ulong(x);
+                return u == 0UL ? 64 : (int) popcount((u & (0UL - u)) - 1UL);
+            }""");
+
+    private final boolean usesDoubles;
+    private final String text;
+
+    Helper(boolean usesDoubles, String text) {
+        this.usesDoubles = usesDoubles;
+        this.text = text;
+    }
+
+    /** True if the helper needs {@code cl_khr_fp64}. */
+    public boolean usesDoubles() {
+        return usesDoubles;
+    }
+
+    /** The helper's definition. */
+    public String text() {
+        return text;
+    }
+}
