@@ -10,7 +10,9 @@ import jdk.graal.compiler.bytecode.BytecodeStream;
 import jdk.graal.compiler.bytecode.Bytecodes;
 import jdk.graal.compiler.core.common.PermanentBailoutException;
 import jdk.graal.compiler.debug.DebugContext;
+import jdk.graal.compiler.java.BytecodeParserOptions;
 import jdk.graal.compiler.java.GraphBuilderPhase;
+import jdk.graal.compiler.options.OptionValues;
 import jdk.graal.compiler.nodes.graphbuilderconf.GraphBuilderConfiguration;
 import jdk.graal.compiler.nodes.graphbuilderconf.GraphBuilderConfiguration.BytecodeExceptionMode;
 import jdk.graal.compiler.nodes.StructuredGraph;
@@ -22,7 +24,6 @@ import jdk.graal.compiler.phases.common.CanonicalizerPhase;
 import jdk.graal.compiler.phases.common.ConditionalEliminationPhase;
 import jdk.graal.compiler.phases.common.DeadCodeEliminationPhase;
 import jdk.graal.compiler.phases.common.inlining.InliningPhase;
-import jdk.graal.compiler.phases.common.inlining.policy.InlineEverythingPolicy;
 import jdk.graal.compiler.phases.tiers.HighTierContext;
 import jdk.graal.compiler.virtual.phases.ea.PartialEscapePhase;
 import jdk.vm.ci.meta.JavaMethod;
@@ -31,6 +32,8 @@ import jdk.vm.ci.meta.ResolvedJavaType;
 import jpai.compiler.phases.CapturedValuesToParametersPhase;
 import jpai.compiler.phases.DropFrameStatesPhase;
 import jpai.compiler.phases.ExceptionPathsToDeoptimizationPhase;
+import jpai.compiler.phases.KernelInliningPolicy;
+import jpai.compiler.phases.MathCallsToNodesPhase;
 import jpai.compiler.phases.RejectRemainingCallsPhase;
 import jpai.compiler.phases.TupleKernelArgumentsPhase;
 import jpai.compiler.phases.TupleResultComponentsPhase;
@@ -77,7 +80,10 @@ public final class KernelGraphCompiler {
         LambdaDescription lambda = describe(function.getClass(), entry);
         DebugContext debug = graal.newDebugContext(lambda.identifier());
         try (DebugContext.Scope scope = debug.scope("JPAI", lambda.identifier())) {
-            StructuredGraph graph = new StructuredGraph.Builder(graal.options(), debug, AllowAssumptions.NO)
+            // No inlining while parsing: it would bypass KernelInliningPolicy, which keeps the Math
+            // functions the device computes as calls (the InliningPhase inlines everything else).
+            OptionValues options = new OptionValues(graal.options(), BytecodeParserOptions.InlineDuringParsing, false);
+            StructuredGraph graph = new StructuredGraph.Builder(options, debug, AllowAssumptions.NO)
                     .method(entry)
                     .name(lambda.identifier())
                     .trackNodeSourcePosition(true)
@@ -90,8 +96,9 @@ public final class KernelGraphCompiler {
 
             run("parse bytecode", timings, () -> context.getGraphBuilderSuite(), graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after parsing");
-            run("inline", timings, () -> new InliningPhase(new InlineEverythingPolicy(), canonicalizer), graph, context);
+            run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(), canonicalizer), graph, context);
             run("exception paths to deoptimization", timings, ExceptionPathsToDeoptimizationPhase::new, graph, context);
+            run("math calls", timings, MathCallsToNodesPhase::new, graph, context);
             run("reject remaining calls", timings, RejectRemainingCallsPhase::new, graph, context);
             run("canonicalize", timings, () -> canonicalizer, graph, context);
             run("tuple result components", timings, () -> new TupleResultComponentsPhase(signature), graph, context);

@@ -1,5 +1,6 @@
 package jpai.ocl.codegen;
 
+import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -61,6 +62,7 @@ import jdk.graal.compiler.nodes.calc.ZeroExtendNode;
 import jdk.graal.compiler.replacements.nodes.BinaryMathIntrinsicNode;
 import jdk.graal.compiler.replacements.nodes.UnaryMathIntrinsicNode;
 import jpai.compiler.KernelBailoutException;
+import jpai.compiler.nodes.MathCallNode;
 import jpai.ocl.OpenCLTypes;
 
 /**
@@ -194,6 +196,11 @@ final class ExpressionEmitter {
         if (node instanceof CountTrailingZerosNode count) {
             boolean isInt = ((IntegerStamp) stamp(count.getValue())).getBits() == 32;
             return call(isInt ? Helper.TRAILING_ZEROS_INT : Helper.TRAILING_ZEROS_LONG, isInt ? "jpai_ctz_int" : "jpai_ctz_long", x(count.getValue()));
+        }
+        if (node instanceof MathCallNode call) {
+            // The OpenCL built-in of the same name; its error bound is the device's (docs/java-semantics.md).
+            List<String> arguments = call.arguments().stream().map(this::x).toList();
+            return call.function() + "(" + String.join(", ", arguments) + ")";
         }
         if (node instanceof UnaryMathIntrinsicNode math) {
             return mathFunction(math.getOperation()) + "(" + x(math.getValue()) + ")";

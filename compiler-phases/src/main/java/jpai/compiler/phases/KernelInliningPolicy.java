@@ -1,0 +1,31 @@
+package jpai.compiler.phases;
+
+import jdk.graal.compiler.nodes.StructuredGraph;
+import jdk.graal.compiler.nodes.spi.Replacements;
+import jdk.graal.compiler.phases.common.inlining.info.InlineInfo;
+import jdk.graal.compiler.phases.common.inlining.policy.InlineEverythingPolicy;
+import jdk.graal.compiler.phases.common.inlining.policy.InliningPolicy;
+import jdk.graal.compiler.phases.common.inlining.walker.MethodInvocation;
+
+/**
+ * Inline every call, except the {@code Math} functions that the device computes with its own
+ * built-ins ({@link MathCallsToNodesPhase#keepsAsCall}). OpenCL C has no calls into Java: what is
+ * not inlined (recursion, native methods) is refused by {@link RejectRemainingCallsPhase}.
+ */
+public final class KernelInliningPolicy implements InliningPolicy {
+
+    private final InlineEverythingPolicy everything = new InlineEverythingPolicy();
+
+    @Override
+    public boolean continueInlining(StructuredGraph graph) {
+        return everything.continueInlining(graph);
+    }
+
+    @Override
+    public Decision isWorthInlining(Replacements replacements, MethodInvocation invocation, InlineInfo calleeInfo, int inliningDepth, boolean fullyProcessed) {
+        if (MathCallsToNodesPhase.keepsAsCall(calleeInfo.invoke().getTargetMethod())) {
+            return Decision.NO.withReason(false, "a Math function the device computes");
+        }
+        return everything.isWorthInlining(replacements, invocation, calleeInfo, inliningDepth, fullyProcessed);
+    }
+}
