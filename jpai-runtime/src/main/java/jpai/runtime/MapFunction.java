@@ -124,6 +124,14 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         }
     }
 
+    Executor executor() {
+        return executor;
+    }
+
+    KernelCache kernels() {
+        return definition.kernels;
+    }
+
     @Override
     public ArrayFunction<T, R> on(Executor where) {
         return where == executor ? this : new MapFunction<>(definition, Objects.requireNonNull(where, "executor"));

@@ -19,11 +19,30 @@ public final class Pipeline<T, R> implements ArrayFunction<T, R> {
     private final List<ArrayFunction<?, ?>> stages;
 
     private Pipeline(List<ArrayFunction<?, ?>> stages) {
-        this.stages = List.copyOf(stages);
+        this.stages = List.copyOf(fuse(stages));
+    }
+
+    /** Replaces each map directly followed by a reduce, both allowed on the device, by one fused stage. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static List<ArrayFunction<?, ?>> fuse(List<ArrayFunction<?, ?>> stages) {
+        List<ArrayFunction<?, ?>> fused = new ArrayList<>();
+        for (int i = 0; i < stages.size(); i++) {
+            ArrayFunction<?, ?> stage = stages.get(i);
+            if (i + 1 < stages.size() && MapReduceFunction.fusible(stage, stages.get(i + 1))) {
+                fused.add(new MapReduceFunction((MapFunction) stage, (ReduceFunction) stages.get(i + 1)));
+                i++;
+            } else {
+                fused.add(stage);
+            }
+        }
+        return fused;
     }
 
     /** {@code first}, then {@code second}, flattening nested pipelines. */
     public static <T, M, R> ArrayFunction<T, R> of(ArrayFunction<T, M> first, ArrayFunction<M, R> second) {
+        if (MapReduceFunction.fusible(first, second)) {
+            return castFused(first, second);
+        }
         java.util.Objects.requireNonNull(first, "the first function of a composition is null");
         java.util.Objects.requireNonNull(second, "the second function of a composition is null");
         List<ArrayFunction<?, ?>> stages = new ArrayList<>();
@@ -32,9 +51,16 @@ public final class Pipeline<T, R> implements ArrayFunction<T, R> {
         return new Pipeline<>(stages);
     }
 
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static <T, R> ArrayFunction<T, R> castFused(ArrayFunction<?, ?> map, ArrayFunction<?, ?> reduce) {
+        return new MapReduceFunction((MapFunction) map, (ReduceFunction) reduce);
+    }
+
     private static void addStages(List<ArrayFunction<?, ?>> stages, ArrayFunction<?, ?> function) {
         if (function instanceof Pipeline<?, ?> pipeline) {
             stages.addAll(pipeline.stages);
+        } else if (function instanceof MapReduceFunction<?, ?> fused) {
+            stages.addAll(fused.stages());
         } else {
             stages.add(function);
         }

@@ -101,6 +101,26 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
         return null;
     }
 
+    Executor executor() {
+        return executor;
+    }
+
+    KernelCache kernels() {
+        return kernels;
+    }
+
+    BinaryOperator<T> operator() {
+        return operator;
+    }
+
+    T identity() {
+        return identity;
+    }
+
+    DataType type() {
+        return type;
+    }
+
     @Override
     public ArrayFunction<T, T> on(Executor where) {
         return where == executor ? this : new ReduceFunction<>(operator, identity, type, kernels, Objects.requireNonNull(where, "executor"));

@@ -109,4 +109,22 @@ class ReduceTest {
             assertEquals(new Tuple2<>(sum, 50_001), result.get(0));
         }
     }
+
+    @org.junit.jupiter.api.Test
+    @org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable(named = "JPAI_EXPECT_OPENCL", matches = "1")
+    void mapThenReduceRunsAsOneKernelWithNoIntermediateArray() {
+        Function<Integer, Long> square = x -> (long) x * x;
+        try (PArray<Integer> input = MapTest.cast(RandomData.of(ElementType.INT, 100_000, 8));
+                        PArray<Long> sum = ExecutorCase.apply(AF.map(square).reduce((a, b) -> a + b, 0L), Executor.ACCELERATOR, input)) {
+            long expected = 0;
+            for (int value : input.toIntArray()) {
+                expected += (long) value * value;
+            }
+            assertEquals(expected, sum.get(0));
+            jpai.runtime.profile.ApplyProfile profile = AF.lastProfile();
+            org.junit.jupiter.api.Assertions.assertTrue(profile.kernelCount() == 1 && !profile.fellBack(), profile.toString());
+            // Only the input (and the kernel's status words) went to the device: the squares were never stored.
+            org.junit.jupiter.api.Assertions.assertTrue(profile.hostToDeviceBytes() <= 100_000 * 4L + 8, profile.toString());
+        }
+    }
 }

@@ -1,0 +1,98 @@
+package jpai.runtime;
+
+import jpai.ArrayFunction;
+import jpai.Executor;
+import jpai.PArray;
+import jpai.runtime.device.DeviceChoice;
+import jpai.runtime.exec.JavaReduce;
+import jpai.runtime.opencl.OpenCLRuntimeException;
+import jpai.runtime.profile.Profiler;
+
+/**
+ * A map followed by a reduce, fused (as Parakeet fuses its map chains): on the device one kernel
+ * maps each element and folds the results, so the mapped array is never stored; the pipeline makes
+ * this stage of {@code map(f).reduce(op, identity)} when both run on the device. Where the fused
+ * kernel cannot run, the two stages run one after the other as written, with their own fallbacks.
+ *
+ * <p>Immutable and thread-safe.
+ */
+final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
+
+    private final MapFunction<T, M> map;
+    private final ReduceFunction<M> reduce;
+
+    MapReduceFunction(MapFunction<T, M> map, ReduceFunction<M> reduce) {
+        this.map = map;
+        this.reduce = reduce;
+    }
+
+    /** True when {@code map} then {@code reduce} may be fused: both may use the device. */
+    static boolean fusible(ArrayFunction<?, ?> first, ArrayFunction<?, ?> second) {
+        return first instanceof MapFunction<?, ?> map && second instanceof ReduceFunction<?> reduce && onDevice(map.executor()) && onDevice(reduce.executor());
+    }
+
+    private static boolean onDevice(Executor executor) {
+        return executor == Executor.AUTO || executor == Executor.ACCELERATOR;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public PArray<M> apply(PArray<T> input) {
+        Inputs.check(input, "map then reduce");
+        DeviceChoice.OpenCL device = Offload.device(reduce.executor(), () -> toString());
+        if (device == null || input.length() == 0) {
+            return unfused(input);
+        }
+        Profiler.begin("map then reduce of " + map.kernels().nameForProfiles());
+        try {
+            KernelCache.Compiled compiled = reduce.kernels().forReduce(reduce.type(), map.kernels(), input.type());
+            if (compiled.bailout() != null) {
+                Explain.fallback(toString() + " as one kernel", compiled.bailout() + "; the map and the reduce run one after the other");
+                return unfused(input);
+            }
+            try {
+                M result = DeviceReduce.run(device, compiled, reduce.operator(), reduce.identity(), reduce.type(), input);
+                PArray<M> output = (PArray<M>) PArray.allocate(reduce.type(), 1);
+                output.put(0, result);
+                return output;
+            } catch (KernelDeoptimizedException e) {
+                Offload.deoptimized(toString(), e.getMessage());
+            } catch (OpenCLRuntimeException e) {
+                Offload.fallBack(toString(), e.getMessage());
+            }
+            PArray<M> mapped = map.on(Executor.THREADS).apply(input);
+            try {
+                PArray<M> output = (PArray<M>) PArray.allocate(reduce.type(), 1);
+                output.put(0, JavaReduce.threads(reduce.operator(), reduce.identity(), mapped));
+                return output;
+            } finally {
+                mapped.close();
+            }
+        } finally {
+            Profiler.end();
+        }
+    }
+
+    private PArray<M> unfused(PArray<T> input) {
+        try (PArray<M> mapped = map.apply(input)) {
+            return reduce.apply(mapped);
+        }
+    }
+
+    @Override
+    public ArrayFunction<T, M> on(Executor executor) {
+        MapFunction<T, M> placedMap = (MapFunction<T, M>) map.on(executor);
+        ReduceFunction<M> placedReduce = (ReduceFunction<M>) reduce.on(executor);
+        return fusible(placedMap, placedReduce) ? new MapReduceFunction<>(placedMap, placedReduce) : Pipeline.of(placedMap, placedReduce);
+    }
+
+    /** The two stages, unfused. */
+    java.util.List<ArrayFunction<?, ?>> stages() {
+        return java.util.List.of(map, reduce);
+    }
+
+    @Override
+    public String toString() {
+        return map + " then " + reduce;
+    }
+}
