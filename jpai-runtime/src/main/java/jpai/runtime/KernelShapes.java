@@ -60,6 +60,7 @@ final class KernelShapes {
             }
             ValueShape shape = shapeOfCapture(field, function);
             if (shape != null) {
+                field.setAccessible(true); // once: valueOf runs at every launch
                 captures.add(new CapturedValue(field, shape));
             }
         }
@@ -88,7 +89,9 @@ final class KernelShapes {
     /** The value of a captured field of {@code function}. */
     static Object valueOf(Field field, Object function) {
         try {
-            field.setAccessible(true);
+            if (!field.canAccess(function)) {
+                field.setAccessible(true);
+            }
             return field.get(function);
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw new IllegalStateException("cannot read the captured value " + field.getName() + " of " + function.getClass().getName() + ": " + e, e);

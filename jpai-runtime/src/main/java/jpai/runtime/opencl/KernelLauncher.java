@@ -3,9 +3,12 @@ package jpai.runtime.opencl;
 import static org.jocl.CL.clEnqueueNDRangeKernel;
 import static org.jocl.CL.clEnqueueReadBuffer;
 import static org.jocl.CL.clEnqueueWriteBuffer;
+import static org.jocl.CL.clEnqueueFillBuffer;
 import static org.jocl.CL.clFinish;
 import static org.jocl.CL.clSetKernelArg;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -42,6 +45,9 @@ import jpai.runtime.profile.Profiler;
  * takes a kernel object of its own, and the context's queue, caches and pools are thread-safe.
  */
 final class KernelLauncher {
+
+    /** The fill pattern that zeroes the status words. */
+    private static final int[] ZERO = {0};
 
     private final DeviceContext context;
     private final KernelSource source;
@@ -88,10 +94,13 @@ final class KernelLauncher {
             program.giveBack(kernel); // the arguments were captured by the enqueue
             kernel = null;
             markWritten();
+            ByteBuffer statusWords = null;
             if (status != null) {
                 step = "reading the status buffer";
                 FaultInjection.check(Fault.TRANSFER);
-                clEnqueueReadBuffer(context.queue(), temporaries.get(statusTemporary).memory(), true, 0, 2L * Sizeof.cl_int, Pointer.to(status), 0, null,
+                // Non-blocking into direct memory: the one wait below covers it with the kernel.
+                statusWords = ByteBuffer.allocateDirect(2 * Sizeof.cl_int).order(ByteOrder.nativeOrder());
+                clEnqueueReadBuffer(context.queue(), temporaries.get(statusTemporary).memory(), false, 0, 2L * Sizeof.cl_int, Pointer.to(statusWords), 0, null,
                         events.next(Kind.DEVICE_TO_HOST, 2L * Sizeof.cl_int));
             }
             if (!launch.keepsResultOnDevice()) {
@@ -104,6 +113,10 @@ final class KernelLauncher {
             }
             step = "waiting for the device";
             events.await();
+            if (statusWords != null) {
+                status[0] = statusWords.getInt(0);
+                status[1] = statusWords.getInt(Sizeof.cl_int);
+            }
             LaunchProfile profile = profile(buildNanos, System.nanoTime() - start);
             releaseTemporaries();
             return new LaunchResult(status, profile);
@@ -180,7 +193,8 @@ final class KernelLauncher {
                     statusTemporary = temporaries.size() - 1;
                     status = new int[2];
                     FaultInjection.check(Fault.TRANSFER);
-                    clEnqueueWriteBuffer(context.queue(), buffer.memory(), true, 0, 2L * Sizeof.cl_int, Pointer.to(status), 0, null,
+                    // A fill does not block (its pattern is copied at the call), so the launch waits once, at its end.
+                    clEnqueueFillBuffer(context.queue(), buffer.memory(), Pointer.to(ZERO), Sizeof.cl_int, 0, 2L * Sizeof.cl_int, 0, null,
                             events.next(Kind.HOST_TO_DEVICE, 2L * Sizeof.cl_int));
                     clSetKernelArg(kernel, index, Sizeof.cl_mem, Pointer.to(buffer.memory()));
                 }
