@@ -193,14 +193,14 @@ public final class BenchmarkMain {
         info.setProperty("device-detail", choice.describe() + (device == null ? "" : ", driver " + device.driverVersion() + ", " + device.platformVersion()) + "; " + choice.why());
         info.setProperty("host", Runtime.getRuntime().availableProcessors() + " cores, " + cpuModel() + ", " + System.getProperty("os.name") + " " + System.getProperty("os.arch"));
         info.setProperty("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + ", max heap " + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB");
-        info.setProperty("mode", (options.quick() ? "quick" : "full") + ": sizes " + options.sizes().stream().map(SizeClass::id).toList() + ", at most " + options.runs()
+        info.setProperty("mode", (options.quick() ? "quick" : "standard") + ": sizes " + options.sizes().stream().map(SizeClass::id).toList() + ", at most " + options.runs()
                 + " timed runs, " + options.warmups() + " warm-up, budget " + options.budget() + " s per version (at least 3 runs)"
                 + (options.deadline() > 0 ? ", deadline " + options.deadline() + " s" : ""));
         info.setProperty("arguments", args.length == 0 ? "(none)" : String.join(" ", args));
         info.setProperty("seed", Long.toString(options.seed()));
         info.setProperty("method", "validate against sequential, then warm up, then time with System.gc() before each run; end-to-end by System.nanoTime(), kernel-only by OpenCL events");
         if (options.quick() || (device != null && device.platformName().contains("Portable Computing Language"))) {
-            info.setProperty("caveat", (options.quick() ? "Quick mode: tiny sizes and few runs. " : "") + "These numbers come from "
+            info.setProperty("caveat", (options.quick() ? "Quick mode: small sizes and few runs. " : "") + "These numbers come from "
                     + (device == null ? "Java threads" : device.name().strip() + " (" + device.platformName() + ")") + " on "
                     + Runtime.getRuntime().availableProcessors() + " cores and mean little for GPUs: they show that every version runs and validates, not how fast it is on a GPU.");
         }
@@ -232,12 +232,12 @@ public final class BenchmarkMain {
                 rows.add(m);
                 csv.append(m);
             }, log);
-            for (Program<?> program : Programs.all()) {
-                if (!options.only().contains(program.name())) {
-                    continue;
-                }
-                for (SizeClass size : options.sizes()) {
-                    harness.run(program, size);
+            // All programs at one size before the next size: a deadline then cuts large cases, not whole programs.
+            for (SizeClass size : options.sizes()) {
+                for (Program<?> program : Programs.all()) {
+                    if (options.only().contains(program.name())) {
+                        harness.run(program, size);
+                    }
                 }
             }
             failures = harness.failures();
@@ -259,12 +259,20 @@ public final class BenchmarkMain {
 
     private static void writeReports(Path out, List<Measurement> rows, Properties info, PrintStream log) throws IOException {
         new MarkdownReport(rows, info, Programs.all()).write(out.resolve(MarkdownReport.FILE));
-        if (ChartWriter.available()) {
+        if (canDraw()) {
             ChartWriter.write(rows, "JPAI benchmark suite: " + info.getProperty("device") + ", " + info.getProperty("date"), out.resolve(ChartWriter.FILE));
         } else {
             log.println("chart not drawn: this Java runtime has no java.desktop module (the GPU bundle's does not);"
                     + " draw it where there is one: bin/jpai bench --report " + out);
         }
+    }
+
+    /**
+     * True when this Java runtime can draw the chart (it has java.desktop). Checked here, not in
+     * {@link ChartWriter}: loading that class at all needs java.awt.
+     */
+    static boolean canDraw() {
+        return ModuleLayer.boot().findModule("java.desktop").isPresent();
     }
 
     /** Remakes the Markdown and the chart from a results directory's CSV. */
@@ -278,7 +286,7 @@ public final class BenchmarkMain {
             }
         }
         writeReports(dir, rows, info, System.out);
-        System.out.println("wrote " + dir.resolve(MarkdownReport.FILE) + (ChartWriter.available() ? " and " + dir.resolve(ChartWriter.FILE) : ""));
+        System.out.println("wrote " + dir.resolve(MarkdownReport.FILE) + (canDraw() ? " and " + dir.resolve(ChartWriter.FILE) : ""));
         return 0;
     }
 

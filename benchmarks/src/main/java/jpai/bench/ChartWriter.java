@@ -22,7 +22,8 @@ import javax.imageio.ImageIO;
  * The chart: speedup over sequential Java (end-to-end medians) per program and size, one bar per
  * version, on a log scale; JPAI fallbacks hatched grey and labelled "fb", versions not run marked
  * "n/r". Drawn with java.awt in headless mode; needs the java.desktop module (the GPU bundle's
- * jlinked runtime lacks it: the chart is then drawn later with {@code --report DIR}).
+ * jlinked runtime lacks it: the chart is then drawn later with {@code --report DIR}). Callers check
+ * {@link BenchmarkMain#canDraw()} before touching this class: loading it needs java.awt.
  */
 public final class ChartWriter {
 
@@ -32,11 +33,6 @@ public final class ChartWriter {
     private static final Color[] COLORS = {new Color(0x8c8c8c), new Color(0x6baed6), new Color(0x08519c), new Color(0xe6550d), new Color(0x31a354)};
 
     private ChartWriter() {
-    }
-
-    /** True when this Java runtime can draw (java.desktop present). */
-    public static boolean available() {
-        return ModuleLayer.boot().findModule("java.desktop").isPresent();
     }
 
     public static void write(List<Measurement> rows, String title, Path file) throws IOException {

@@ -18,7 +18,7 @@ import jpai.PArray;
  * random input array, draws {@value #SAMPLES_PER_THREAD} points with 15-bit integer coordinates
  * and counts those inside the quarter circle; pi = 4 * (sum of counts) / samples. Integer
  * arithmetic keeps every version exact. The final sum of the counts (n/64 ints) is left out of the
- * timed work everywhere (for JPAI it awaits AF.reduce); the run log prints the estimate.
+ * timed work everywhere (for JPAI it awaits AF.reduce).
  */
 public final class MonteCarlo extends Program<int[]> {
 
@@ -184,14 +184,5 @@ public final class MonteCarlo extends Program<int[]> {
         k.seeds = seeds;
         k.counts = new int[seeds.length];
         return new AparapiRun(aparapi, k, () -> k.put(k.seeds), () -> k.get(k.counts), () -> Output.of("counts", k.counts.clone()), aparapi.range(seeds.length));
-    }
-
-    /** pi from the counts, for the log. */
-    static double estimate(int[] counts) {
-        long inside = 0;
-        for (int c : counts) {
-            inside += c;
-        }
-        return 4.0 * inside / ((long) counts.length * SAMPLES_PER_THREAD);
     }
 }
