@@ -65,7 +65,7 @@ public final class KMeans extends Program<KMeans.Data> {
 
     @Override
     public String toleranceReason() {
-        return String.format(Locale.ROOT, "exact, except that a point whose two nearest centroids are within %.0e relative distance "
+        return String.format(Locale.ROOT, "but a point whose two nearest centroids are within %.0e relative distance "
                 + "(a near-tie that a fused multiply-add can decide either way) may take either", TIE);
     }
 
