@@ -106,6 +106,7 @@ public final class Harness {
         context.data = null;
     }
 
+    @SuppressWarnings("try") // the JpaiExecution scopes are held for their side effect
     private <D> void measure(Context<D> context, VersionKind kind) {
         Program<D> program = context.program;
         D data = context.data;
@@ -137,6 +138,7 @@ public final class Harness {
      * if JPAI falls back, the version is timed again as what it is, "Java threads (fallback)", with
      * JPAI's reason in the note. It is never reported as having run on the device.
      */
+    @SuppressWarnings("try") // the JpaiExecution scopes are held for their side effect
     private <D> void measureJpaiOpenCL(Context<D> context, VersionKind kind) {
         String where;
         try (JpaiExecution ignored = JpaiExecution.enter(JpaiExecution.Executor.OPENCL, true)) {
