@@ -1,0 +1,211 @@
+package jpai.bench;
+
+import static org.jocl.CL.CL_CONTEXT_PLATFORM;
+import static org.jocl.CL.CL_MAP_READ;
+import static org.jocl.CL.CL_MAP_WRITE;
+import static org.jocl.CL.CL_MEM_ALLOC_HOST_PTR;
+import static org.jocl.CL.CL_MEM_READ_WRITE;
+import static org.jocl.CL.CL_PROFILING_COMMAND_END;
+import static org.jocl.CL.CL_PROFILING_COMMAND_START;
+import static org.jocl.CL.CL_PROGRAM_BUILD_LOG;
+import static org.jocl.CL.CL_QUEUE_PROFILING_ENABLE;
+import static org.jocl.CL.CL_TRUE;
+import static org.jocl.CL.CL_FALSE;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jocl.CL;
+import org.jocl.CLException;
+import org.jocl.Pointer;
+import org.jocl.Sizeof;
+import org.jocl.cl_command_queue;
+import org.jocl.cl_context;
+import org.jocl.cl_context_properties;
+import org.jocl.cl_device_id;
+import org.jocl.cl_event;
+import org.jocl.cl_kernel;
+import org.jocl.cl_mem;
+import org.jocl.cl_program;
+import org.jocl.cl_queue_properties;
+
+import jpai.runtime.device.OpenCLDeviceInfo;
+
+/**
+ * What the hand-written OpenCL versions share, written as a careful OpenCL programmer writes host
+ * code for a discrete GPU: one context and one in-order queue with profiling on; host data in
+ * <em>pinned</em> memory (a {@code CL_MEM_ALLOC_HOST_PTR} staging buffer, mapped once, that the
+ * program fills and reads in place), device buffers allocated once and reused by every call, one
+ * write per input and one read per output per call, and kernels timed by their OpenCL events.
+ * (On a CPU OpenCL device the "transfers" are memory copies; the code is tuned for GPUs.)
+ *
+ * <p>Its own context, separate from JPAI's, on the device JPAI chose. Not thread-safe.
+ */
+public final class Jocl implements AutoCloseable {
+
+    /** Host memory the driver has pinned, mapped for the life of the benchmark. */
+    public record Pinned(cl_mem staging, ByteBuffer host, long bytes) {
+    }
+
+    private final OpenCLDeviceInfo device;
+    private final cl_context context;
+    private final cl_command_queue queue;
+    private final List<cl_program> programs = new ArrayList<>();
+    private final List<cl_kernel> kernels = new ArrayList<>();
+    private final List<cl_mem> buffers = new ArrayList<>();
+    private final List<cl_event> pending = new ArrayList<>();
+    private final List<Pinned> mapped = new ArrayList<>();
+
+    private Jocl(OpenCLDeviceInfo device) {
+        CL.setExceptionsEnabled(true);
+        this.device = device;
+        cl_context_properties properties = new cl_context_properties();
+        properties.addProperty(CL_CONTEXT_PLATFORM, device.platformId());
+        context = CL.clCreateContext(properties, 1, new cl_device_id[] {device.deviceId()}, null, null, null);
+        cl_queue_properties queueProperties = new cl_queue_properties();
+        queueProperties.addProperty(CL.CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE);
+        queue = CL.clCreateCommandQueueWithProperties(context, device.deviceId(), queueProperties, null);
+    }
+
+    public static Jocl open(OpenCLDeviceInfo device) {
+        return new Jocl(device);
+    }
+
+    public OpenCLDeviceInfo device() {
+        return device;
+    }
+
+    /** Builds {@code source} (default options, as a programmer would) and returns kernel {@code name}. */
+    public cl_kernel kernel(String source, String name) {
+        cl_program program = CL.clCreateProgramWithSource(context, 1, new String[] {source}, null, null);
+        programs.add(program);
+        try {
+            CL.clBuildProgram(program, 1, new cl_device_id[] {device.deviceId()}, "", null, null);
+        } catch (CLException e) {
+            throw new IllegalStateException("hand-written kernel " + name + " did not build: " + buildLog(program), e);
+        }
+        cl_kernel kernel = CL.clCreateKernel(program, name, null);
+        kernels.add(kernel);
+        return kernel;
+    }
+
+    /** A pinned host buffer of {@code bytes}, mapped for reading and writing, native byte order. */
+    public Pinned pinned(long bytes) {
+        cl_mem staging = CL.clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, null, null);
+        buffers.add(staging);
+        ByteBuffer host = CL.clEnqueueMapBuffer(queue, staging, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, null, null, null);
+        Pinned pinned = new Pinned(staging, host.order(ByteOrder.nativeOrder()), bytes);
+        mapped.add(pinned);
+        return pinned;
+    }
+
+    /** A device buffer of {@code bytes}, allocated once and reused by every call. */
+    public cl_mem deviceBuffer(long bytes) {
+        cl_mem buffer = CL.clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, null, null);
+        buffers.add(buffer);
+        return buffer;
+    }
+
+    /** Enqueues host → device from pinned memory (not blocking; the queue is in order). */
+    public void write(cl_mem destination, Pinned source) {
+        CL.clEnqueueWriteBuffer(queue, destination, CL_FALSE, 0, source.bytes(), Pointer.to(source.host()), 0, null, null);
+    }
+
+    /** Enqueues device → pinned host memory (not blocking; {@link #finish()} waits). */
+    public void read(Pinned destination, cl_mem source) {
+        CL.clEnqueueReadBuffer(queue, source, CL_FALSE, 0, destination.bytes(), Pointer.to(destination.host()), 0, null, null);
+    }
+
+    /** Enqueues {@code kernel} (arguments already set) and keeps its event for {@link #finish()}. */
+    public void launch(cl_kernel kernel, long[] global, long[] local) {
+        cl_event event = new cl_event();
+        CL.clEnqueueNDRangeKernel(queue, kernel, global.length, null, global, local, 0, null, event);
+        pending.add(event);
+    }
+
+    /** Waits for everything enqueued; returns the summed device time of the kernels launched since the last call. */
+    public long finish() {
+        CL.clFinish(queue);
+        long total = 0;
+        long[] start = new long[1];
+        long[] end = new long[1];
+        for (cl_event event : pending) {
+            CL.clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, Sizeof.cl_ulong, Pointer.to(start), null);
+            CL.clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, Sizeof.cl_ulong, Pointer.to(end), null);
+            total += end[0] - start[0];
+            CL.clReleaseEvent(event);
+        }
+        pending.clear();
+        return total;
+    }
+
+    public static void arg(cl_kernel kernel, int index, cl_mem buffer) {
+        CL.clSetKernelArg(kernel, index, Sizeof.cl_mem, Pointer.to(buffer));
+    }
+
+    public static void arg(cl_kernel kernel, int index, int value) {
+        CL.clSetKernelArg(kernel, index, Sizeof.cl_int, Pointer.to(new int[] {value}));
+    }
+
+    public static void arg(cl_kernel kernel, int index, float value) {
+        CL.clSetKernelArg(kernel, index, Sizeof.cl_float, Pointer.to(new float[] {value}));
+    }
+
+    /** A {@code __local} argument of {@code bytes}. */
+    public static void localArg(cl_kernel kernel, int index, long bytes) {
+        CL.clSetKernelArg(kernel, index, bytes, null);
+    }
+
+    /** {@code value} rounded up to a multiple of {@code multiple}. */
+    public static long roundUp(long value, long multiple) {
+        return (value + multiple - 1) / multiple * multiple;
+    }
+
+    /** A work-group size for 1-D kernels: 256, or less where the device allows less. */
+    public long workGroup1D() {
+        return Math.min(256, device.maxWorkGroupSize());
+    }
+
+    public String ranOn() {
+        return "OpenCL: " + device.name();
+    }
+
+    private String buildLog(cl_program program) {
+        long[] size = new long[1];
+        CL.clGetProgramBuildInfo(program, device.deviceId(), CL_PROGRAM_BUILD_LOG, 0, null, size);
+        byte[] log = new byte[(int) size[0]];
+        CL.clGetProgramBuildInfo(program, device.deviceId(), CL_PROGRAM_BUILD_LOG, log.length, Pointer.to(log), null);
+        return new String(log, StandardCharsets.UTF_8).strip();
+    }
+
+    /** Releases the programs' kernels and buffers; the context stays for the next program. */
+    public void releaseAll() {
+        for (Pinned pinned : mapped) {
+            CL.clEnqueueUnmapMemObject(queue, pinned.staging(), pinned.host(), 0, null, null);
+        }
+        mapped.clear();
+        CL.clFinish(queue);
+        for (cl_kernel kernel : kernels) {
+            CL.clReleaseKernel(kernel);
+        }
+        for (cl_program program : programs) {
+            CL.clReleaseProgram(program);
+        }
+        for (cl_mem buffer : buffers) {
+            CL.clReleaseMemObject(buffer);
+        }
+        kernels.clear();
+        programs.clear();
+        buffers.clear();
+    }
+
+    @Override
+    public void close() {
+        releaseAll();
+        CL.clReleaseCommandQueue(queue);
+        CL.clReleaseContext(context);
+    }
+}

@@ -1,0 +1,72 @@
+package jpai.bench;
+
+import java.util.Random;
+
+/**
+ * One benchmark program in its six versions, all computing the same algorithm in the same precision.
+ * A program makes its data (random, fixed seed), and from it each version's {@link Run}; the
+ * {@link Harness} validates, warms up and times them.
+ *
+ * @param <D> the program's data set: inputs as Java arrays, from which each version makes its own
+ *            inputs (PArrays, pinned buffers) before timing
+ */
+public abstract class Program<D> {
+
+    /** Short name, as used by {@code --only}: "saxpy", "nbody". */
+    public abstract String name();
+
+    /** "float", "double" or "int" (the precision of the computation and of the output). */
+    public abstract String precision();
+
+    /** What one run computes, one sentence for the report. */
+    public abstract String description();
+
+    /** The problem size of a size class: elements, bodies, points, or the side of a square. */
+    public abstract int size(SizeClass size);
+
+    /** How the size reads in the report ("2^20 floats", "4096 bodies", "1024^2 pixels"). */
+    public abstract String sizeLabel(int n);
+
+    /** How close the other versions must be to the sequential one. */
+    public abstract Tolerance tolerance(int n);
+
+    /** Why this tolerance (one sentence for the report), or "" for exact outputs. */
+    public String toleranceReason() {
+        return "";
+    }
+
+    /** Random inputs of size {@code n}; never all zero. */
+    public abstract D createData(int n, Random random);
+
+    public abstract Run sequential(D data);
+
+    public abstract Run streams(D data);
+
+    /**
+     * The JPAI version, on whichever executor {@link JpaiExecution} selects: the same code is timed as
+     * "JPAI on Java threads" and "JPAI on OpenCL". Public API only, as a user writes it.
+     *
+     * @throws NotRunException when today's API cannot express the same algorithm
+     */
+    public abstract Run jpai(D data);
+
+    public abstract Run openCL(D data, Jocl jocl);
+
+    public abstract Run aparapi(D data, AparapiSupport aparapi);
+
+    /**
+     * Null when {@code candidate} matches {@code reference} within {@link #tolerance}, else what
+     * differs. Programs whose outputs need more than elementwise comparison override it.
+     */
+    public String validate(D data, int n, Output reference, Output candidate) {
+        return tolerance(n).check(reference, candidate);
+    }
+
+    /** "2^20" for powers of two, else the number. */
+    protected static String pow2(long n) {
+        if (Long.bitCount(n) == 1) {
+            return "2^" + Long.numberOfTrailingZeros(n);
+        }
+        return Long.toString(n);
+    }
+}
