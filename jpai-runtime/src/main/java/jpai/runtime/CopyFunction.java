@@ -3,6 +3,7 @@ package jpai.runtime;
 import jpai.ArrayFunction;
 import jpai.PArray;
 import jpai.runtime.memory.ComponentBuffer;
+import jpai.runtime.profile.Profiler;
 
 /**
  * {@code AF.copyToDevice()} and {@code AF.copyToHost()}: move the input's data now, instead of when
@@ -24,14 +25,19 @@ public final class CopyFunction<T> implements ArrayFunction<T, T> {
     @Override
     public PArray<T> apply(PArray<T> input) {
         Inputs.check(input, toString());
-        for (int i = 0; i < input.componentCount(); i++) {
-            ComponentBuffer buffer = input.buffer(i);
-            switch (direction) {
-                case TO_HOST -> buffer.forHostRead();
-                case TO_DEVICE -> DataMovement.toDevice(buffer);
+        Profiler.begin(toString());
+        try {
+            for (int i = 0; i < input.componentCount(); i++) {
+                ComponentBuffer buffer = input.buffer(i);
+                switch (direction) {
+                    case TO_HOST -> buffer.forHostRead();
+                    case TO_DEVICE -> DataMovement.toDevice(buffer);
+                }
             }
+            return input.view();
+        } finally {
+            Profiler.end();
         }
-        return input.view();
     }
 
     @Override

@@ -112,7 +112,7 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
             throw new IllegalArgumentException("cannot find the output type of the map of " + definition.kernels.description()
                             + " from an empty input: give it, as in AF.map(f, Float.class)");
         }
-        R first = definition.function.apply(input.get(0));
+        R first = definition.function.apply(firstElement(input));
         if (first == null) {
             throw new NullPointerException("the map of " + definition.kernels.description() + " returned null for element 0; PArray elements cannot be null");
         }
@@ -130,6 +130,22 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
 
     KernelCache kernels() {
         return definition.kernels;
+    }
+
+    /**
+     * Element 0, read without bringing an input that lives on the device (an intermediate of a
+     * composed function) back in full: only that element moves.
+     */
+    @SuppressWarnings("unchecked")
+    private static <T> T firstElement(PArray<T> input) {
+        if (input.componentCount() == 1 && !input.isTuples()) {
+            return (T) input.buffer(0).element(0);
+        }
+        Object[] components = new Object[input.componentCount()];
+        for (int i = 0; i < components.length; i++) {
+            components[i] = input.buffer(i).element(0);
+        }
+        return (T) jpai.Tuple.of(components);
     }
 
     @Override

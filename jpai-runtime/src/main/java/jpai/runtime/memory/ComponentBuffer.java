@@ -64,6 +64,23 @@ public final class ComponentBuffer {
     }
 
     /**
+     * Element {@code index}, boxed, without bringing a newer device copy back in full: only that
+     * element moves. For runtime type analysis, which runs the function on element 0 of an input
+     * that may be an intermediate still on the device.
+     */
+    public Object element(long index) {
+        checkOpen();
+        DeviceMirror current = mirror;
+        if (current != null) {
+            MemorySegment one = java.lang.foreign.Arena.ofAuto().allocate(type.byteSize(), Math.max(8, type.byteSize()));
+            if (current.readIfDeviceNewer(this, index * type.byteSize(), one)) {
+                return type.get(one, 0);
+            }
+        }
+        return type.get(segment, index);
+    }
+
+    /**
      * The host memory as it is, with no copy-back and no version change: for the runtime's own
      * transfers, which know the state of the device copy.
      */

@@ -1,5 +1,7 @@
 package jpai.runtime.memory;
 
+import java.lang.foreign.MemorySegment;
+
 /**
  * The device side of one {@link ComponentBuffer}: a copy of it in a device's memory. The runtime
  * attaches one when a kernel reads or writes the buffer and keeps it while it is useful, so that
@@ -21,6 +23,13 @@ public interface DeviceMirror {
      * stale from now on.
      */
     void hostWritten(ComponentBuffer buffer);
+
+    /**
+     * If the device holds newer data, copies just {@code target.byteSize()} bytes from
+     * {@code offset} into {@code target} and returns true, leaving the rest on the device; returns
+     * false when the host copy is current (the caller reads it).
+     */
+    boolean readIfDeviceNewer(ComponentBuffer buffer, long offset, MemorySegment target);
 
     /** The buffer is being closed: release the device memory. */
     void release(ComponentBuffer buffer);

@@ -1,5 +1,7 @@
 package jpai.runtime.opencl;
 
+import java.lang.foreign.MemorySegment;
+
 import org.jocl.CLException;
 import org.jocl.cl_mem;
 
@@ -155,6 +157,28 @@ final class DeviceResidency implements DeviceMirror {
             }
             deviceNewer = false;
             deviceVersion = host.hostVersion();
+        }
+    }
+
+    @Override
+    public boolean readIfDeviceNewer(ComponentBuffer host, long offset, MemorySegment target) {
+        if (!deviceNewer) {
+            return false;
+        }
+        synchronized (this) {
+            if (!deviceNewer) {
+                return false;
+            }
+            LaunchEvents events = new LaunchEvents();
+            try {
+                context.transfers().toHost(buffer.memory(), offset, target, events);
+                Profiler.deviceToHost(events.nanos(Kind.DEVICE_TO_HOST), events.bytes(Kind.DEVICE_TO_HOST), events.count(Kind.DEVICE_TO_HOST));
+                return true;
+            } catch (CLException e) {
+                throw context.failure("reading one element of an array on the device", e);
+            } finally {
+                events.release();
+            }
         }
     }
 

@@ -81,6 +81,18 @@ final class Transfers {
         }
     }
 
+    /** Copies {@code target.byteSize()} bytes (a few) from {@code offset} of {@code source} into {@code target}, blocking. */
+    void toHost(cl_mem source, long offset, MemorySegment target, LaunchEvents events) {
+        FaultInjection.check(Fault.TRANSFER);
+        cl_event event = events.next(Kind.DEVICE_TO_HOST, target.byteSize());
+        try {
+            clEnqueueReadBuffer(queue, source, true, offset, target.byteSize(), pointerTo(target), 0, null, event);
+        } catch (RuntimeException e) {
+            events.dropLast();
+            throw e;
+        }
+    }
+
     /** A JOCL pointer to native memory, with no copy. */
     static Pointer pointerTo(MemorySegment segment) {
         return Pointer.to(segment.asByteBuffer());

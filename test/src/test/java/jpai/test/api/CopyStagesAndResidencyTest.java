@@ -1,0 +1,79 @@
+package jpai.test.api;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+
+import jpai.AF;
+import jpai.ArrayFunction;
+import jpai.Executor;
+import jpai.PArray;
+import jpai.runtime.profile.ApplyProfile;
+
+/**
+ * The explicit data stages and the residency they rely on, counted through the profiler: a
+ * 3-stage pipeline sends its input once and keeps its intermediates on the device; copyToDevice
+ * moves data ahead of time; copyToHost brings results back at once.
+ */
+@EnabledIfEnvironmentVariable(named = "JPAI_EXPECT_OPENCL", matches = "1")
+class CopyStagesAndResidencyTest {
+
+    /** The two status ints every generated kernel zeroes and reads back. */
+    private static final long STATUS_BYTES = 8;
+    private static final int SIZE = 200_000;
+
+    @Test
+    void aThreeStagePipelineSendsItsInputOnceAndKeepsIntermediatesOnTheDevice() {
+        float[] values = new float[SIZE];
+        for (int i = 0; i < SIZE; i++) {
+            values[i] = i * 0.5f;
+        }
+        ArrayFunction<Float, Float> pipeline = AF.map((Float x) -> x + 1f).andThen(AF.map((Float x) -> x * 2f)).andThen(AF.map((Float x) -> x - 3f));
+        try (PArray<Float> input = PArray.of(values)) {
+            PArray<Float> result = ExecutorCase.apply(pipeline, Executor.ACCELERATOR, input);
+            ApplyProfile profile = AF.lastProfile();
+            assertEquals(3, profile.kernelCount(), profile.toString());
+            assertEquals(SIZE * 4L + 3 * STATUS_BYTES, profile.hostToDeviceBytes(), "the input went to the device once: " + profile);
+            // The first apply reads element 0 of each intermediate (runtime type analysis, once per function), nothing more.
+            assertEquals(3 * STATUS_BYTES + 2 * 4, profile.deviceToHostBytes(), "no intermediate and not yet the result came back: " + profile);
+            result.close();
+            result = ExecutorCase.apply(pipeline, Executor.ACCELERATOR, input);
+            profile = AF.lastProfile();
+            assertEquals(3 * STATUS_BYTES, profile.hostToDeviceBytes(), "the unchanged input is not sent again: " + profile);
+            assertEquals(3 * STATUS_BYTES, profile.deviceToHostBytes(), "nothing comes back before the host reads: " + profile);
+            float[] expected = new float[SIZE];
+            for (int i = 0; i < SIZE; i++) {
+                expected[i] = (values[i] + 1f) * 2f - 3f;
+            }
+            assertArrayEquals(expected, result.toFloatArray(), "the result comes back on the first host read");
+            result.close();
+        }
+    }
+
+    @Test
+    void copyToDeviceMovesTheDataAheadAndLaterMapsFindItThere() {
+        try (PArray<Integer> input = PArray.of(new int[SIZE])) {
+            for (int i = 0; i < SIZE; i++) {
+                input.put(i, i);
+            }
+            try (PArray<Integer> onDevice = AF.<Integer>copyToDevice().apply(input)) {
+                assertEquals(SIZE * 4L, AF.lastProfile().hostToDeviceBytes(), AF.lastProfile().toString());
+                try (PArray<Integer> squares = ExecutorCase.apply(AF.map((Integer x) -> x * x), Executor.ACCELERATOR, onDevice)) {
+                    assertEquals(STATUS_BYTES, AF.lastProfile().hostToDeviceBytes(), "the input was on the device already: " + AF.lastProfile());
+                    try (PArray<Integer> onHost = AF.<Integer>copyToHost().apply(squares)) {
+                        assertTrue(AF.lastProfile().deviceToHostBytes() >= SIZE * 4L, AF.lastProfile().toString());
+                        assertEquals(99 * 99, onHost.get(99));
+                    }
+                }
+            }
+            input.put(5, -1); // a host write: the next kernel sends the array again
+            try (PArray<Integer> again = ExecutorCase.apply(AF.map((Integer x) -> x + 1), Executor.ACCELERATOR, input)) {
+                assertEquals(SIZE * 4L + STATUS_BYTES, AF.lastProfile().hostToDeviceBytes(), AF.lastProfile().toString());
+                assertEquals(0, again.get(5));
+            }
+        }
+    }
+}
