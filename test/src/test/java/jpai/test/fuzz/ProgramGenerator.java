@@ -73,6 +73,8 @@ final class ProgramGenerator {
         private List<Prim> outputs;
         private boolean tupleOutput;
         private List<Set<String>> tolerant;
+        /** While generating a result: leaves prefer variables, so that results depend on the input and the computation. */
+        private boolean inResult;
 
         Builder(SplittableRandom r, long runSeed, int index, long seed, String className) {
             this.r = r;
@@ -459,6 +461,15 @@ final class ProgramGenerator {
         // ---------------------------------------------------------------- results
 
         private String result() {
+            inResult = true;
+            try {
+                return resultComponents();
+            } finally {
+                inResult = false;
+            }
+        }
+
+        private String resultComponents() {
             if (!tupleOutput) {
                 return component(0);
             }
@@ -619,6 +630,13 @@ final class ProgramGenerator {
             List<Var> same = vars.stream().filter(v -> v.type == type).toList();
             List<Var> inputs = vars.stream().filter(v -> v.name.startsWith("p") && v.type.isNumeric()).toList();
             int w = r.nextInt(100);
+            if (inResult && w < 80 && !vars.isEmpty()) {
+                List<Var> numericVars = vars.stream().filter(v -> v.type.isNumeric()).toList();
+                if (!numericVars.isEmpty()) {
+                    Var v = numericVars.get(r.nextInt(numericVars.size()));
+                    return v.type == type ? read(v) : as(type, read(v), v.type);
+                }
+            }
             if (w < 25 && !inputs.isEmpty()) { // keep results data-dependent: prefer the inputs
                 Var v = inputs.get(r.nextInt(inputs.size()));
                 return v.type == type ? read(v) : as(type, read(v), v.type);
