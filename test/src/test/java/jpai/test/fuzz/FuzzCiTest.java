@@ -31,10 +31,24 @@ class FuzzCiTest {
 
     /**
      * Programs of the CI slice that show a known compiler or backend bug (see docs/fuzzing.md and the
-     * disabled tests in {@link KnownBugsTest}); the slice tolerates them, printing them. When the
-     * bug is fixed, the program matches and its entry should go.
+     * disabled tests in {@link KnownBugsTest}), by program number; the slice tolerates them, printing
+     * them. When the bug is fixed, the program matches and its entry should go.
      */
     static final Map<Integer, String> KNOWN_BUGS = Map.of();
+
+    /**
+     * Known bugs recognised by what the outcome says (a substring of its detail), for bugs that many
+     * programs hit. Remove an entry when {@link KnownBugsTest} passes with its test enabled.
+     */
+    static final Map<String, String> KNOWN_BUG_SIGNATURES = Map.of(
+                    "the function takes 0 arguments, the map gives 1", "KnownBugsTest.lambdaIgnoringItsArgument");
+
+    static boolean known(Outcome bug) {
+        if (KNOWN_BUGS.containsKey(bug.program().index())) {
+            return true;
+        }
+        return bug.detail() != null && KNOWN_BUG_SIGNATURES.keySet().stream().anyMatch(bug.detail()::contains);
+    }
 
     @AfterEach
     void clearProperties() {
@@ -58,7 +72,7 @@ class FuzzCiTest {
         Map<Integer, String> unexpected = new TreeMap<>();
         for (Outcome bug : summary.bugs) {
             int index = bug.program().index();
-            if (!KNOWN_BUGS.containsKey(index)) {
+            if (!known(bug)) {
                 unexpected.put(index, bug.category() + ": " + bug.detail() + "\n    reproduce: " + config.reproducer(index));
             }
         }
@@ -71,6 +85,7 @@ class FuzzCiTest {
         if (!fixed.isEmpty()) {
             System.out.println("fuzz: known bugs no longer seen in programs " + fixed + ": remove them from FuzzCiTest.KNOWN_BUGS");
         }
+        System.out.println("fuzz: " + (summary.bugs.size() - unexpected.size()) + " program(s) of the slice show known bugs (tolerated, listed above)");
 
         if (openCL) {
             assertTrue(summary.count(Category.MATCH) >= COUNT / 10, "too few programs ran on the device and matched: " + summary.line());
