@@ -74,6 +74,10 @@ final class DifferentialRunner {
     }
 
     private Outcome compare(Program program, Function<Object, Object> f, PArray<Object> input) {
+        // The JVM first, as a user's program (and the runtime's output-type inference) would run the
+        // lambda before offloading it. Graal's graph depends on what the JVM resolved and profiled
+        // before (a never-run lambda parses with deoptimizations for unresolved entries), so an
+        // outcome can depend on the JVM's history: see docs/fuzzing.md, "Reproducing".
         Result reference = apply(f, program, input, Executor.SEQUENTIAL, false);
         Result actual = apply(f, program, input, device, openCL);
         try {
@@ -92,7 +96,8 @@ final class DifferentialRunner {
                 } finally {
                     fallen.close();
                 }
-                return outcome(program, Category.FALLBACK, null, reason);
+                // detail: whether the JVM threw (and the fallback threw the same), for the summary
+                return outcome(program, Category.FALLBACK, reference.thrown == null ? null : "threw " + reference.thrown.getClass().getSimpleName(), reason);
             }
             return judge(program, f, input, reference, actual);
         } finally {

@@ -61,6 +61,8 @@ public final class Fuzzer {
         final Map<String, Integer> fallbackReasons = new TreeMap<>();
         final Map<String, Integer> exceptions = new TreeMap<>();
         final List<Outcome> bugs = new ArrayList<>();
+        /** FALLBACK programs whose JVM run threw, and whose Java fallback threw the same. */
+        int fallbackThrew;
         long compileNanos;
         long runNanos;
         long wallNanos;
@@ -79,6 +81,10 @@ public final class Fuzzer {
             runNanos += o.nanos();
             if (o.category() == Category.FALLBACK) {
                 fallbackReasons.merge(o.reason(), 1, Integer::sum);
+                if (o.detail() != null) {
+                    fallbackThrew++;
+                    exceptions.merge(o.detail().substring("threw ".length()) + " (in Java, after a fallback)", 1, Integer::sum);
+                }
             }
             if (o.category() == Category.BOTH_THREW_SAME) {
                 exceptions.merge(o.reason(), 1, Integer::sum);
@@ -97,10 +103,10 @@ public final class Fuzzer {
             String reasons = fallbackReasons.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()).limit(4)
                             .map(e -> e.getValue() + " " + e.getKey()).collect(Collectors.joining("; "));
             int otherReasons = fallbackReasons.size() > 4 ? fallbackReasons.size() - 4 : 0;
-            return String.format(Locale.ROOT, "fuzz: seed %d, %d programs: %d match, %d mismatch, %d fallback%s, %d threw the same, %d threw differently, %d fallback mismatch, %d rejected by OpenCL, %d generator errors",
+            return String.format(Locale.ROOT, "fuzz: seed %d, %d programs: %d match, %d mismatch, %d fallback%s, %d threw the same (+%d in the Java fallback), %d threw differently, %d fallback mismatch, %d rejected by OpenCL, %d generator errors",
                             config.seed, programs, count(Category.MATCH), count(Category.MISMATCH), count(Category.FALLBACK),
                             reasons.isEmpty() ? "" : " (" + reasons + (otherReasons > 0 ? "; " + otherReasons + " more reasons" : "") + ")",
-                            count(Category.BOTH_THREW_SAME), count(Category.THREW_DIFFERENTLY), count(Category.FALLBACK_MISMATCH), count(Category.OPENCL_REJECTED),
+                            count(Category.BOTH_THREW_SAME), fallbackThrew, count(Category.THREW_DIFFERENTLY), count(Category.FALLBACK_MISMATCH), count(Category.OPENCL_REJECTED),
                             count(Category.GENERATOR_ERROR));
         }
 
