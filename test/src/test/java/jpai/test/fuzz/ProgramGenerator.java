@@ -674,6 +674,7 @@ final class ProgramGenerator {
         // ---------------------------------------------------------------- library calls
 
         private String math(Prim type, int depth) {
+            used.add(Feature.MATH);
             int d = depth - 1;
             int w = r.nextInt(24);
             Prim wide = pick(Prim.WIDE);
