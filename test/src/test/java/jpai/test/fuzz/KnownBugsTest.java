@@ -78,8 +78,8 @@ class KnownBugsTest {
      * {@code (long) Math.abs(p0) <= ...} went the other way for p0 = Integer.MIN_VALUE). The backend
      * emits {@code as_int(abs(x))}; on PoCL 3.1, abs(INT_MIN) then behaves as if it were non-negative
      * (LLVM's abs with INT_MIN as poison): {@code (long) Math.abs(MIN_VALUE)} gives +2147483648 and
-     * {@code Math.abs(MIN_VALUE) < 0} gives false. Java: -2147483648 and true. A fix that does not lean
-     * on abs(): {@code x < 0 ? 0u - (uint) x : (uint) x}.
+     * {@code Math.abs(MIN_VALUE) < 0} gives false. Java: -2147483648 and true. {@code Math.abs(Long.MIN_VALUE) < 0L}
+     * likewise. A fix that does not lean on abs(): {@code x < 0 ? 0u - (uint) x : (uint) x}.
      */
     @Test
     @Disabled("bug: Math.abs(Integer.MIN_VALUE) is treated as non-negative on PoCL (backend emits as_int(abs(x)))")
