@@ -127,4 +127,40 @@ class ReduceTest {
             org.junit.jupiter.api.Assertions.assertTrue(profile.hostToDeviceBytes() <= 100_000 * 4L + 8, profile.toString());
         }
     }
+
+    /** One associative operator and its identity per element type, each exact in Java's arithmetic. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static Object[] operatorFor(ElementType type) {
+        return switch (type) {
+            case BYTE -> new Object[] {(BinaryOperator<Byte>) (a, b) -> (byte) (a + b), (byte) 0};
+            case SHORT -> new Object[] {(BinaryOperator<Short>) (a, b) -> (short) (a ^ b), (short) 0};
+            case CHAR -> new Object[] {(BinaryOperator<Character>) (a, b) -> (char) Math.max(a, b), (char) 0};
+            case INT -> new Object[] {(BinaryOperator<Integer>) (a, b) -> a * b, 1};
+            case LONG -> new Object[] {(BinaryOperator<Long>) (a, b) -> Math.min(a, b), Long.MAX_VALUE};
+            case FLOAT -> new Object[] {(BinaryOperator<Float>) (a, b) -> Math.max(a, b), Float.NEGATIVE_INFINITY};
+            case DOUBLE -> new Object[] {(BinaryOperator<Double>) (a, b) -> Math.min(a, b), Double.POSITIVE_INFINITY};
+            case BOOLEAN -> new Object[] {(BinaryOperator<Boolean>) (a, b) -> a ^ b, false};
+        };
+    }
+
+    static Stream<org.junit.jupiter.params.provider.Arguments> everyTypeOnEveryExecutor() {
+        return MapTest.everyTypeOnEveryExecutor();
+    }
+
+    @ParameterizedTest(name = "{1} on {0}")
+    @MethodSource("everyTypeOnEveryExecutor")
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    void reducesEveryElementTypeAsJavaDoes(Executor executor, ElementType type) {
+        Object[] operatorAndIdentity = operatorFor(type);
+        BinaryOperator operator = (BinaryOperator) operatorAndIdentity[0];
+        Object identity = operatorAndIdentity[1];
+        try (PArray input = RandomData.of(type, 40_000, 100 + type.ordinal()); PArray result = ExecutorCase.apply(AF.reduce(operator, identity), executor, input)) {
+            Object expected = identity;
+            for (long i = 0; i < input.length(); i++) {
+                expected = operator.apply(expected, input.get(i));
+            }
+            // max/min of floating point with NaN and -0.0 and exact integer operators: every order gives Java's answer.
+            assertEquals(expected, result.get(0), type + " reduce on " + executor);
+        }
+    }
 }
