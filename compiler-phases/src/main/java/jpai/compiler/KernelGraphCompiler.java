@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ListIterator;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import jdk.graal.compiler.bytecode.BytecodeStream;
@@ -31,6 +32,7 @@ import jdk.vm.ci.meta.ResolvedJavaMethod;
 import jdk.vm.ci.meta.ResolvedJavaType;
 import jpai.compiler.phases.CapturedValuesToParametersPhase;
 import jpai.compiler.phases.DropFrameStatesPhase;
+import jpai.compiler.phases.ElementReaderCallsToAccessesPhase;
 import jpai.compiler.phases.ExceptionPathsToDeoptimizationPhase;
 import jpai.compiler.phases.KernelInliningPolicy;
 import jpai.compiler.phases.MathCallsToNodesPhase;
@@ -93,12 +95,13 @@ public final class KernelGraphCompiler {
 
             KernelInputs inputs = new KernelInputs(signature);
             initializeDataClasses(signature);
-
             run("parse bytecode", timings, () -> context.getGraphBuilderSuite(), graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after parsing");
-            run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(), canonicalizer), graph, context);
+            Set<ResolvedJavaMethod> readerMethods = ElementReaderCallsToAccessesPhase.keptCalls(signature, graal.providers().getMetaAccess());
+            run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(readerMethods), canonicalizer), graph, context);
             run("exception paths to deoptimization", timings, ExceptionPathsToDeoptimizationPhase::new, graph, context);
             run("math calls", timings, MathCallsToNodesPhase::new, graph, context);
+            run("element reader calls", timings, () -> new ElementReaderCallsToAccessesPhase(signature, inputs), graph, context);
             run("reject remaining calls", timings, RejectRemainingCallsPhase::new, graph, context);
             run("canonicalize", timings, () -> canonicalizer, graph, context);
             run("tuple result components", timings, () -> new TupleResultComponentsPhase(signature), graph, context);
