@@ -44,6 +44,7 @@ import jdk.graal.compiler.nodes.calc.SignedRemNode;
 import jdk.graal.compiler.nodes.calc.UnsignedDivNode;
 import jdk.graal.compiler.nodes.calc.UnsignedRemNode;
 import jdk.graal.compiler.nodes.cfg.HIRBlock;
+import jdk.graal.compiler.nodes.extended.IntegerSwitchNode;
 import jdk.graal.compiler.nodes.java.AccessIndexedNode;
 import jdk.graal.compiler.nodes.java.LoadIndexedNode;
 import jdk.graal.compiler.nodes.java.NewArrayNode;
@@ -398,6 +399,8 @@ public final class FunctionEmitter {
                 code.between("} else {");
                 code.append(whenFalse).close();
             }
+        } else if (end instanceof IntegerSwitchNode switchNode) {
+            emitSwitch(block, switchNode, loops, fallsInto, code);
         } else if (end instanceof ReturnNode ret) {
             emitReturn(ret, code);
         } else if (end instanceof DeoptimizeNode deoptimize) {
@@ -409,6 +412,47 @@ public final class FunctionEmitter {
         } else {
             throw KernelBailoutException.at(end, describeUnsupported(end));
         }
+    }
+
+    /**
+     * A Java {@code switch} on an {@code int} (also a {@code char}, {@code byte} or {@code short},
+     * which Java widens) as an {@code if}/{@code else if} chain, one test per target with all its
+     * keys, the default last. Not a C {@code switch}: a {@code break} in a branch's code means
+     * leaving the enclosing loop, which inside a C {@code switch} would leave the switch instead.
+     */
+    private void emitSwitch(HIRBlock block, IntegerSwitchNode switchNode, Loops loops, HIRBlock fallsInto, CodeWriter code) {
+        String value = operand(switchNode.value());
+        Map<AbstractBeginNode, List<String>> keysByTarget = new LinkedHashMap<>();
+        for (int i = 0; i < switchNode.keyCount(); i++) {
+            AbstractBeginNode target = switchNode.keySuccessor(i);
+            if (target != switchNode.defaultSuccessor()) {
+                keysByTarget.computeIfAbsent(target, t -> new ArrayList<>()).add(value + " == " + Literals.of(switchNode.keyAt(i)));
+            }
+        }
+        CodeWriter otherwise = new CodeWriter(code.depth() + 1);
+        branch(block, schedule.blockFor(switchNode.defaultSuccessor()), loops, fallsInto, otherwise);
+        if (keysByTarget.isEmpty()) {
+            code.append(reindented(otherwise, code.depth()));
+            return;
+        }
+        boolean first = true;
+        for (Map.Entry<AbstractBeginNode, List<String>> target : keysByTarget.entrySet()) {
+            CodeWriter whenTaken = new CodeWriter(code.depth() + 1);
+            branch(block, schedule.blockFor(target.getKey()), loops, fallsInto, whenTaken);
+            String condition = String.join(" || ", target.getValue());
+            if (first) {
+                code.open("if (" + condition + ")");
+            } else {
+                code.between("} else if (" + condition + ") {");
+            }
+            code.append(whenTaken);
+            first = false;
+        }
+        if (!otherwise.isEmpty()) {
+            code.between("} else {");
+            code.append(otherwise);
+        }
+        code.close();
     }
 
     /** The code for the edge {@code from → to}. */
@@ -659,7 +703,7 @@ public final class FunctionEmitter {
             return "a call that could not be inlined is not supported on OpenCL";
         }
         if (kind.contains("Switch")) {
-            return "a switch statement is not supported on OpenCL yet";
+            return "a switch on anything but an int, char, byte or short (" + kind + ") is not supported on OpenCL";
         }
         if (kind.contains("Monitor")) {
             return "synchronized blocks are not supported on OpenCL";
