@@ -61,6 +61,7 @@ import jpai.compiler.phases.UnboxKernelResultPhase;
 public final class KernelGraphCompiler {
 
     private final GraalAccess graal;
+    private static volatile boolean strictMathInitialized;
 
     public KernelGraphCompiler() {
         this(GraalAccess.get());
@@ -95,6 +96,7 @@ public final class KernelGraphCompiler {
 
             KernelInputs inputs = new KernelInputs(signature);
             initializeDataClasses(signature);
+            initializeStrictMathClasses();
             run("parse bytecode", timings, () -> context.getGraphBuilderSuite(), graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after parsing");
             Set<ResolvedJavaMethod> readerMethods = ElementReaderCallsToAccessesPhase.keptCalls(signature, graal.providers().getMetaAccess());
@@ -144,13 +146,39 @@ public final class KernelGraphCompiler {
         }
     }
 
+    /**
+     * FdLibm's classes, {@code StrictMath}'s implementation, whose code kernels inline. The parser
+     * puts an exit where code uses a class that is not initialised yet, and folds the static final
+     * tables of one that is; so they are initialised once, before the first kernel. Not
+     * {@code KernelRemPio2}, the argument reduction of {@code sin}/{@code cos}/{@code tan} for
+     * {@code |x| >= 2^19 pi/2}, which works on arrays the backend cannot emit: left uninitialised,
+     * it is an exit, and such arguments make the operation run in Java.
+     */
+    private void initializeStrictMathClasses() {
+        if (strictMathInitialized) {
+            return;
+        }
+        try {
+            Class<?> fdlibm = Class.forName("java.lang.FdLibm", false, null);
+            graal.providers().getMetaAccess().lookupJavaType(fdlibm).initialize();
+            for (Class<?> implementation : fdlibm.getDeclaredClasses()) {
+                if (!implementation.getSimpleName().equals("KernelRemPio2")) {
+                    graal.providers().getMetaAccess().lookupJavaType(implementation).initialize();
+                }
+            }
+        } catch (ClassNotFoundException e) {
+            // Another JDK's StrictMath: its classes are initialised by use, kernels exit until then.
+        }
+        strictMathInitialized = true;
+    }
+
     /** Who {@code function} is, for messages: its body method and source line. No graph is built. */
     public LambdaDescription describe(Object function, Method interfaceMethod) {
         return describe(function.getClass(), resolveImplementation(function, interfaceMethod));
     }
 
     /**
-     * The parser (also for inlined callees) emits every exception check explicitly
+     * The parser resolves what the bytecode refers to as it goes, and (also for inlined callees) emits every exception check explicitly
      * ({@link BytecodeExceptionMode#CheckAll}): each becomes an {@code If} whose failing branch
      * {@link ExceptionPathsToDeoptimizationPhase} turns into an exit with a reason. Without it,
      * bounds, null and division checks would be left to lowering, which kernels never reach.
@@ -159,7 +187,9 @@ public final class KernelGraphCompiler {
         PhaseSuite<HighTierContext> graphBuilderSuite = graal.graphBuilderSuite().copy();
         ListIterator<BasePhase<? super HighTierContext>> position = graphBuilderSuite.findPhase(GraphBuilderPhase.class);
         GraphBuilderPhase parser = (GraphBuilderPhase) position.previous();
-        GraphBuilderConfiguration config = parser.getGraphBuilderConfig().copy().withBytecodeExceptionMode(BytecodeExceptionMode.CheckAll);
+        // Eager resolving: code Java has not run yet (StrictMath's FdLibm calls, say) has unresolved
+        // constant pool entries, which the parser would otherwise turn into exits.
+        GraphBuilderConfiguration config = parser.getGraphBuilderConfig().copy().withBytecodeExceptionMode(BytecodeExceptionMode.CheckAll).withEagerResolving(true);
         position.set(parser.copyWithConfig(config));
         return new HighTierContext(graal.providers(), graphBuilderSuite, OptimisticOptimizations.NONE);
     }
