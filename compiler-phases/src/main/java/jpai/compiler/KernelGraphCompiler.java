@@ -45,18 +45,36 @@ import jpai.compiler.phases.UnboxKernelArgumentsPhase;
 import jpai.compiler.phases.UnboxKernelResultPhase;
 
 /**
- * Marawacc's front half: from a functional object to an optimised {@link KernelGraph}.
+ * Marawacc's front half: from a functional object to an optimised {@link KernelGraph}. The steps, in
+ * order (each timed in {@link PhaseTimings} under the name in quotes):
  *
  * <ol>
- * <li>Parse the bytecode of the object's single abstract method (of its hidden lambda class) into a
- * Graal graph through JVMCI, with Graal's intrinsics.</li>
- * <li>Graal's own high-tier phases: inline everything, canonicalise, partial escape analysis,
- * conditional elimination, dead code elimination.</li>
- * <li>Our phases, each one transformation: drop frame states, remove null checks on arguments, give
- * arguments their exact types, unbox the result, unbox the arguments.</li>
+ * <li>"parse bytecode": the object's single abstract method (of its hidden lambda class) into a
+ * Graal graph through JVMCI, with Graal's intrinsics, explicit exception checks and eager
+ * resolving, no inlining during parsing.</li>
+ * <li>"inline": Graal's {@code InliningPhase} with {@link KernelInliningPolicy}: everything except
+ * the {@code Math} functions the device computes and the methods of captured element readers.</li>
+ * <li>"exception paths to deoptimization" ({@link ExceptionPathsToDeoptimizationPhase}): every path
+ * that ends in a Java exception becomes an exit with a reason.</li>
+ * <li>"math calls" ({@link MathCallsToNodesPhase}): the kept {@code Math} calls become
+ * {@code MathCallNode}s.</li>
+ * <li>"element reader calls" ({@link ElementReaderCallsToAccessesPhase}): {@code get}/{@code length}
+ * of a captured {@code PArray} become a bounds-checked load and the length of its buffer.</li>
+ * <li>"reject remaining calls" ({@link RejectRemainingCallsPhase}): any call left bails out.</li>
+ * <li>Graal's canonicaliser; "tuple result components" ({@link TupleResultComponentsPhase}); Graal's
+ * partial escape analysis and conditional elimination.</li>
+ * <li>"drop frame states" ({@link DropFrameStatesPhase}); "remove null checks on arguments"
+ * ({@link RemoveKernelArgumentNullChecksPhase}); "exact argument types"
+ * ({@link KernelArgumentTypesPhase}); "unbox result" ({@link UnboxKernelResultPhase}); "unbox
+ * arguments" ({@link UnboxKernelArgumentsPhase}); "tuple arguments"
+ * ({@link TupleKernelArgumentsPhase}); "captured values" ({@link CapturedValuesToParametersPhase}).</li>
+ * <li>Graal's conditional elimination and dead code elimination, once more.</li>
  * </ol>
  *
- * Thread-safe: every call builds its own graph.
+ * Before the first kernel, FdLibm's classes ({@code StrictMath}'s implementation) are initialised,
+ * and per kernel the tuple classes of its data, so that the parser inlines them.
+ *
+ * <p>Thread-safe: every call builds its own graph.
  */
 public final class KernelGraphCompiler {
 
