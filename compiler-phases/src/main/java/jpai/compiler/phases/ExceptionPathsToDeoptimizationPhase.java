@@ -44,8 +44,8 @@ import jdk.vm.ci.meta.ResolvedJavaType;
  * <p>Expects: a graph parsed with explicit exception checks ({@code BytecodeExceptionMode.CheckAll},
  * so that each check is an {@code If} whose failing branch holds a {@link BytecodeExceptionNode}),
  * after inlining. Does: finds the control-flow region from which the function can only end in an
- * exception (from which no {@link ReturnNode} is reachable: its paths end in an {@link UnwindNode},
- * a {@link BytecodeExceptionNode}, an {@link ExceptionObjectNode} or an existing deoptimisation),
+ * exception (from which no {@link ReturnNode} is reachable without passing an {@link UnwindNode}, a
+ * {@link BytecodeExceptionNode}, an {@link ExceptionObjectNode} or an existing deoptimisation),
  * and replaces each such
  * region, from where it branches off the normal path, with one {@link DeoptimizeNode} whose
  * {@link DeoptimizationReason} names the exception:
@@ -89,7 +89,7 @@ public final class ExceptionPathsToDeoptimizationPhase extends Phase {
 
     /**
      * The fixed nodes from which control can only reach an exception: those from which no
-     * {@link ReturnNode} can be reached (found backwards from the returns, so that loops on an
+     * {@link ReturnNode} can be reached without raising an exception first (found backwards from the returns, so that loops on an
      * exception path, such as a string concatenation in a {@code throw}, belong to it too). A path
      * that loops forever without returning is in it as well: Java re-running the operation loops
      * forever just the same.
@@ -113,7 +113,8 @@ public final class ExceptionPathsToDeoptimizationPhase extends Phase {
                 predecessors.add(predecessor);
             }
             for (FixedNode predecessor : predecessors) {
-                if (!returns.isMarked(predecessor)) {
+                // Through an exception (a handler that returns) is no normal path: the exception is raised first.
+                if (!returns.isMarked(predecessor) && !isExceptionSeed(predecessor)) {
                     returns.mark(predecessor);
                     work.add(predecessor);
                 }
@@ -126,6 +127,10 @@ public final class ExceptionPathsToDeoptimizationPhase extends Phase {
             }
         }
         return doomed;
+    }
+
+    private static boolean isExceptionSeed(FixedNode node) {
+        return node instanceof UnwindNode || node instanceof BytecodeExceptionNode || node instanceof ExceptionObjectNode || node instanceof AbstractDeoptimizeNode;
     }
 
     /** The exception the region starting at {@code begin} raises: the first telling node on its paths. */
