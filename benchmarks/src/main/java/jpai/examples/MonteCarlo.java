@@ -1,5 +1,8 @@
 package jpai.examples;
 
+import java.util.function.BinaryOperator;
+import java.util.function.Function;
+
 import jpai.AF;
 import jpai.ArrayFunction;
 import jpai.Executor;
@@ -16,6 +19,9 @@ final class MonteCarlo implements ThesisProgram {
 
     private final PArray<Integer> seeds;
     private final ArrayFunction<Integer, Integer> insideCount;
+    /** The lambdas of the map and of the reduction fused with it, for the compile-time benchmark. */
+    final Function<Integer, Integer> insideFunction;
+    final BinaryOperator<Integer> sumFunction;
 
     MonteCarlo(int size, long seed) {
         int[] values = new int[size];
@@ -24,7 +30,7 @@ final class MonteCarlo implements ThesisProgram {
         }
         seeds = PArray.of(values);
         int points = POINTS_PER_SEED;
-        insideCount = AF.map((Integer s) -> {
+        insideCount = AF.map(insideFunction = (Integer s) -> {
             int state = s;
             int inside = 0;
             for (int k = 0; k < points; k++) {
@@ -37,7 +43,7 @@ final class MonteCarlo implements ThesisProgram {
                 }
             }
             return inside;
-        }).reduce((a, b) -> a + b, 0);
+        }).reduce(sumFunction = (a, b) -> a + b, 0);
     }
 
     @Override

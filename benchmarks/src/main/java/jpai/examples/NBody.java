@@ -1,6 +1,7 @@
 package jpai.examples;
 
 import java.util.Random;
+import java.util.function.Function;
 
 import jpai.AF;
 import jpai.ArrayFunction;
@@ -17,6 +18,8 @@ final class NBody implements ThesisProgram {
 
     private final PArray<Integer> bodies;
     private final ArrayFunction<Integer, Tuple6<Float, Float, Float, Float, Float, Float>> step;
+    /** The lambda the function maps, for the compile-time benchmark. */
+    final Function<Integer, Tuple6<Float, Float, Float, Float, Float, Float>> stepFunction;
 
     NBody(int size, long seed) {
         Random random = new Random(seed);
@@ -41,7 +44,7 @@ final class NBody implements ThesisProgram {
         bodies = PArray.of(indices);
         float dt = 0.005f;
         float softening = 1e-4f;
-        step = AF.map((Integer i) -> {
+        step = AF.map(stepFunction = (Integer i) -> {
             float xi = px[i];
             float yi = py[i];
             float zi = pz[i];

@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ListIterator;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import jdk.graal.compiler.bytecode.BytecodeStream;
@@ -31,6 +32,7 @@ import jdk.vm.ci.meta.ResolvedJavaMethod;
 import jdk.vm.ci.meta.ResolvedJavaType;
 import jpai.compiler.phases.CapturedValuesToParametersPhase;
 import jpai.compiler.phases.DropFrameStatesPhase;
+import jpai.compiler.phases.ElementReaderCallsToAccessesPhase;
 import jpai.compiler.phases.ExceptionPathsToDeoptimizationPhase;
 import jpai.compiler.phases.KernelInliningPolicy;
 import jpai.compiler.phases.MathCallsToNodesPhase;
@@ -43,22 +45,41 @@ import jpai.compiler.phases.UnboxKernelArgumentsPhase;
 import jpai.compiler.phases.UnboxKernelResultPhase;
 
 /**
- * Marawacc's front half: from a functional object to an optimised {@link KernelGraph}.
+ * Marawacc's front half: from a functional object to an optimised {@link KernelGraph}. The steps, in
+ * order (each timed in {@link PhaseTimings} under the name in quotes):
  *
  * <ol>
- * <li>Parse the bytecode of the object's single abstract method (of its hidden lambda class) into a
- * Graal graph through JVMCI, with Graal's intrinsics.</li>
- * <li>Graal's own high-tier phases: inline everything, canonicalise, partial escape analysis,
- * conditional elimination, dead code elimination.</li>
- * <li>Our phases, each one transformation: drop frame states, remove null checks on arguments, give
- * arguments their exact types, unbox the result, unbox the arguments.</li>
+ * <li>"parse bytecode": the object's single abstract method (of its hidden lambda class) into a
+ * Graal graph through JVMCI, with Graal's intrinsics, explicit exception checks and eager
+ * resolving, no inlining during parsing.</li>
+ * <li>"inline": Graal's {@code InliningPhase} with {@link KernelInliningPolicy}: everything except
+ * the {@code Math} functions the device computes and the methods of captured element readers.</li>
+ * <li>"exception paths to deoptimization" ({@link ExceptionPathsToDeoptimizationPhase}): every path
+ * that ends in a Java exception becomes an exit with a reason.</li>
+ * <li>"math calls" ({@link MathCallsToNodesPhase}): the kept {@code Math} calls become
+ * {@code MathCallNode}s.</li>
+ * <li>"element reader calls" ({@link ElementReaderCallsToAccessesPhase}): {@code get}/{@code length}
+ * of a captured {@code PArray} become a bounds-checked load and the length of its buffer.</li>
+ * <li>"reject remaining calls" ({@link RejectRemainingCallsPhase}): any call left bails out.</li>
+ * <li>Graal's canonicaliser; "tuple result components" ({@link TupleResultComponentsPhase}); Graal's
+ * partial escape analysis and conditional elimination.</li>
+ * <li>"drop frame states" ({@link DropFrameStatesPhase}); "remove null checks on arguments"
+ * ({@link RemoveKernelArgumentNullChecksPhase}); "exact argument types"
+ * ({@link KernelArgumentTypesPhase}); "unbox result" ({@link UnboxKernelResultPhase}); "unbox
+ * arguments" ({@link UnboxKernelArgumentsPhase}); "tuple arguments"
+ * ({@link TupleKernelArgumentsPhase}); "captured values" ({@link CapturedValuesToParametersPhase}).</li>
+ * <li>Graal's conditional elimination and dead code elimination, once more.</li>
  * </ol>
  *
- * Thread-safe: every call builds its own graph.
+ * Before the first kernel, FdLibm's classes ({@code StrictMath}'s implementation) are initialised,
+ * and per kernel the tuple classes of its data, so that the parser inlines them.
+ *
+ * <p>Thread-safe: every call builds its own graph.
  */
 public final class KernelGraphCompiler {
 
     private final GraalAccess graal;
+    private static volatile boolean strictMathInitialized;
 
     public KernelGraphCompiler() {
         this(GraalAccess.get());
@@ -93,12 +114,14 @@ public final class KernelGraphCompiler {
 
             KernelInputs inputs = new KernelInputs(signature);
             initializeDataClasses(signature);
-
+            initializeStrictMathClasses();
             run("parse bytecode", timings, () -> context.getGraphBuilderSuite(), graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after parsing");
-            run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(), canonicalizer), graph, context);
+            Set<ResolvedJavaMethod> readerMethods = ElementReaderCallsToAccessesPhase.keptCalls(signature, graal.providers().getMetaAccess());
+            run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(readerMethods), canonicalizer), graph, context);
             run("exception paths to deoptimization", timings, ExceptionPathsToDeoptimizationPhase::new, graph, context);
             run("math calls", timings, MathCallsToNodesPhase::new, graph, context);
+            run("element reader calls", timings, () -> new ElementReaderCallsToAccessesPhase(signature, inputs), graph, context);
             run("reject remaining calls", timings, RejectRemainingCallsPhase::new, graph, context);
             run("canonicalize", timings, () -> canonicalizer, graph, context);
             run("tuple result components", timings, () -> new TupleResultComponentsPhase(signature), graph, context);
@@ -141,13 +164,39 @@ public final class KernelGraphCompiler {
         }
     }
 
+    /**
+     * FdLibm's classes, {@code StrictMath}'s implementation, whose code kernels inline. The parser
+     * puts an exit where code uses a class that is not initialised yet, and folds the static final
+     * tables of one that is; so they are initialised once, before the first kernel. Not
+     * {@code KernelRemPio2}, the argument reduction of {@code sin}/{@code cos}/{@code tan} for
+     * {@code |x| >= 2^19 pi/2}, which works on arrays the backend cannot emit: left uninitialised,
+     * it is an exit, and such arguments make the operation run in Java.
+     */
+    private void initializeStrictMathClasses() {
+        if (strictMathInitialized) {
+            return;
+        }
+        try {
+            Class<?> fdlibm = Class.forName("java.lang.FdLibm", false, null);
+            graal.providers().getMetaAccess().lookupJavaType(fdlibm).initialize();
+            for (Class<?> implementation : fdlibm.getDeclaredClasses()) {
+                if (!implementation.getSimpleName().equals("KernelRemPio2")) {
+                    graal.providers().getMetaAccess().lookupJavaType(implementation).initialize();
+                }
+            }
+        } catch (ClassNotFoundException e) {
+            // Another JDK's StrictMath: its classes are initialised by use, kernels exit until then.
+        }
+        strictMathInitialized = true;
+    }
+
     /** Who {@code function} is, for messages: its body method and source line. No graph is built. */
     public LambdaDescription describe(Object function, Method interfaceMethod) {
         return describe(function.getClass(), resolveImplementation(function, interfaceMethod));
     }
 
     /**
-     * The parser (also for inlined callees) emits every exception check explicitly
+     * The parser resolves what the bytecode refers to as it goes, and (also for inlined callees) emits every exception check explicitly
      * ({@link BytecodeExceptionMode#CheckAll}): each becomes an {@code If} whose failing branch
      * {@link ExceptionPathsToDeoptimizationPhase} turns into an exit with a reason. Without it,
      * bounds, null and division checks would be left to lowering, which kernels never reach.
@@ -156,7 +205,9 @@ public final class KernelGraphCompiler {
         PhaseSuite<HighTierContext> graphBuilderSuite = graal.graphBuilderSuite().copy();
         ListIterator<BasePhase<? super HighTierContext>> position = graphBuilderSuite.findPhase(GraphBuilderPhase.class);
         GraphBuilderPhase parser = (GraphBuilderPhase) position.previous();
-        GraphBuilderConfiguration config = parser.getGraphBuilderConfig().copy().withBytecodeExceptionMode(BytecodeExceptionMode.CheckAll);
+        // Eager resolving: code Java has not run yet (StrictMath's FdLibm calls, say) has unresolved
+        // constant pool entries, which the parser would otherwise turn into exits.
+        GraphBuilderConfiguration config = parser.getGraphBuilderConfig().copy().withBytecodeExceptionMode(BytecodeExceptionMode.CheckAll).withEagerResolving(true);
         position.set(parser.copyWithConfig(config));
         return new HighTierContext(graal.providers(), graphBuilderSuite, OptimisticOptimizations.NONE);
     }

@@ -4,7 +4,13 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
+import jdk.graal.compiler.core.common.type.StampFactory;
+import jdk.graal.compiler.core.common.type.StampPair;
+import jdk.graal.compiler.core.common.type.TypeReference;
 import jdk.graal.compiler.nodes.ParameterNode;
+import jdk.graal.compiler.nodes.StructuredGraph;
+import jdk.vm.ci.meta.JavaKind;
+import jdk.vm.ci.meta.ResolvedJavaType;
 
 /**
  * Which parameter node of a kernel graph stands for which input of the kernel function: one per
@@ -49,6 +55,27 @@ public final class KernelInputs {
     /** The parameter holding component {@code component} of argument {@code argument} (0-based), or null if unread. */
     public ParameterNode argumentComponent(int argument, int component) {
         return argumentComponents.get(argument).get(component);
+    }
+
+    /**
+     * The parameter holding captured array {@code capture} (a non-null array of exactly
+     * {@code arrayType}), created and recorded on first use. Captured primitive arrays and element
+     * readers both become such a parameter.
+     */
+    public ParameterNode arrayCapture(StructuredGraph graph, int capture, ResolvedJavaType arrayType) {
+        if (captures[capture] == null) {
+            captures[capture] = graph.addWithoutUnique(new ParameterNode(captureIndex(capture, false),
+                            StampPair.createSingle(StampFactory.objectNonNull(TypeReference.createExactTrusted(arrayType)))));
+        }
+        return captures[capture];
+    }
+
+    /** The {@code int} parameter holding the length of captured array {@code capture}, created and recorded on first use. */
+    public ParameterNode arrayCaptureLength(StructuredGraph graph, int capture) {
+        if (captureLengths[capture] == null) {
+            captureLengths[capture] = graph.addWithoutUnique(new ParameterNode(captureIndex(capture, true), StampPair.createSingle(StampFactory.forKind(JavaKind.Int))));
+        }
+        return captureLengths[capture];
     }
 
     public void setCapture(int capture, ParameterNode node) {

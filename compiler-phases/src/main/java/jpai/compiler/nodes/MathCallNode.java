@@ -14,7 +14,7 @@ import jdk.graal.compiler.nodes.calc.FloatingNode;
 import jdk.vm.ci.meta.JavaKind;
 
 /**
- * A call of a {@code java.lang.Math} or {@code StrictMath} function of {@code double}s that Graal
+ * A call of a {@code java.lang.Math} function of {@code double}s that Graal
  * has no intrinsic for ({@code hypot}, {@code atan2}, {@code sinh}, ...), kept as the function's
  * name and arguments instead of its Java implementation. A backend maps it to the device's
  * built-in of the same name, whose accuracy is the device's (see {@code docs/java-semantics.md}).

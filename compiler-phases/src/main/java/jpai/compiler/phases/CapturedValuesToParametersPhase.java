@@ -6,7 +6,6 @@ import java.util.Optional;
 
 import jdk.graal.compiler.core.common.type.StampFactory;
 import jdk.graal.compiler.core.common.type.StampPair;
-import jdk.graal.compiler.core.common.type.TypeReference;
 import jdk.graal.compiler.graph.Node;
 import jdk.graal.compiler.nodes.FrameState;
 import jdk.graal.compiler.nodes.GraphState;
@@ -44,7 +43,10 @@ import jpai.compiler.ValueShape;
  * <li>{@link ValueShape.BoxedPrimitive}: by a {@link BoxNode} of the primitive parameter, which the
  * canonicalizer run afterwards folds into the unboxing that uses it;</li>
  * <li>{@link ValueShape.PrimitiveArray}: by a non-null parameter of the exact array type, plus an
- * {@code int} parameter for its length that replaces every {@link ArrayLengthNode} on it.</li>
+ * {@code int} parameter for its length that replaces every {@link ArrayLengthNode} on it;</li>
+ * <li>{@link ValueShape.ElementReader}: nothing to replace, {@link ElementReaderCallsToAccessesPhase}
+ * already turned its uses into accesses of its parameters; the read is deleted, or, if something
+ * else still uses it, the phase bails out.</li>
  * </ul>
  * A read of a field the runtime did not list, or any other use of the receiver, bails out naming the
  * field; a captured {@code this} (a lambda in an instance method that uses a field or method of its
@@ -104,17 +106,17 @@ public final class CapturedValuesToParametersPhase extends PostRunCanonicalizati
             }
             case ValueShape.PrimitiveArray array -> {
                 requireFieldType(read, value, array.arrayClass());
-                ParameterNode arrayParameter = inputs.capture(capture);
-                if (arrayParameter == null) {
-                    ResolvedJavaType arrayType = context.getMetaAccess().lookupJavaType(array.arrayClass());
-                    arrayParameter = graph.addWithoutUnique(new ParameterNode(KernelInputs.captureIndex(capture, false),
-                                    StampPair.createSingle(StampFactory.objectNonNull(TypeReference.createExactTrusted(arrayType)))));
-                    inputs.setCapture(capture, arrayParameter);
-                }
+                ParameterNode arrayParameter = inputs.arrayCapture(graph, capture, context.getMetaAccess().lookupJavaType(array.arrayClass()));
                 graph.replaceFixedWithFloating(read, arrayParameter);
                 replaceLengths(graph, arrayParameter, capture);
             }
-            case ValueShape.ElementReader reader -> throw KernelBailoutException.at(read, "the captured " + reader + " `" + value.field().getName() + "` is not supported on OpenCL yet");
+            case ValueShape.ElementReader reader -> {
+                // ElementReaderCallsToAccessesPhase replaced its get and length calls; nothing else may use it.
+                if (read.hasUsages()) {
+                    throw KernelBailoutException.at(read.usages().first(), ElementReaderCallsToAccessesPhase.otherUse(reader, value, read.usages().first()));
+                }
+                graph.removeFixed(read);
+            }
             case ValueShape.Tuple tuple -> throw mismatch(read, value);
         }
     }
@@ -132,12 +134,7 @@ public final class CapturedValuesToParametersPhase extends PostRunCanonicalizati
     private void replaceLengths(StructuredGraph graph, ValueNode array, int capture) {
         for (Node usage : array.usages().snapshot()) {
             if (usage instanceof ArrayLengthNode length) {
-                ParameterNode lengthParameter = inputs.captureLength(capture);
-                if (lengthParameter == null) {
-                    lengthParameter = graph.addWithoutUnique(new ParameterNode(KernelInputs.captureIndex(capture, true), StampPair.createSingle(StampFactory.forKind(JavaKind.Int))));
-                    inputs.setCaptureLength(capture, lengthParameter);
-                }
-                graph.replaceFixedWithFloating(length, lengthParameter);
+                graph.replaceFixedWithFloating(length, inputs.arrayCaptureLength(graph, capture));
             } else if (usage instanceof PiNode pi) {
                 replaceLengths(graph, pi, capture);
             }

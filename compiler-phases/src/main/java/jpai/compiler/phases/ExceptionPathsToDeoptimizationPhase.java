@@ -14,12 +14,13 @@ import jdk.graal.compiler.nodes.AbstractBeginNode;
 import jdk.graal.compiler.nodes.AbstractDeoptimizeNode;
 import jdk.graal.compiler.nodes.AbstractEndNode;
 import jdk.graal.compiler.nodes.AbstractMergeNode;
-import jdk.graal.compiler.nodes.ControlSplitNode;
 import jdk.graal.compiler.nodes.DeoptimizeNode;
 import jdk.graal.compiler.nodes.FixedNode;
 import jdk.graal.compiler.nodes.FixedWithNextNode;
 import jdk.graal.compiler.nodes.GraphState;
+import jdk.graal.compiler.nodes.LoopBeginNode;
 import jdk.graal.compiler.nodes.LoopEndNode;
+import jdk.graal.compiler.nodes.ReturnNode;
 import jdk.graal.compiler.nodes.StartNode;
 import jdk.graal.compiler.nodes.StructuredGraph;
 import jdk.graal.compiler.nodes.UnwindNode;
@@ -43,8 +44,9 @@ import jdk.vm.ci.meta.ResolvedJavaType;
  * <p>Expects: a graph parsed with explicit exception checks ({@code BytecodeExceptionMode.CheckAll},
  * so that each check is an {@code If} whose failing branch holds a {@link BytecodeExceptionNode}),
  * after inlining. Does: finds the control-flow region from which the function can only end in an
- * exception (a path that reaches an {@link UnwindNode}, a {@link BytecodeExceptionNode}, an
- * {@link ExceptionObjectNode} or an existing deoptimisation, and nothing else), and replaces each such
+ * exception (from which no {@link ReturnNode} is reachable without passing an {@link UnwindNode}, a
+ * {@link BytecodeExceptionNode}, an {@link ExceptionObjectNode} or an existing deoptimisation),
+ * and replaces each such
  * region, from where it branches off the normal path, with one {@link DeoptimizeNode} whose
  * {@link DeoptimizationReason} names the exception:
  * {@code BoundsCheckException} (array index), {@code NullCheckException},
@@ -86,28 +88,42 @@ public final class ExceptionPathsToDeoptimizationPhase extends Phase {
     }
 
     /**
-     * The fixed nodes from which control can only reach an exception: the least fixed point of
-     * "is an exception seed, or all its successors are in the region".
+     * The fixed nodes from which control can only reach an exception: those from which no
+     * {@link ReturnNode} can be reached without raising an exception first (found backwards from the returns, so that loops on an
+     * exception path, such as a string concatenation in a {@code throw}, belong to it too). A path
+     * that loops forever without returning is in it as well: Java re-running the operation loops
+     * forever just the same.
      */
     private static NodeBitMap doomedRegion(StructuredGraph graph) {
-        NodeBitMap doomed = graph.createNodeBitMap();
-        List<FixedNode> fixedNodes = new ArrayList<>();
-        for (Node node : graph.getNodes()) {
-            if (node instanceof FixedNode fixed) {
-                fixedNodes.add(fixed);
-                if (isExceptionSeed(fixed)) {
-                    doomed.mark(fixed);
+        NodeBitMap returns = graph.createNodeBitMap();
+        Deque<FixedNode> work = new ArrayDeque<>();
+        for (ReturnNode ret : graph.getNodes(ReturnNode.TYPE)) {
+            returns.mark(ret);
+            work.add(ret);
+        }
+        while (!work.isEmpty()) {
+            FixedNode node = work.poll();
+            List<FixedNode> predecessors = new ArrayList<>();
+            if (node instanceof AbstractMergeNode merge) {
+                predecessors.addAll(merge.forwardEnds().snapshot());
+                if (merge instanceof LoopBeginNode loop) {
+                    predecessors.addAll(loop.loopEnds().snapshot());
+                }
+            } else if (node.predecessor() instanceof FixedNode predecessor) {
+                predecessors.add(predecessor);
+            }
+            for (FixedNode predecessor : predecessors) {
+                // Through an exception (a handler that returns) is no normal path: the exception is raised first.
+                if (!returns.isMarked(predecessor) && !isExceptionSeed(predecessor)) {
+                    returns.mark(predecessor);
+                    work.add(predecessor);
                 }
             }
         }
-        boolean changed = true;
-        while (changed) {
-            changed = false;
-            for (FixedNode node : fixedNodes) {
-                if (!doomed.isMarked(node) && allSuccessorsDoomed(node, doomed)) {
-                    doomed.mark(node);
-                    changed = true;
-                }
+        NodeBitMap doomed = graph.createNodeBitMap();
+        for (Node node : graph.getNodes()) {
+            if (node instanceof FixedNode && !returns.isMarked(node)) {
+                doomed.mark(node);
             }
         }
         return doomed;
@@ -115,27 +131,6 @@ public final class ExceptionPathsToDeoptimizationPhase extends Phase {
 
     private static boolean isExceptionSeed(FixedNode node) {
         return node instanceof UnwindNode || node instanceof BytecodeExceptionNode || node instanceof ExceptionObjectNode || node instanceof AbstractDeoptimizeNode;
-    }
-
-    private static boolean allSuccessorsDoomed(FixedNode node, NodeBitMap doomed) {
-        if (node instanceof FixedWithNextNode withNext) {
-            return withNext.next() != null && doomed.isMarked(withNext.next());
-        }
-        if (node instanceof LoopEndNode loopEnd) {
-            return doomed.isMarked(loopEnd.loopBegin());
-        }
-        if (node instanceof AbstractEndNode end) {
-            return end.merge() != null && doomed.isMarked(end.merge());
-        }
-        if (node instanceof ControlSplitNode split) {
-            for (Node successor : split.successors()) {
-                if (!doomed.isMarked(successor)) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        return false;
     }
 
     /** The exception the region starting at {@code begin} raises: the first telling node on its paths. */

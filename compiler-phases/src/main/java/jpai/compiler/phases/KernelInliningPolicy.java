@@ -1,20 +1,35 @@
 package jpai.compiler.phases;
 
+import java.util.Set;
+
 import jdk.graal.compiler.nodes.StructuredGraph;
 import jdk.graal.compiler.nodes.spi.Replacements;
 import jdk.graal.compiler.phases.common.inlining.info.InlineInfo;
 import jdk.graal.compiler.phases.common.inlining.policy.InlineEverythingPolicy;
 import jdk.graal.compiler.phases.common.inlining.policy.InliningPolicy;
 import jdk.graal.compiler.phases.common.inlining.walker.MethodInvocation;
+import jdk.vm.ci.meta.ResolvedJavaMethod;
 
 /**
  * Inline every call, except the {@code Math} functions that the device computes with its own
- * built-ins ({@link MathCallsToNodesPhase#keepsAsCall}). OpenCL C has no calls into Java: what is
- * not inlined (recursion, native methods) is refused by {@link RejectRemainingCallsPhase}.
+ * built-ins ({@link MathCallsToNodesPhase#keepsAsCall}) and the methods of captured element readers
+ * that become array accesses ({@link ElementReaderCallsToAccessesPhase#keptCalls}). OpenCL C has no
+ * calls into Java: what is not inlined (recursion, native methods) is refused by
+ * {@link RejectRemainingCallsPhase}.
  */
 public final class KernelInliningPolicy implements InliningPolicy {
 
     private final InlineEverythingPolicy everything = new InlineEverythingPolicy();
+    private final Set<ResolvedJavaMethod> keptCalls;
+
+    /** A policy that also keeps calls of {@code keptCalls} as calls. */
+    public KernelInliningPolicy(Set<ResolvedJavaMethod> keptCalls) {
+        this.keptCalls = Set.copyOf(keptCalls);
+    }
+
+    public KernelInliningPolicy() {
+        this(Set.of());
+    }
 
     @Override
     public boolean continueInlining(StructuredGraph graph) {
@@ -25,6 +40,9 @@ public final class KernelInliningPolicy implements InliningPolicy {
     public Decision isWorthInlining(Replacements replacements, MethodInvocation invocation, InlineInfo calleeInfo, int inliningDepth, boolean fullyProcessed) {
         if (MathCallsToNodesPhase.keepsAsCall(calleeInfo.invoke().getTargetMethod())) {
             return Decision.NO.withReason(false, "a Math function the device computes");
+        }
+        if (keptCalls.contains(calleeInfo.invoke().getTargetMethod())) {
+            return Decision.NO.withReason(false, "a method of a captured element reader, replaced by an array access");
         }
         return everything.isWorthInlining(replacements, invocation, calleeInfo, inliningDepth, fullyProcessed);
     }

@@ -18,10 +18,11 @@ import jdk.vm.ci.meta.ResolvedJavaMethod;
 import jpai.compiler.nodes.MathCallNode;
 
 /**
- * Replaces calls of the {@code Math}/{@code StrictMath} functions listed in {@link #FUNCTIONS} with
- * {@link MathCallNode}s. Their Java implementations (FdLibm ports with lookup tables) would be
- * slow on a device and need class initialisation; the device's built-ins of the same name do the
- * job within the OpenCL specification's error bounds.
+ * Replaces calls of the {@code Math} functions listed in {@link #FUNCTIONS} with
+ * {@link MathCallNode}s. {@code Math} allows 1 ulp of error (and these delegate to FdLibm ports
+ * with lookup tables); the device's built-ins of the same name do the job within the OpenCL
+ * specification's error bounds. {@code StrictMath} is not among them: its results are defined bit
+ * for bit (FdLibm's), so its Java implementation is inlined and compiled like user code.
  *
  * <p>Expects: inlining done with {@link #keepsAsCall(ResolvedJavaMethod)} respected (so the calls are
  * still {@link Invoke}s), and exception paths already turned into exits (these functions throw
@@ -37,13 +38,13 @@ public final class MathCallsToNodesPhase extends BasePhase<CoreProviders> {
                     Map.entry("cbrt", 1), Map.entry("pow", 2));
 
     /**
-     * True for a {@code double} function of {@code java.lang.Math} or {@code StrictMath} in
+     * True for a {@code double} function of {@code java.lang.Math} (not {@code StrictMath}) in
      * {@link #FUNCTIONS}: the inliner must leave such a call alone. ({@code Math.sin} and the other
      * functions Graal intrinsifies never reach the inliner.)
      */
     public static boolean keepsAsCall(ResolvedJavaMethod method) {
         String holder = method.getDeclaringClass().toJavaName();
-        if (!holder.equals("java.lang.Math") && !holder.equals("java.lang.StrictMath")) {
+        if (!holder.equals("java.lang.Math")) {
             return false;
         }
         Integer arity = FUNCTIONS.get(method.getName());

@@ -116,8 +116,14 @@ final class ExpressionEmitter {
             return "(~" + x(not.getValue()) + ")";
         }
         if (node instanceof AbsNode abs) {
-            // OpenCL's abs(int) returns uint; reinterpreting gives Java's Math.abs(MIN_VALUE) == MIN_VALUE.
-            return isInteger(abs) ? "as_" + type(abs) + "(abs(" + x(abs.getValue()) + "))" : "fabs(" + x(abs.getValue()) + ")";
+            if (!isInteger(abs)) {
+                return "fabs(" + x(abs.getValue()) + ")";
+            }
+            // Negated on the unsigned type, so Math.abs(MIN_VALUE) == MIN_VALUE as in Java. Not OpenCL's
+            // abs(): PoCL's LLVM takes abs(INT_MIN) as poison and then assumes the result non-negative.
+            String value = x(abs.getValue());
+            String unsigned = unsignedType(abs);
+            return wrap(type(abs), value + " < 0 ? (" + unsigned + ")0 - (" + unsigned + ")" + value + " : (" + unsigned + ")" + value);
         }
         if (node instanceof SqrtNode sqrt) {
             return "sqrt(" + x(sqrt.getValue()) + ")";

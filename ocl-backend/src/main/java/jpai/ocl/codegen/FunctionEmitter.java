@@ -13,6 +13,7 @@ import java.util.Set;
 import jdk.graal.compiler.core.common.type.FloatStamp;
 import jdk.graal.compiler.core.common.type.IntegerStamp;
 import jdk.graal.compiler.graph.Node;
+import jdk.graal.compiler.graph.NodeSourcePosition;
 import jdk.graal.compiler.nodes.AbstractBeginNode;
 import jdk.graal.compiler.nodes.AbstractEndNode;
 import jdk.graal.compiler.nodes.AbstractMergeNode;
@@ -44,6 +45,7 @@ import jdk.graal.compiler.nodes.calc.SignedRemNode;
 import jdk.graal.compiler.nodes.calc.UnsignedDivNode;
 import jdk.graal.compiler.nodes.calc.UnsignedRemNode;
 import jdk.graal.compiler.nodes.cfg.HIRBlock;
+import jdk.graal.compiler.nodes.extended.IntegerSwitchNode;
 import jdk.graal.compiler.nodes.java.AccessIndexedNode;
 import jdk.graal.compiler.nodes.java.LoadIndexedNode;
 import jdk.graal.compiler.nodes.java.NewArrayNode;
@@ -55,9 +57,12 @@ import jdk.graal.compiler.nodes.virtual.VirtualArrayNode;
 import jdk.graal.compiler.nodes.virtual.VirtualObjectNode;
 import jdk.graal.compiler.phases.schedule.SchedulePhase;
 import jdk.graal.compiler.phases.schedule.SchedulePhase.SchedulingStrategy;
+import jdk.vm.ci.meta.ConstantReflectionProvider;
+import jdk.vm.ci.meta.JavaConstant;
 import jdk.vm.ci.meta.JavaKind;
 import jdk.vm.ci.meta.ResolvedJavaType;
 import jpai.compiler.CapturedValue;
+import jpai.compiler.GraalAccess;
 import jpai.compiler.KernelBailoutException;
 import jpai.compiler.KernelGraph;
 import jpai.compiler.SourceLocation;
@@ -154,6 +159,9 @@ public final class FunctionEmitter {
     private final Map<ValueNode, String> names = new HashMap<>();
     private final Map<ValueNode, String> variables = new LinkedHashMap<>();
     private final List<String> arrayDeclarations = new ArrayList<>();
+    /** Program-scope {@code __constant} tables for the JDK's static final arrays, by their constant. */
+    private final Map<JavaConstant, String> tables = new LinkedHashMap<>();
+    private final List<String> tableDefinitions = new ArrayList<>();
     private final Set<Helper> helpers = EnumSet.noneOf(Helper.class);
     private final ExpressionEmitter expressions;
     private final List<FunctionParameter> parameters = new ArrayList<>();
@@ -190,6 +198,9 @@ public final class FunctionEmitter {
             declarations.add(parameter.declaration());
         }
         CodeWriter function = new CodeWriter();
+        for (String table : tableDefinitions) {
+            function.line(table);
+        }
         function.open("static int " + name + "(" + String.join(", ", declarations) + ")");
         for (Map.Entry<ValueNode, String> variable : variables.entrySet()) {
             function.line(typeOf(variable.getKey()) + " " + variable.getValue() + ";");
@@ -398,6 +409,8 @@ public final class FunctionEmitter {
                 code.between("} else {");
                 code.append(whenFalse).close();
             }
+        } else if (end instanceof IntegerSwitchNode switchNode) {
+            emitSwitch(block, switchNode, loops, fallsInto, code);
         } else if (end instanceof ReturnNode ret) {
             emitReturn(ret, code);
         } else if (end instanceof DeoptimizeNode deoptimize) {
@@ -409,6 +422,47 @@ public final class FunctionEmitter {
         } else {
             throw KernelBailoutException.at(end, describeUnsupported(end));
         }
+    }
+
+    /**
+     * A Java {@code switch} on an {@code int} (also a {@code char}, {@code byte} or {@code short},
+     * which Java widens) as an {@code if}/{@code else if} chain, one test per target with all its
+     * keys, the default last. Not a C {@code switch}: a {@code break} in a branch's code means
+     * leaving the enclosing loop, which inside a C {@code switch} would leave the switch instead.
+     */
+    private void emitSwitch(HIRBlock block, IntegerSwitchNode switchNode, Loops loops, HIRBlock fallsInto, CodeWriter code) {
+        String value = operand(switchNode.value());
+        Map<AbstractBeginNode, List<String>> keysByTarget = new LinkedHashMap<>();
+        for (int i = 0; i < switchNode.keyCount(); i++) {
+            AbstractBeginNode target = switchNode.keySuccessor(i);
+            if (target != switchNode.defaultSuccessor()) {
+                keysByTarget.computeIfAbsent(target, t -> new ArrayList<>()).add(value + " == " + Literals.of(switchNode.keyAt(i)));
+            }
+        }
+        CodeWriter otherwise = new CodeWriter(code.depth() + 1);
+        branch(block, schedule.blockFor(switchNode.defaultSuccessor()), loops, fallsInto, otherwise);
+        if (keysByTarget.isEmpty()) {
+            code.append(reindented(otherwise, code.depth()));
+            return;
+        }
+        boolean first = true;
+        for (Map.Entry<AbstractBeginNode, List<String>> target : keysByTarget.entrySet()) {
+            CodeWriter whenTaken = new CodeWriter(code.depth() + 1);
+            branch(block, schedule.blockFor(target.getKey()), loops, fallsInto, whenTaken);
+            String condition = String.join(" || ", target.getValue());
+            if (first) {
+                code.open("if (" + condition + ")");
+            } else {
+                code.between("} else if (" + condition + ") {");
+            }
+            code.append(whenTaken);
+            first = false;
+        }
+        if (!otherwise.isEmpty()) {
+            code.between("} else {");
+            code.append(otherwise);
+        }
+        code.close();
     }
 
     /** The code for the edge {@code from → to}. */
@@ -505,6 +559,9 @@ public final class FunctionEmitter {
                 code.line(operand(load) + " = " + array(load) + "[" + operand(load.index()) + "];");
             }
         } else if (node instanceof StoreIndexedNode store) {
+            if (arrayOf(store) instanceof ConstantNode) {
+                throw KernelBailoutException.at(store, "the function writes to a static final array, which kernels cannot change in Java's memory");
+            }
             if (arrayOf(store) instanceof ParameterNode) {
                 throw KernelBailoutException.at(store, "the function writes to a captured array; captured arrays are read-only on OpenCL (the write would not reach the Java array)");
             }
@@ -609,6 +666,40 @@ public final class FunctionEmitter {
         code.line("for (int k = 0; k < " + size + "; k++) " + arrayName + "[k] = 0;");
     }
 
+    /**
+     * A static final array that the JDK's own code reads (FdLibm's tables behind {@code StrictMath})
+     * as a program-scope {@code __constant} table, its elements as they are now. Only the JDK's:
+     * its private tables never change, while a user's static final array may be written after the
+     * kernel was compiled, which the kernel would not see.
+     */
+    private String table(AccessIndexedNode access, ConstantNode constant) {
+        JavaConstant array = constant.asJavaConstant();
+        String known = tables.get(array);
+        if (known != null) {
+            return known;
+        }
+        NodeSourcePosition position = access.getNodeSourcePosition();
+        if (position == null || !position.getMethod().getDeclaringClass().toJavaName().startsWith("java.")) {
+            throw KernelBailoutException.at(access, "the function reads a static final array, whose elements Java may change after the kernel is compiled; "
+                            + "copy it into a local variable that the lambda captures instead");
+        }
+        ConstantReflectionProvider reflection = GraalAccess.get().providers().getConstantReflection();
+        Integer length = reflection.readArrayLength(array);
+        JavaKind kind = access.elementKind();
+        if (length == null || !kind.isPrimitive()) {
+            throw KernelBailoutException.at(access, "the function reads a constant array of objects, which kernels do not have");
+        }
+        List<String> elements = new ArrayList<>();
+        for (int i = 0; i < length; i++) {
+            elements.add(Literals.of(reflection.readArrayElement(array, i)));
+        }
+        String tableName = name + "_table" + tables.size();
+        noteDoubles(kind);
+        tableDefinitions.add("__constant " + OpenCLTypes.storageType(kind) + " " + tableName + "[" + Math.max(length, 1) + "] = {" + String.join(", ", elements) + "};");
+        tables.put(array, tableName);
+        return tableName;
+    }
+
     private String declareArray(ValueNode identity, JavaKind elementKind, int length) {
         String arrayName = "a" + identity.getId();
         noteDoubles(elementKind);
@@ -623,6 +714,9 @@ public final class FunctionEmitter {
 
     private String array(AccessIndexedNode access) {
         ValueNode array = arrayOf(access);
+        if (array instanceof ConstantNode constant && access instanceof LoadIndexedNode) {
+            return table(access, constant);
+        }
         String arrayName = names.get(array instanceof AllocatedObjectNode allocated ? allocated.getVirtualObject() : array);
         if (arrayName == null) {
             throw KernelBailoutException.at(access, "an array that is neither captured nor allocated in the function (" + array.getClass().getSimpleName() + ") is not supported on OpenCL");
@@ -659,7 +753,7 @@ public final class FunctionEmitter {
             return "a call that could not be inlined is not supported on OpenCL";
         }
         if (kind.contains("Switch")) {
-            return "a switch statement is not supported on OpenCL yet";
+            return "a switch on anything but an int, char, byte or short (" + kind + ") is not supported on OpenCL";
         }
         if (kind.contains("Monitor")) {
             return "synchronized blocks are not supported on OpenCL";

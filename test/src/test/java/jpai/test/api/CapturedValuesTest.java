@@ -2,6 +2,7 @@ package jpai.test.api;
 
 import static jpai.test.api.ExecutorCase.assertSameAsJava;
 import static jpai.test.api.ExecutorCase.javaLoop;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -65,6 +66,16 @@ class CapturedValuesTest {
             try (PArray<Double> output = ExecutorCase.apply(AF.map(weigh), executor, input)) {
                 assertSameAsJava(javaLoop(weigh, input), output, "captured PArray on " + executor);
             }
+        }
+    }
+
+    @ParameterizedTest(name = "on {0}")
+    @MethodSource("executors")
+    void capturedPArrayIndexOutOfRangeThrowsAsInJava(Executor executor) {
+        try (PArray<Float> table = PArray.of(1f, 2f, 3f); PArray<Integer> input = PArray.of(0, 1, 2, 3, 1)) {
+            Function<Integer, Float> lookup = i -> table.get(i) + 0.5f;
+            assertThrows(IndexOutOfBoundsException.class, () -> ExecutorCase.apply(AF.map(lookup, Float.class), executor, input).close(),
+                            "element 3 is outside the captured PArray on " + executor);
         }
     }
 }

@@ -1,0 +1,65 @@
+package jpai.test.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.function.Function;
+
+import org.junit.jupiter.api.Test;
+
+import jpai.AF;
+import jpai.Executor;
+import jpai.PArray;
+
+/**
+ * The bugs the differential fuzzer (branch {@code fuzz}, its {@code KnownBugsTest}) found, end to
+ * end through the runtime, on the device with fallbacks made errors where OpenCL is expected.
+ */
+class FuzzerRegressionTest {
+
+    private static <T, R> PArray<R> onDevice(Function<T, R> f, Class<R> type, PArray<T> input) {
+        return ExecutorCase.apply(AF.map(f, type), Executor.ACCELERATOR, input);
+    }
+
+    /** Fuzz seed 7 program 67: an early return from an inner loop fell through to the outer loop. */
+    @Test
+    void earlyReturnFromNestedLoop() {
+        Function<Integer, Integer> f = x -> {
+            for (int i = 0; i < 2; i++) {
+                for (int j = 0; j < 2; j++) {
+                    if (x > 0) {
+                        return 1;
+                    }
+                }
+            }
+            return 2;
+        };
+        try (PArray<Integer> in = PArray.of(5, -5); PArray<Integer> out = onDevice(f, Integer.class, in)) {
+            assertEquals(f.apply(5), out.get(0));
+            assertEquals(f.apply(-5), out.get(1));
+        }
+    }
+
+    /** Fuzz seed 20261121 program 21: a lambda that ignores its argument made the generator throw. */
+    @Test
+    void lambdaIgnoringItsArgument() {
+        Function<Integer, Integer> f = x -> 5;
+        try (PArray<Integer> in = PArray.of(1, 2); PArray<Integer> out = onDevice(f, Integer.class, in)) {
+            assertEquals(5, out.get(0));
+            assertEquals(5, out.get(1));
+        }
+    }
+
+    /** Fuzz seed 42 program 1020: Math.abs(Integer.MIN_VALUE) was taken as non-negative on PoCL. */
+    @Test
+    void absOfMinValue() {
+        Function<Integer, Long> widen = x -> (long) Math.abs(x);
+        Function<Integer, Boolean> negative = x -> Math.abs(x) < 0;
+        try (PArray<Integer> in = PArray.of(Integer.MIN_VALUE, -5); PArray<Long> out = onDevice(widen, Long.class, in);
+                        PArray<Boolean> out2 = onDevice(negative, Boolean.class, in)) {
+            assertEquals(-2147483648L, out.get(0));
+            assertEquals(5L, out.get(1));
+            assertEquals(true, out2.get(0));
+            assertEquals(false, out2.get(1));
+        }
+    }
+}
