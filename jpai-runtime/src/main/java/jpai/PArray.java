@@ -53,6 +53,10 @@ public final class PArray<T> implements AutoCloseable {
     }
 
     private PArray(DataType type, long length) {
+        this(type, length, true);
+    }
+
+    private PArray(DataType type, long length, boolean zeroed) {
         if (length < 0) {
             throw new IllegalArgumentException("negative PArray length: " + length);
         }
@@ -64,7 +68,7 @@ public final class PArray<T> implements AutoCloseable {
         HostMemory memory = OpenCLRuntime.hostMemory();
         try {
             for (int i = 0; i < buffers.length; i++) {
-                buffers[i] = new ComponentBuffer(components.get(i), length, memory);
+                buffers[i] = new ComponentBuffer(components.get(i), length, memory, zeroed);
             }
         } catch (RuntimeException | OutOfMemoryError e) {
             new Release(java.util.Arrays.stream(buffers).filter(Objects::nonNull).toArray(ComponentBuffer[]::new)).run();
@@ -94,6 +98,16 @@ public final class PArray<T> implements AutoCloseable {
     /** A zero-filled array of {@code length} elements of {@code type} (scalar or tuple). */
     public static PArray<?> allocate(DataType type, long length) {
         return new PArray<>(type, length);
+    }
+
+    /**
+     * An array of {@code length} elements of {@code type} whose contents are undefined until written:
+     * for code that writes every element before reading any (the runtime's kernel outputs), which
+     * saves zeroing memory about to be overwritten. Reading an element not yet written gives an
+     * arbitrary value of the type, never anything outside Java's safety.
+     */
+    public static PArray<?> allocateUninitialized(DataType type, long length) {
+        return new PArray<>(type, length, false);
     }
 
     /** A zero-filled array of tuples with these component types: {@code allocateTuples(n, Float.class, Integer.class)}. */

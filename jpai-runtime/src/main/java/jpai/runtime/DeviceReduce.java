@@ -34,7 +34,7 @@ final class DeviceReduce {
         DeviceContext context = OpenCLRuntime.context(device);
         long localSize = Long.highestOneBit(Math.min(WORK_GROUP, context.device().maxWorkGroupSize())); // the tree needs a power of two
         long groups = Math.min(MAX_GROUPS, (length + localSize - 1) / localSize);
-        try (PArray<?> partials = PArray.allocate(type, groups)) {
+        try (PArray<?> partials = PArray.allocateUninitialized(type, groups)) { // every group writes its partial
             KernelBinding binding = new KernelBinding(compiled).common(input).reduction(identity, partials, localSize);
             binding.launch().localSize(localSize).globalSize(groups * localSize);
             LaunchResult result = context.launch(compiled.kernel(), binding.launch());

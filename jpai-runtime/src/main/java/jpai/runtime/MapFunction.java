@@ -65,7 +65,8 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
     @SuppressWarnings("unchecked")
     private PArray<R> applyProfiled(PArray<T> input) {
         DataType outputType = definition.outputTypes.computeIfAbsent(input.type(), type -> definition.declaredOutput != null ? definition.declaredOutput : inferOutputType(input));
-        PArray<R> output = (PArray<R>) PArray.allocate(outputType, input.length());
+        // Every element is written, by the kernel or by Java, before anything reads it.
+        PArray<R> output = (PArray<R>) PArray.allocateUninitialized(outputType, input.length());
         try {
             switch (executor) {
                 case SEQUENTIAL -> JavaMap.sequential(definition.function, input, output);

@@ -23,9 +23,16 @@ public final class ComponentBuffer {
     private volatile boolean released;
 
     public ComponentBuffer(ElementType type, long length, HostMemory memory) {
+        this(type, length, memory, true);
+    }
+
+    /** @param zeroed false for memory that will be written in full before it is read */
+    public ComponentBuffer(ElementType type, long length, HostMemory memory, boolean zeroed) {
         this.type = type;
         this.length = length;
-        this.host = memory.allocate(length * type.byteSize(), Math.max(8, type.byteSize()));
+        long bytes = length * type.byteSize();
+        long alignment = Math.max(8, type.byteSize());
+        this.host = zeroed ? memory.allocate(bytes, alignment) : memory.allocateUninitialized(bytes, alignment);
         this.segment = host.segment().asSlice(0, length * type.byteSize());
     }
 

@@ -12,6 +12,14 @@ public interface HostMemory {
     /** A new zero-filled block of {@code bytes} bytes (at least 1), aligned to {@code alignment}. */
     HostAllocation allocate(long bytes, long alignment);
 
+    /**
+     * A new block whose contents are undefined, for arrays that will be written in full before they
+     * are read (the outputs of kernels): it saves zeroing memory that is about to be overwritten.
+     */
+    default HostAllocation allocateUninitialized(long bytes, long alignment) {
+        return allocate(bytes, alignment);
+    }
+
     /** A short description for profiles and messages ("plain off-heap", "pinned by NVIDIA CUDA"). */
     String describe();
 

@@ -65,6 +65,15 @@ final class PinnedHostMemory implements HostMemory {
 
     @Override
     public HostAllocation allocate(long bytes, long alignment) {
+        return allocate(bytes, alignment, true);
+    }
+
+    @Override
+    public HostAllocation allocateUninitialized(long bytes, long alignment) {
+        return allocate(bytes, alignment, false);
+    }
+
+    private HostAllocation allocate(long bytes, long alignment, boolean zeroed) {
         long capacity = SizeClasses.classOf(Math.max(1, bytes));
         if (!isPinnable(bytes) || owner.isLost()) {
             return PlainHostMemory.INSTANCE.allocate(bytes, alignment);
@@ -84,7 +93,9 @@ final class PinnedHostMemory implements HostMemory {
             return PlainHostMemory.INSTANCE.allocate(bytes, alignment);
         }
         MemorySegment segment = block.segment().asSlice(0, Math.max(1, bytes));
-        segment.fill((byte) 0); // a reused block holds an old array's data; a new one is undefined
+        if (zeroed) {
+            segment.fill((byte) 0); // a reused block holds an old array's data; a new one is undefined
+        }
         return new PinnedAllocation(this, block, segment);
     }
 
