@@ -152,9 +152,9 @@ public final class MonteCarlo extends Program<int[]> {
                     int l = get_local_id(0);
                     scratch[l] = inside;
                     barrier(CLK_LOCAL_MEM_FENCE);
-                    for (int half = get_local_size(0) / 2; half > 0; half >>= 1) {
-                        if (l < half) {
-                            scratch[l] += scratch[l + half];
+                    for (int stride = get_local_size(0) / 2; stride > 0; stride >>= 1) {
+                        if (l < stride) {
+                            scratch[l] += scratch[l + stride];
                         }
                         barrier(CLK_LOCAL_MEM_FENCE);
                     }
