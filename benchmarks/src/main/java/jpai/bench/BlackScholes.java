@@ -12,6 +12,7 @@ import com.aparapi.Kernel;
 import jpai.AF;
 import jpai.ArrayFunction;
 import jpai.PArray;
+import jpai.Tuple2;
 
 /**
  * Black-Scholes, float, as in the AMD APP SDK sample the thesis uses: each option's price, strike,
@@ -144,18 +145,30 @@ public final class BlackScholes extends Program<float[]> {
     }
 
     /**
-     * Today: two maps over the random numbers, one for the call and one for the put price (a map has
-     * one scalar output), so d1 and d2 are computed twice. With the new API: one map returning
-     * {@code new Tuple2<>(call, put)}.
+     * One map over the random numbers returning {@code new Tuple2<>(call, put)} (d1 and d2 computed
+     * once, as in the sequential version); results read into two Java arrays.
      */
     @Override
     public Run jpai(float[] r) {
         PArray<Float> input = PArray.of(r);
-        ArrayFunction<Float, Float> calls = AF.map((Float x) -> call(x), Float.class);
-        ArrayFunction<Float, Float> puts = AF.map((Float x) -> put(x), Float.class);
-        return new JpaiRun(List.of(input), () -> List.of(calls.apply(input), puts.apply(input)),
-                results -> Output.of("call", results.get(0).toFloatArray(), "put", results.get(1).toFloatArray()),
-                "two maps (call, put): d1, d2 computed twice until a map can return a Tuple2");
+        float[] call = new float[r.length];
+        float[] put = new float[r.length];
+        ArrayFunction<Float, Tuple2<Float, Float>> prices = AF.map((Float x) -> {
+            float s = S_LO * x + S_HI * (1.0f - x);
+            float k = K_LO * x + K_HI * (1.0f - x);
+            float t = T_LO * x + T_HI * (1.0f - x);
+            float rate = R_LO * x + R_HI * (1.0f - x);
+            float v = V_LO * x + V_HI * (1.0f - x);
+            float sqrtT = (float) Math.sqrt(t);
+            float d1 = ((float) Math.log(s / k) + (rate + 0.5f * v * v) * t) / (v * sqrtT);
+            float d2 = d1 - v * sqrtT;
+            float kExpRT = k * (float) Math.exp(-rate * t);
+            return new Tuple2<>(s * cnd(d1) - kExpRT * cnd(d2), kExpRT * cnd(-d2) - s * cnd(-d1));
+        });
+        return new JpaiRun(List.of(input), () -> List.of(prices.apply(input)), results -> {
+            JpaiRun.copy(results.get(0), 0, call);
+            JpaiRun.copy(results.get(0), 1, put);
+        }, () -> Output.of("call", call.clone(), "put", put.clone()), "one map returning Tuple2(call, put)");
     }
 
     @Override

@@ -12,6 +12,7 @@ import com.aparapi.Kernel;
 import jpai.AF;
 import jpai.ArrayFunction;
 import jpai.PArray;
+import jpai.Tuple2;
 
 /**
  * Discrete Fourier transform, float, the direct O(n^2) sum as in the VEE paper: for each k,
@@ -146,21 +147,34 @@ public final class Dft extends Program<Dft.Data> {
     }
 
     /**
-     * Today: two maps over k (real and imaginary part: a map has one scalar output), capturing the
-     * signal, so the cos/sin work is done twice; captured values fall back. With the new API: one map
-     * returning {@code new Tuple2<>(re, im)}.
+     * One map over k returning {@code new Tuple2<>(re, im)} (the twiddles computed once, as in the
+     * sequential version), capturing the signal arrays and the scale; results read into two Java arrays.
      */
     @Override
     public Run jpai(Data d) {
         float[] re = d.re();
         float[] im = d.im();
-        float scale = scale(re.length);
-        PArray<Integer> indices = JpaiRun.indices(re.length);
-        ArrayFunction<Integer, Float> realPart = AF.map((Integer k) -> real(re, im, k, scale), Float.class);
-        ArrayFunction<Integer, Float> imaginaryPart = AF.map((Integer k) -> imaginary(re, im, k, scale), Float.class);
-        return new JpaiRun(List.of(indices), () -> List.of(realPart.apply(indices), imaginaryPart.apply(indices)),
-                results -> Output.of("re", results.get(0).toFloatArray(), "im", results.get(1).toFloatArray()),
-                "two maps over k (re, im) capturing the signal: the twiddles are computed twice until a map can return a Tuple2");
+        int n = re.length;
+        float scale = scale(n);
+        PArray<Integer> indices = JpaiRun.indices(n);
+        float[] outRe = new float[n];
+        float[] outIm = new float[n];
+        ArrayFunction<Integer, Tuple2<Float, Float>> dft = AF.map((Integer k) -> {
+            float sumRe = 0;
+            float sumIm = 0;
+            for (int t = 0; t < re.length; t++) {
+                float angle = scale * ((t * k) % re.length);
+                float c = (float) Math.cos(angle);
+                float s = (float) Math.sin(angle);
+                sumRe += re[t] * c + im[t] * s;
+                sumIm += im[t] * c - re[t] * s;
+            }
+            return new Tuple2<>(sumRe, sumIm);
+        });
+        return new JpaiRun(List.of(indices), () -> List.of(dft.apply(indices)), results -> {
+            JpaiRun.copy(results.get(0), 0, outRe);
+            JpaiRun.copy(results.get(0), 1, outIm);
+        }, () -> Output.of("re", outRe.clone(), "im", outIm.clone()), "one map over k returning Tuple2(re, im), capturing the signal");
     }
 
     @Override

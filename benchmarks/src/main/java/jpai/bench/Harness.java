@@ -224,14 +224,24 @@ public final class Harness {
                 context.record(kind, Measurement.KERNEL, Stats.of(java.util.Arrays.copyOf(kernel, count)), "yes", ranOn, note);
             }
             context.record(kind, Measurement.FIRST_RUN, Stats.of(new long[] {first}), "yes", ranOn, "first call: compilation and kernel build included");
+            StringBuilder splitLog = new StringBuilder();
             for (String phase : JpaiProfiler.PHASES) {
                 if (split.containsKey(phase)) {
-                    context.record(kind, "jpai:" + phase, Stats.of(java.util.Arrays.copyOf(split.get(phase), count)), "yes", ranOn, null);
+                    String bytesKey = phase + "-bytes";
+                    String phaseNote = split.containsKey(bytesKey)
+                            ? String.format(java.util.Locale.ROOT, "median bytes per call: %.0f", Stats.of(java.util.Arrays.copyOf(split.get(bytesKey), count)).median())
+                            : null;
+                    Stats phaseStats = Stats.of(java.util.Arrays.copyOf(split.get(phase), count));
+                    context.record(kind, "jpai:" + phase, phaseStats, "yes", ranOn, phaseNote);
+                    splitLog.append(String.format(java.util.Locale.ROOT, " %s %.3f", phase, phaseStats.median() / 1e6));
                 }
             }
             log.printf("  %-13s %10.3f ms median (min %.3f, max %.3f, %d runs)%s  on %s%s%n", kind.id(), stats.median() / 1e6, stats.min() / 1e6, stats.max() / 1e6, count,
                     kernel[0] >= 0 && firstKernel >= 0 ? String.format(java.util.Locale.ROOT, ", kernel %.3f ms", Stats.of(java.util.Arrays.copyOf(kernel, count)).median() / 1e6) : "",
                     ranOn, note == null ? "" : "  [" + note + "]");
+            if (!splitLog.isEmpty()) {
+                log.printf("  %-13s split (ms, medians):%s%n", "", splitLog);
+            }
         }
     }
 

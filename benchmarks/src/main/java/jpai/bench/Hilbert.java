@@ -88,14 +88,15 @@ public final class Hilbert extends Program<Integer> {
         }), () -> Output.of("h", h.clone()), "Java: fork/join pool");
     }
 
-    /** A map over element indices capturing n (captured values and integer division fall back today). */
+    /** A map over element indices capturing n; the result read into a Java array. */
     @Override
     public Run jpai(Integer size) {
         int n = size;
         PArray<Integer> elements = JpaiRun.indices(n * n);
-        ArrayFunction<Integer, Float> hilbert = AF.map((Integer e) -> 1.0f / (e / n + e % n + 1), Float.class);
-        return new JpaiRun(List.of(elements), () -> List.of(hilbert.apply(elements)), results -> Output.of("h", results.get(0).toFloatArray()),
-                "map over element indices capturing n");
+        float[] h = new float[n * n];
+        ArrayFunction<Integer, Float> hilbert = AF.map((Integer e) -> 1.0f / (e / n + e % n + 1));
+        return new JpaiRun(List.of(elements), () -> List.of(hilbert.apply(elements)), results -> JpaiRun.copy(results.get(0), 0, h),
+                () -> Output.of("h", h.clone()), "map over element indices capturing n");
     }
 
     @Override

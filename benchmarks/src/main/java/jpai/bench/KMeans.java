@@ -13,6 +13,7 @@ import com.aparapi.Kernel;
 import jpai.AF;
 import jpai.ArrayFunction;
 import jpai.PArray;
+import jpai.Tuple2;
 
 /**
  * K-Means membership step, int output: each 2-D float point is assigned the index of its nearest
@@ -125,20 +126,20 @@ public final class KMeans extends Program<KMeans.Data> {
     }
 
     /**
-     * Today: a map over indices capturing the point and centroid arrays (captured values fall back).
-     * With the new API: {@code AF.zip2().map(p -> nearest(p._1(), p._2(), cx, cy))} over
-     * {@code PArray.zip(px, py)}, capturing the centroids.
+     * {@code AF.zip2().map(p -> nearest(p._1(), p._2(), cx, cy))} over {@code PArray.zip(px, py)},
+     * capturing the centroid arrays; the result read into a Java array.
      */
     @Override
     public Run jpai(Data d) {
-        float[] px = d.px();
-        float[] py = d.py();
         float[] cx = d.cx();
         float[] cy = d.cy();
-        PArray<Integer> indices = JpaiRun.indices(px.length);
-        ArrayFunction<Integer, Integer> membership = AF.map((Integer i) -> nearest(px[i], py[i], cx, cy), Integer.class);
-        return new JpaiRun(List.of(indices), () -> List.of(membership.apply(indices)), results -> Output.of("member", results.get(0).toIntArray()),
-                "map over indices capturing points and centroids");
+        PArray<Float> px = PArray.of(d.px());
+        PArray<Float> py = PArray.of(d.py());
+        PArray<Tuple2<Float, Float>> points = PArray.zip(px, py);
+        int[] member = new int[d.px().length];
+        ArrayFunction<Tuple2<Float, Float>, Integer> membership = AF.<Float, Float>zip2().map(p -> nearest(p._1(), p._2(), cx, cy));
+        return new JpaiRun(List.of(px, py), () -> List.of(membership.apply(points)), results -> JpaiRun.copy(results.get(0), 0, member),
+                () -> Output.of("member", member.clone()), "zip2().map over zip(px, py) capturing the centroid arrays");
     }
 
     @Override

@@ -110,18 +110,16 @@ public final class Mandelbrot extends Program<Integer> {
         }, () -> Output.of("count", image.clone()), "Java: fork/join pool");
     }
 
-    /**
-     * A map over pixel indices capturing the side and the step (captured values, and the integer
-     * division and remainder, fall back today). Expressible as is once captured scalars compile.
-     */
+    /** A map over pixel indices capturing the side and the step; the result read into a Java array. */
     @Override
     public Run jpai(Integer size) {
         int n = size;
         float step = 3.0f / n;
         PArray<Integer> pixels = JpaiRun.indices(n * n);
-        ArrayFunction<Integer, Integer> mandelbrot = AF.map((Integer p) -> escape(p % n, p / n, step), Integer.class);
-        return new JpaiRun(List.of(pixels), () -> List.of(mandelbrot.apply(pixels)), results -> Output.of("count", results.get(0).toIntArray()),
-                "map over pixel indices capturing n and the step");
+        int[] image = new int[n * n];
+        ArrayFunction<Integer, Integer> mandelbrot = AF.map((Integer p) -> escape(p % n, p / n, step));
+        return new JpaiRun(List.of(pixels), () -> List.of(mandelbrot.apply(pixels)), results -> JpaiRun.copy(results.get(0), 0, image),
+                () -> Output.of("count", image.clone()), "map over pixel indices capturing n and the step");
     }
 
     @Override

@@ -159,9 +159,37 @@ public final class MarkdownReport {
                 }
                 md.append('\n');
             }
-            md.append("\nJPAI: no kernel-only time and no profiler split (Graal, driver build, H→D, kernel, D→H, rest): ")
-                    .append(JpaiProfiler.current().unavailableReason() == null ? "see the CSV's jpai:* rows." : JpaiProfiler.current().unavailableReason() + ".")
-                    .append("\n\n");
+            md.append("\nJPAI's kernel-only time is the sum of `kernelNanos` of its applies' profiles (`AF.lastProfile()`, OpenCL events).\n\n");
+
+            md.append("### JPAI on OpenCL: profiler split, size ").append(size.getKey().toLowerCase(Locale.ROOT)).append("\n\n");
+            md.append("Medians over the timed runs, ms, from `AF.lastProfile()` of each apply of a call (summed over the applies). "
+                    + "`d2h` is device time of device→host copies: results are lazy, so the copy happens at the host read after the apply, "
+                    + "counted from `Profiler.lazyDeviceToHost()` deltas around the call; `read` is the wall time of that host read "
+                    + "(d2h plus the copy into the Java array); `rest` is the call's wall time minus graal, codegen, driver build, h2d, kernel and d2h. "
+                    + "Medians of parts need not add up to the end-to-end median.\n\n");
+            md.append("| program | end-to-end |");
+            JpaiProfiler.PHASES.forEach(phase -> md.append(' ').append(phase).append(" |"));
+            md.append(" h2d bytes | d2h bytes |\n|---|---:|");
+            JpaiProfiler.PHASES.forEach(phase -> md.append("---:|"));
+            md.append("---:|---:|\n");
+            for (String[] c : size.getValue()) {
+                Measurement e2e = find(c[0], c[1], VersionKind.JPAI_OPENCL, Measurement.END_TO_END);
+                if (e2e == null || !e2e.timed() || e2e.fallback()) {
+                    continue;
+                }
+                md.append("| ").append(c[0]).append(" | ").append(ms(e2e.medianMs())).append(" |");
+                for (String phase : JpaiProfiler.PHASES) {
+                    Measurement m = find(c[0], c[1], VersionKind.JPAI_OPENCL, "jpai:" + phase);
+                    md.append(' ').append(m != null && m.timed() ? ms(m.medianMs()) : "—").append(" |");
+                }
+                for (String phase : List.of("h2d", "d2h")) {
+                    Measurement m = find(c[0], c[1], VersionKind.JPAI_OPENCL, "jpai:" + phase);
+                    String bytes = m == null || m.note() == null ? "—" : m.note().replace("median bytes per call: ", "");
+                    md.append(' ').append(bytes).append(" |");
+                }
+                md.append('\n');
+            }
+            md.append('\n');
         }
 
         md.append("## Versions that did not run on the device, and why\n\n| program | size | version | ran on | note |\n|---|---|---|---|---|\n");

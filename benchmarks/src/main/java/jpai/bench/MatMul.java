@@ -120,16 +120,17 @@ public final class MatMul extends Program<MatMul.Data> {
         return Run.java(() -> IntStream.range(0, n).parallel().forEach(i -> row(d.a(), d.b(), c, n, i)), () -> Output.of("c", c.clone()), "Java: fork/join pool");
     }
 
-    /** A map over element indices capturing A, B and n (captured values fall back today). */
+    /** A map over element indices capturing A, B and n (a dot product per element); the result read into a Java array. */
     @Override
     public Run jpai(Data d) {
         int n = d.n();
         float[] a = d.a();
         float[] b = d.b();
         PArray<Integer> elements = JpaiRun.indices(n * n);
-        ArrayFunction<Integer, Float> multiply = AF.map((Integer e) -> element(a, b, n, e / n, e % n), Float.class);
-        return new JpaiRun(List.of(elements), () -> List.of(multiply.apply(elements)), results -> Output.of("c", results.get(0).toFloatArray()),
-                "map over element indices capturing A, B and n");
+        float[] c = new float[n * n];
+        ArrayFunction<Integer, Float> multiply = AF.map((Integer e) -> element(a, b, n, e / n, e % n));
+        return new JpaiRun(List.of(elements), () -> List.of(multiply.apply(elements)), results -> JpaiRun.copy(results.get(0), 0, c),
+                () -> Output.of("c", c.clone()), "map over element indices capturing A, B and n");
     }
 
     @Override

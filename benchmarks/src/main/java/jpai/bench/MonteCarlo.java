@@ -17,8 +17,10 @@ import jpai.PArray;
  * Monte Carlo estimation of pi, int: each work-item has its own xorshift32 stream, seeded from a
  * random input array, draws {@value #SAMPLES_PER_THREAD} points with 15-bit integer coordinates
  * and counts those inside the quarter circle; pi = 4 * (sum of counts) / samples. Integer
- * arithmetic keeps every version exact. The final sum of the counts (n/64 ints) is left out of the
- * timed work everywhere (for JPAI it awaits AF.reduce).
+ * arithmetic keeps every version exact. Every version includes the final sum of the counts (the
+ * output is the number of points inside): JPAI as a map then reduce (one fused kernel), the
+ * hand-written kernel with a work-group reduction and a host sum of the per-group partials, Aparapi
+ * with a host sum of the per-thread counts.
  */
 public final class MonteCarlo extends Program<int[]> {
 
@@ -36,7 +38,7 @@ public final class MonteCarlo extends Program<int[]> {
 
     @Override
     public String description() {
-        return "per-thread xorshift32 streams, " + SAMPLES_PER_THREAD + " points each: count of points inside the quarter circle per thread";
+        return "per-thread xorshift32 streams, " + SAMPLES_PER_THREAD + " points each, counts inside the quarter circle summed";
     }
 
     /** Samples in all; threads are samples / 64. */
@@ -92,64 +94,92 @@ public final class MonteCarlo extends Program<int[]> {
 
     @Override
     public Run sequential(int[] seeds) {
-        int[] counts = new int[seeds.length];
+        int[] total = new int[1];
         return Run.java(() -> {
+            int sum = 0;
             for (int t = 0; t < seeds.length; t++) {
-                counts[t] = countInside(seeds[t]);
+                sum += countInside(seeds[t]);
             }
-        }, () -> Output.of("counts", counts.clone()), "Java: 1 thread");
+            total[0] = sum;
+        }, () -> Output.of("inside", total.clone()), "Java: 1 thread");
     }
 
     @Override
     public Run streams(int[] seeds) {
-        int[] counts = new int[seeds.length];
-        return Run.java(() -> IntStream.range(0, seeds.length).parallel().forEach(t -> counts[t] = countInside(seeds[t])),
-                () -> Output.of("counts", counts.clone()), "Java: fork/join pool");
+        int[] total = new int[1];
+        return Run.java(() -> total[0] = IntStream.of(seeds).parallel().map(MonteCarlo::countInside).sum(),
+                () -> Output.of("inside", total.clone()), "Java: fork/join pool");
     }
 
-    /** A map over the seeds; captures nothing, so it runs on OpenCL today. */
+    /**
+     * {@code AF.map(seed -> countInside(seed)).reduce((a, b) -> a + b, 0)} over the seeds: map and
+     * reduce fused into one kernel; the one-element result read on the host.
+     */
     @Override
     public Run jpai(int[] seeds) {
         PArray<Integer> input = PArray.of(seeds);
-        ArrayFunction<Integer, Integer> count = AF.map((Integer seed) -> countInside(seed), Integer.class);
-        return new JpaiRun(List.of(input), () -> List.of(count.apply(input)), results -> Output.of("counts", results.get(0).toIntArray()), null);
+        int[] total = new int[1];
+        ArrayFunction<Integer, Integer> count = AF.map((Integer seed) -> countInside(seed)).reduce((a, b) -> a + b, 0);
+        return new JpaiRun(List.of(input), () -> List.of(count.apply(input)), results -> total[0] = (Integer) results.get(0).get(0),
+                () -> Output.of("inside", total.clone()), "map then reduce (fused into one kernel)");
     }
 
     @Override
     public Run openCL(int[] seeds, Jocl cl) {
         int threads = seeds.length;
         long bytes = 4L * threads;
+        long local = Long.highestOneBit(cl.workGroup1D()); // a power of two for the tree reduction
+        int groups = (int) (Jocl.roundUp(threads, local) / local);
         Jocl.Pinned in = cl.pinned(bytes);
-        Jocl.Pinned out = cl.pinned(bytes);
+        Jocl.Pinned out = cl.pinned(4L * groups);
         in.host().asIntBuffer().put(seeds);
         cl_mem dIn = cl.deviceBuffer(bytes);
-        cl_mem dOut = cl.deviceBuffer(bytes);
+        cl_mem dOut = cl.deviceBuffer(4L * groups);
         cl_kernel kernel = cl.kernel("""
-                __kernel void monteCarlo(__global const uint* seeds, __global int* counts, const int threads) {
+                __kernel void monteCarlo(__global const uint* seeds, __global int* partial, const int threads, __local int* scratch) {
                     int t = get_global_id(0);
-                    if (t >= threads) return;
-                    uint s = seeds[t];
                     int inside = 0;
-                    for (int k = 0; k < %d; k++) {
-                        s ^= s << 13; s ^= s >> 17; s ^= s << 5;
-                        int x = s >> 17;
-                        s ^= s << 13; s ^= s >> 17; s ^= s << 5;
-                        int y = s >> 17;
-                        inside += (x * x + y * y < (1 << 30)) ? 1 : 0;
+                    if (t < threads) {
+                        uint s = seeds[t];
+                        for (int k = 0; k < %d; k++) {
+                            s ^= s << 13; s ^= s >> 17; s ^= s << 5;
+                            int x = s >> 17;
+                            s ^= s << 13; s ^= s >> 17; s ^= s << 5;
+                            int y = s >> 17;
+                            inside += (x * x + y * y < (1 << 30)) ? 1 : 0;
+                        }
                     }
-                    counts[t] = inside;
+                    int l = get_local_id(0);
+                    scratch[l] = inside;
+                    barrier(CLK_LOCAL_MEM_FENCE);
+                    for (int stride = get_local_size(0) / 2; stride > 0; stride >>= 1) {
+                        if (l < stride) {
+                            scratch[l] += scratch[l + stride];
+                        }
+                        barrier(CLK_LOCAL_MEM_FENCE);
+                    }
+                    if (l == 0) {
+                        partial[get_group_id(0)] = scratch[0];
+                    }
                 }
                 """.formatted(SAMPLES_PER_THREAD), "monteCarlo");
         Jocl.arg(kernel, 0, dIn);
         Jocl.arg(kernel, 1, dOut);
         Jocl.arg(kernel, 2, threads);
-        long local = cl.workGroup1D();
+        Jocl.localArg(kernel, 3, 4L * local);
+        int[] total = new int[1];
         return new OpenCLRun(cl, () -> {
             cl.write(dIn, in);
             cl.launch(kernel, new long[] {Jocl.roundUp(threads, local)}, new long[] {local});
             cl.read(out, dOut);
-            return cl.finish();
-        }, () -> Output.of("counts", OpenCLRun.ints(out, threads)));
+            long nanos = cl.finish();
+            int sum = 0;
+            for (int g = 0; g < groups; g++) {
+                sum += out.host().getInt(4 * g);
+            }
+            total[0] = sum;
+            return nanos;
+        }, () -> Output.of("inside", total.clone()));
     }
 
     static final class MonteCarloKernel extends Kernel {
@@ -178,11 +208,20 @@ public final class MonteCarlo extends Program<int[]> {
         }
     }
 
+    /** Per-thread counts on the device, summed on the host after the copy-back (inside the timed call). */
     @Override
     public Run aparapi(int[] seeds, AparapiSupport aparapi) {
         MonteCarloKernel k = new MonteCarloKernel();
         k.seeds = seeds;
         k.counts = new int[seeds.length];
-        return new AparapiRun(aparapi, k, () -> k.put(k.seeds), () -> k.get(k.counts), () -> Output.of("counts", k.counts.clone()), aparapi.range(seeds.length));
+        int[] total = new int[1];
+        return new AparapiRun(aparapi, k, () -> k.put(k.seeds), () -> {
+            k.get(k.counts);
+            int sum = 0;
+            for (int c : k.counts) {
+                sum += c;
+            }
+            total[0] = sum;
+        }, () -> Output.of("inside", total.clone()), aparapi.range(seeds.length));
     }
 }

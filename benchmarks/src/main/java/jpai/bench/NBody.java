@@ -1,5 +1,6 @@
 package jpai.bench;
 
+import java.util.List;
 import java.util.Random;
 import java.util.stream.IntStream;
 
@@ -7,6 +8,11 @@ import org.jocl.cl_kernel;
 import org.jocl.cl_mem;
 
 import com.aparapi.Kernel;
+
+import jpai.AF;
+import jpai.ArrayFunction;
+import jpai.PArray;
+import jpai.Tuple6;
 
 /**
  * N-Body, float: one time step of the all-pairs gravitational simulation (softened), as in the
@@ -135,14 +141,48 @@ public final class NBody extends Program<NBody.Data> {
     }
 
     /**
-     * Not expressible as the same algorithm today: a body's step has six outputs and reads all bodies.
-     * With the new API: {@code AF.map((Integer i) -> new Tuple6<>(x', y', z', vx', vy', vz'))} over the
-     * indices, capturing the position, mass and velocity arrays (or a zip of them).
+     * One map over body indices returning {@code new Tuple6<>(x', y', z', vx', vy', vz')}, capturing
+     * the position, mass and velocity arrays; results read into six Java arrays.
      */
     @Override
     public Run jpai(Data d) {
-        throw NotRunException.notExpressible("needs a map with six outputs (Tuple6 results) reading captured arrays; "
-                + "one map per output would repeat the O(n^2) force loop six times");
+        float[] x = d.x();
+        float[] y = d.y();
+        float[] z = d.z();
+        float[] m = d.m();
+        float[] vx = d.vx();
+        float[] vy = d.vy();
+        float[] vz = d.vz();
+        PArray<Integer> bodies = JpaiRun.indices(d.n());
+        float[][] out = new float[6][d.n()];
+        ArrayFunction<Integer, Tuple6<Float, Float, Float, Float, Float, Float>> step = AF.map((Integer i) -> {
+            float px = x[i];
+            float py = y[i];
+            float pz = z[i];
+            float ax = 0;
+            float ay = 0;
+            float az = 0;
+            for (int j = 0; j < x.length; j++) {
+                float dx = x[j] - px;
+                float dy = y[j] - py;
+                float dz = z[j] - pz;
+                float d2 = dx * dx + dy * dy + dz * dz + EPS2;
+                float inv = 1.0f / (float) Math.sqrt(d2);
+                float s = m[j] * inv * inv * inv;
+                ax += s * dx;
+                ay += s * dy;
+                az += s * dz;
+            }
+            float nvx = vx[i] + ax * DT;
+            float nvy = vy[i] + ay * DT;
+            float nvz = vz[i] + az * DT;
+            return new Tuple6<>(px + nvx * DT, py + nvy * DT, pz + nvz * DT, nvx, nvy, nvz);
+        });
+        return new JpaiRun(List.of(bodies), () -> List.of(step.apply(bodies)), results -> {
+            for (int c = 0; c < 6; c++) {
+                JpaiRun.copy(results.get(0), c, out[c]);
+            }
+        }, () -> output(out), "map over body indices returning Tuple6, capturing x, y, z, m, vx, vy, vz");
     }
 
     @Override

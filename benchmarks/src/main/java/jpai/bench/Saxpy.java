@@ -12,6 +12,7 @@ import com.aparapi.Kernel;
 import jpai.AF;
 import jpai.ArrayFunction;
 import jpai.PArray;
+import jpai.Tuple2;
 
 /** saxpy, float: {@code z[i] = a * x[i] + y[i]} into a new array (so every run does the same work). */
 public final class Saxpy extends Program<Saxpy.Data> {
@@ -96,19 +97,19 @@ public final class Saxpy extends Program<Saxpy.Data> {
     }
 
     /**
-     * Today: a map over indices that captures {@code a}, {@code x} and {@code y} (captured values fall
-     * back to Java threads). With the new API: {@code AF.zip2().map(t -> a * t._1() + t._2())} over
-     * {@code PArray.zip(x, y)}.
+     * {@code AF.zip2().map(t -> a * t._1() + t._2())} over {@code PArray.zip(x, y)}, capturing the
+     * scalar {@code a}; the result is read into a Java array.
      */
     @Override
     public Run jpai(Data d) {
         float a = d.a();
-        float[] x = d.x();
-        float[] y = d.y();
-        PArray<Integer> indices = JpaiRun.indices(x.length);
-        ArrayFunction<Integer, Float> saxpy = AF.map((Integer i) -> a * x[i] + y[i], Float.class);
-        return new JpaiRun(List.of(indices), () -> List.of(saxpy.apply(indices)),
-                results -> Output.of("z", results.get(0).toFloatArray()), "map over indices capturing a, x, y");
+        PArray<Float> x = PArray.of(d.x());
+        PArray<Float> y = PArray.of(d.y());
+        PArray<Tuple2<Float, Float>> xy = PArray.zip(x, y);
+        float[] z = new float[d.x().length];
+        ArrayFunction<Tuple2<Float, Float>, Float> saxpy = AF.<Float, Float>zip2().map(t -> a * t._1() + t._2());
+        return new JpaiRun(List.of(x, y), () -> List.of(saxpy.apply(xy)), results -> JpaiRun.copy(results.get(0), 0, z),
+                () -> Output.of("z", z.clone()), "zip2().map over zip(x, y) capturing a");
     }
 
     @Override

@@ -1,7 +1,5 @@
 package jpai.bench;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.IntStream;
@@ -121,23 +119,24 @@ public final class SpectralNorm extends Program<double[]> {
     }
 
     /**
-     * Today: two maps over indices, the first capturing u, the second capturing a Java array that the
-     * first map's result is copied into on the host (captured values fall back). With the new API the
-     * second map captures the first's result PArray, which can then stay on the device.
+     * Two maps over indices: the first captures u and gives t = A u; t is read into a Java array that
+     * the second map captures (captured arrays are read again at each apply) and gives v = A^T t.
      */
     @Override
     public Run jpai(double[] u) {
         int n = u.length;
         double[] t = new double[n];
+        double[] v = new double[n];
         PArray<Integer> indices = JpaiRun.indices(n);
-        ArrayFunction<Integer, Double> first = AF.map((Integer i) -> av(u, i), Double.class);
-        ArrayFunction<Integer, Double> second = AF.map((Integer i) -> atv(t, i), Double.class);
+        ArrayFunction<Integer, Double> times = AF.map((Integer i) -> av(u, i));
+        ArrayFunction<Integer, Double> transposedTimes = AF.map((Integer i) -> atv(t, i));
         return new JpaiRun(List.of(indices), () -> {
-            try (PArray<Double> au = first.apply(indices)) {
-                MemorySegment.copy(au.segment(), ValueLayout.JAVA_DOUBLE, 0, t, 0, n);
+            try (PArray<Double> au = times.apply(indices)) {
+                JpaiRun.profiled();
+                au.copyTo(0, t);
             }
-            return List.of(second.apply(indices));
-        }, results -> Output.of("v", results.get(0).toDoubleArray()),
+            return List.of(transposedTimes.apply(indices));
+        }, results -> JpaiRun.copy(results.get(0), 0, v), () -> Output.of("v", v.clone()),
                 "two maps over indices capturing u and t; t goes through the host between them");
     }
 
