@@ -66,7 +66,9 @@ public final class AparapiSupport {
     }
 
     public Range range(int globalSize) {
-        return Range.create(device(), globalSize);
+        // Aparapi picks the device's maximum work-group size (1024 on NVIDIA), which its kernels'
+        // resources often do not allow (256 there); a human would ask for 256.
+        return globalSize % 256 == 0 ? Range.create(device(), globalSize, 256) : Range.create(device(), globalSize);
     }
 
     public Range range(int globalSize, int localSize) {
@@ -74,7 +76,7 @@ public final class AparapiSupport {
     }
 
     public Range range2D(int width, int height) {
-        return Range.create2D(device(), width, height);
+        return width % 16 == 0 && height % 16 == 0 ? Range.create2D(device(), width, height, 16, 16) : Range.create2D(device(), width, height);
     }
 
     public Range range2D(int width, int height, int localWidth, int localHeight) {
@@ -88,7 +90,12 @@ public final class AparapiSupport {
      * @throws NotRunException "fell back" when the kernel did not run on the OpenCL device
      */
     public long execute(Kernel kernel, Range range) {
-        kernel.execute(range);
+        try {
+            kernel.execute(range);
+        } catch (RuntimeException | AssertionError e) {
+            // Aparapi gives up on a device for good after a failure and then asserts on the next call.
+            throw new NotRunException("failed", "Aparapi failed to run " + kernel.getClass().getSimpleName() + ": " + e);
+        }
         Device ran = kernel.getTargetDevice();
         if (!(ran instanceof OpenCLDevice openCL) || openCL.getDeviceId() != device().getDeviceId() || !kernel.isRunningCL()) {
             throw new NotRunException("fell back",
