@@ -49,6 +49,7 @@ public final class DeviceContext {
     private final cl_command_queue queue;
     private final ProgramCache programs;
     private final DeviceBufferPool bufferPool;
+    private final StatusBuffers statusBuffers;
     private final PinnedHostMemory pinnedMemory;
     private final Transfers transfers;
     private volatile String lostReason;
@@ -83,6 +84,7 @@ public final class DeviceContext {
         // Idle device memory kept for reuse: an eighth of the device, at most 4 GiB.
         this.bufferPool = new DeviceBufferPool(this, Math.min(device.globalMemoryBytes() / 8, 4L << 30));
         this.pinnedMemory = new PinnedHostMemory(this);
+        this.statusBuffers = new StatusBuffers(this);
         this.transfers = new Transfers(queue, sliceBytes);
     }
 
@@ -158,6 +160,7 @@ public final class DeviceContext {
             // A lost device: release what can be released.
         }
         programs.close();
+        statusBuffers.clear();
         bufferPool.close();
         pinnedMemory.close();
         try {
@@ -178,6 +181,10 @@ public final class DeviceContext {
 
     ProgramCache programs() {
         return programs;
+    }
+
+    StatusBuffers statusBuffers() {
+        return statusBuffers;
     }
 
     DeviceBufferPool bufferPool() {

@@ -3,7 +3,6 @@ package jpai.runtime.opencl;
 import static org.jocl.CL.clEnqueueNDRangeKernel;
 import static org.jocl.CL.clEnqueueReadBuffer;
 import static org.jocl.CL.clEnqueueWriteBuffer;
-import static org.jocl.CL.clEnqueueFillBuffer;
 import static org.jocl.CL.clFinish;
 import static org.jocl.CL.clSetKernelArg;
 
@@ -46,8 +45,6 @@ import jpai.runtime.profile.Profiler;
  */
 final class KernelLauncher {
 
-    /** The fill pattern that zeroes the status words. */
-    private static final int[] ZERO = {0};
 
     private final DeviceContext context;
     private final KernelSource source;
@@ -57,8 +54,8 @@ final class KernelLauncher {
     /** Residencies this launch sent data to or writes, with whether the device copy was newer before. */
     private final List<Touched> touched = new ArrayList<>();
     private String step = "getting the program";
-    /** Which of {@link #temporaries} is the status buffer, or -1. */
-    private int statusTemporary = -1;
+    /** The status buffer of this launch, from the context's zeroed ones, or null. */
+    private DeviceBuffer statusBuffer;
 
     private record Touched(DeviceResidency residency, boolean wasDeviceNewer) {
     }
@@ -100,7 +97,7 @@ final class KernelLauncher {
                 FaultInjection.check(Fault.TRANSFER);
                 // Non-blocking into direct memory: the one wait below covers it with the kernel.
                 statusWords = ByteBuffer.allocateDirect(2 * Sizeof.cl_int).order(ByteOrder.nativeOrder());
-                clEnqueueReadBuffer(context.queue(), temporaries.get(statusTemporary).memory(), false, 0, 2L * Sizeof.cl_int, Pointer.to(statusWords), 0, null,
+                clEnqueueReadBuffer(context.queue(), statusBuffer.memory(), false, 0, 2L * Sizeof.cl_int, Pointer.to(statusWords), 0, null,
                         events.next(Kind.DEVICE_TO_HOST, 2L * Sizeof.cl_int));
             }
             if (!launch.keepsResultOnDevice()) {
@@ -116,6 +113,8 @@ final class KernelLauncher {
             if (statusWords != null) {
                 status[0] = statusWords.getInt(0);
                 status[1] = statusWords.getInt(Sizeof.cl_int);
+                context.statusBuffers().giveBack(statusBuffer, status[0] != 0 || status[1] != 0);
+                statusBuffer = null;
             }
             LaunchProfile profile = profile(buildNanos, System.nanoTime() - start);
             releaseTemporaries();
@@ -188,15 +187,13 @@ final class KernelLauncher {
                     clSetKernelArg(kernel, index, local.bytes(), null);
                 }
                 case Status s -> {
-                    step = "zeroing the status buffer";
-                    DeviceBuffer buffer = temporary(2L * Sizeof.cl_int);
-                    statusTemporary = temporaries.size() - 1;
-                    status = new int[2];
+                    step = "preparing the status buffer";
                     FaultInjection.check(Fault.TRANSFER);
-                    // A fill does not block (its pattern is copied at the call), so the launch waits once, at its end.
-                    clEnqueueFillBuffer(context.queue(), buffer.memory(), Pointer.to(ZERO), Sizeof.cl_int, 0, 2L * Sizeof.cl_int, 0, null,
-                            events.next(Kind.HOST_TO_DEVICE, 2L * Sizeof.cl_int));
-                    clSetKernelArg(kernel, index, Sizeof.cl_mem, Pointer.to(buffer.memory()));
+                    // Status buffers are kept zeroed between launches: only a launch whose kernel wrote one
+                    // pays for zeroing it again, and the common launch makes no driver call for it here.
+                    statusBuffer = context.statusBuffers().take(events);
+                    status = new int[2];
+                    clSetKernelArg(kernel, index, Sizeof.cl_mem, Pointer.to(statusBuffer.memory()));
                 }
             }
         }
@@ -256,6 +253,10 @@ final class KernelLauncher {
             t.residency().discardAfterFailure(t.wasDeviceNewer());
         }
         releaseTemporaries();
+        if (statusBuffer != null) {
+            context.bufferPool().release(statusBuffer); // its contents are unknown after a failure
+            statusBuffer = null;
+        }
         if (cause != null && DeviceBufferPool.isOutOfMemory(cause.getStatus())) {
             context.bufferPool().clear(); // give the next attempt the room the pool was holding
         }

@@ -68,7 +68,9 @@ class KernelLaunchTest {
                 assertEquals(expected, actual[k], "element " + k);
             }
             LaunchProfile profile = result.profile();
-            assertEquals(n * 4L + captured.length * 4L + 8, profile.hostToDeviceBytes(), "input, captured array and zeroed status words");
+            long sent = n * 4L + captured.length * 4L;
+            // The status words are sent (zeroed) only when the context has no zeroed status buffer to reuse.
+            assertTrue(profile.hostToDeviceBytes() == sent || profile.hostToDeviceBytes() == sent + 8, "input, captured array and maybe zeroed status words: " + profile);
             assertEquals(8, profile.deviceToHostBytes(), "only the status words come back during the launch");
             assertTrue(profile.kernelNanos() > 0, "the kernel's time comes from event profiling");
         }

@@ -121,8 +121,9 @@ class ProfilerTest {
             assertNull(first.fallbackReason());
             assertTrue(first.graalNanos() > 0 && first.codeGenerationNanos() > 0, first.toString());
             assertTrue(first.driverBuilds() + first.diskCacheLoads() == 1 && first.driverBuildNanos() > 0, first.toString());
-            // Besides the data, each launch zeroes and reads back the kernel's two status words (deoptimisation).
-            assertEquals(n * 4L + STATUS_BYTES, first.hostToDeviceBytes());
+            // Besides the data, a launch may zero a new status buffer (the kernel's two deoptimisation words;
+            // zeroed buffers are reused) and reads the words back.
+            assertTrue(first.hostToDeviceBytes() == n * 4L || first.hostToDeviceBytes() == n * 4L + STATUS_BYTES, first.toString());
             assertTrue(first.kernelNanos() > 0 && first.kernelCount() == 1, first.toString());
             assertEquals(STATUS_BYTES, first.deviceToHostBytes(), "the result stays on the device until read");
 
@@ -131,7 +132,7 @@ class ProfilerTest {
                 ApplyProfile second = Profiler.last();
                 assertEquals(0, second.graalNanos());
                 assertEquals(0, second.driverBuilds() + second.diskCacheLoads());
-                assertEquals(STATUS_BYTES, second.hostToDeviceBytes(), "the input is on the device already");
+                assertEquals(0, second.hostToDeviceBytes(), "the input is on the device already, the status buffer zeroed: " + second);
                 assertEquals(-8.0f, out.get(0));
             }
             assertEquals(lazy.bytes() + n * 4L, Profiler.lazyDeviceToHost().bytes());

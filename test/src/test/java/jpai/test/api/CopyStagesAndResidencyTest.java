@@ -36,13 +36,14 @@ class CopyStagesAndResidencyTest {
             PArray<Float> result = ExecutorCase.apply(pipeline, Executor.ACCELERATOR, input);
             ApplyProfile profile = AF.lastProfile();
             assertEquals(3, profile.kernelCount(), profile.toString());
-            assertEquals(SIZE * 4L + 3 * STATUS_BYTES, profile.hostToDeviceBytes(), "the input went to the device once: " + profile);
+            // Only a launch that needs a new (zeroed) status buffer sends its 8 bytes; zeroed ones are reused.
+            assertTrue(profile.hostToDeviceBytes() >= SIZE * 4L && profile.hostToDeviceBytes() <= SIZE * 4L + 3 * STATUS_BYTES, "the input went to the device once: " + profile);
             // The first apply reads element 0 of each intermediate (runtime type analysis, once per function), nothing more.
             assertEquals(3 * STATUS_BYTES + 2 * 4, profile.deviceToHostBytes(), "no intermediate and not yet the result came back: " + profile);
             result.close();
             result = ExecutorCase.apply(pipeline, Executor.ACCELERATOR, input);
             profile = AF.lastProfile();
-            assertEquals(3 * STATUS_BYTES, profile.hostToDeviceBytes(), "the unchanged input is not sent again: " + profile);
+            assertEquals(0, profile.hostToDeviceBytes(), "the unchanged input is not sent again: " + profile);
             assertEquals(3 * STATUS_BYTES, profile.deviceToHostBytes(), "nothing comes back before the host reads: " + profile);
             float[] expected = new float[SIZE];
             for (int i = 0; i < SIZE; i++) {
@@ -60,9 +61,9 @@ class CopyStagesAndResidencyTest {
                 input.put(i, i);
             }
             try (PArray<Integer> onDevice = AF.<Integer>copyToDevice().apply(input)) {
-                assertEquals(SIZE * 4L, AF.lastProfile().hostToDeviceBytes(), AF.lastProfile().toString());
+                assertTrue(AF.lastProfile().hostToDeviceBytes() >= SIZE * 4L && AF.lastProfile().hostToDeviceBytes() <= SIZE * 4L + STATUS_BYTES, AF.lastProfile().toString());
                 try (PArray<Integer> squares = ExecutorCase.apply(AF.map((Integer x) -> x * x), Executor.ACCELERATOR, onDevice)) {
-                    assertEquals(STATUS_BYTES, AF.lastProfile().hostToDeviceBytes(), "the input was on the device already: " + AF.lastProfile());
+                    assertTrue(AF.lastProfile().hostToDeviceBytes() <= STATUS_BYTES, "the input was on the device already: " + AF.lastProfile());
                     try (PArray<Integer> onHost = AF.<Integer>copyToHost().apply(squares)) {
                         assertTrue(AF.lastProfile().deviceToHostBytes() >= SIZE * 4L, AF.lastProfile().toString());
                         assertEquals(99 * 99, onHost.get(99));
@@ -71,7 +72,7 @@ class CopyStagesAndResidencyTest {
             }
             input.put(5, -1); // a host write: the next kernel sends the array again
             try (PArray<Integer> again = ExecutorCase.apply(AF.map((Integer x) -> x + 1), Executor.ACCELERATOR, input)) {
-                assertEquals(SIZE * 4L + STATUS_BYTES, AF.lastProfile().hostToDeviceBytes(), AF.lastProfile().toString());
+                assertTrue(AF.lastProfile().hostToDeviceBytes() >= SIZE * 4L && AF.lastProfile().hostToDeviceBytes() <= SIZE * 4L + STATUS_BYTES, AF.lastProfile().toString());
                 assertEquals(0, again.get(5));
             }
         }

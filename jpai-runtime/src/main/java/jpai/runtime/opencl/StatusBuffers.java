@@ -1,0 +1,74 @@
+package jpai.runtime.opencl;
+
+import static org.jocl.CL.clEnqueueFillBuffer;
+
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import org.jocl.Pointer;
+import org.jocl.Sizeof;
+
+import jpai.runtime.opencl.LaunchEvents.Kind;
+
+/**
+ * The two-int status buffers of one context's launches (a kernel's deoptimisation reason and
+ * element), kept zeroed between launches. A kernel writes its status buffer only when an element
+ * takes a Java exception path, so almost every launch gets a zeroed buffer with no driver call and
+ * gives it back still zero; only a buffer a kernel wrote is zeroed again, on the in-order queue,
+ * before anyone can take it.
+ *
+ * <p>Thread-safe.
+ */
+final class StatusBuffers {
+
+    static final long BYTES = 2L * Sizeof.cl_int;
+    private static final int[] ZERO = {0};
+
+    private final DeviceContext context;
+    private final ConcurrentLinkedQueue<DeviceBuffer> zeroed = new ConcurrentLinkedQueue<>();
+
+    StatusBuffers(DeviceContext context) {
+        this.context = context;
+    }
+
+    /** A zeroed status buffer; a new one is zeroed by a fill recorded in {@code events}. */
+    DeviceBuffer take(LaunchEvents events) {
+        DeviceBuffer buffer = zeroed.poll();
+        if (buffer != null) {
+            return buffer;
+        }
+        buffer = context.bufferPool().acquire(BYTES);
+        try {
+            fill(buffer, events.next(Kind.HOST_TO_DEVICE, BYTES));
+        } catch (RuntimeException e) {
+            events.dropLast();
+            context.bufferPool().release(buffer);
+            throw e;
+        }
+        return buffer;
+    }
+
+    /** Takes {@code buffer} back after its launch completed; {@code written}: the kernel wrote it. */
+    void giveBack(DeviceBuffer buffer, boolean written) {
+        if (written) {
+            try {
+                fill(buffer, null); // in order on the queue: done before any later launch reads it
+            } catch (RuntimeException e) {
+                context.bufferPool().release(buffer);
+                return;
+            }
+        }
+        zeroed.add(buffer);
+    }
+
+    /** Gives every idle status buffer back to the context's pool. */
+    void clear() {
+        DeviceBuffer buffer;
+        while ((buffer = zeroed.poll()) != null) {
+            context.bufferPool().release(buffer);
+        }
+    }
+
+    private void fill(DeviceBuffer buffer, org.jocl.cl_event event) {
+        clEnqueueFillBuffer(context.queue(), buffer.memory(), Pointer.to(ZERO), Sizeof.cl_int, 0, BYTES, 0, null, event);
+    }
+}
