@@ -12,7 +12,10 @@ import static org.jocl.CL.clReleaseMemObject;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 
 import org.jocl.CLException;
@@ -38,8 +41,12 @@ import jpai.runtime.memory.PlainHostMemory;
  */
 final class PinnedHostMemory implements HostMemory {
 
-    /** Idle pinned bytes kept for reuse. */
-    private static final long MAX_IDLE_BYTES = 256L << 20;
+    /**
+     * Idle pinned bytes kept for reuse: a sixteenth of the host's memory, at least 256 MiB. Pinning a
+     * large block costs far more than using it (about 100 ms for 256 MiB on the H200's host), so an
+     * array size a program applies again and again must find its block here.
+     */
+    private static final long MAX_IDLE_BYTES = Math.max(256L << 20, hostMemoryBytes() / 16);
     private static final int MAX_IDLE_PER_CLASS = 8;
 
     private final DeviceContext owner;
@@ -132,18 +139,49 @@ final class PinnedHostMemory implements HostMemory {
         return free.pop();
     }
 
+    /**
+     * Keeps {@code block} for reuse, making room by freeing idle blocks of other sizes when the pool is
+     * full: the block just used is the likeliest to be wanted again.
+     */
     private void giveBack(PinnedBlock block) {
+        List<PinnedBlock> toFree = new ArrayList<>();
+        boolean kept = false;
         synchronized (this) {
-            if (!closed && !owner.isLost() && idleBytes + block.capacity() <= MAX_IDLE_BYTES) {
-                ArrayDeque<PinnedBlock> free = idle.computeIfAbsent(block.capacity(), c -> new ArrayDeque<>());
-                if (free.size() < MAX_IDLE_PER_CLASS) {
+            ArrayDeque<PinnedBlock> free = idle.computeIfAbsent(block.capacity(), c -> new ArrayDeque<>());
+            if (!closed && !owner.isLost() && block.capacity() <= MAX_IDLE_BYTES && free.size() < MAX_IDLE_PER_CLASS) {
+                for (Iterator<Map.Entry<Long, ArrayDeque<PinnedBlock>>> classes = idle.entrySet().iterator(); idleBytes + block.capacity() > MAX_IDLE_BYTES && classes.hasNext();) {
+                    ArrayDeque<PinnedBlock> other = classes.next().getValue();
+                    while (other != free && !other.isEmpty() && idleBytes + block.capacity() > MAX_IDLE_BYTES) {
+                        PinnedBlock evicted = other.pop();
+                        idleBytes -= evicted.capacity();
+                        toFree.add(evicted);
+                    }
+                }
+                if (idleBytes + block.capacity() <= MAX_IDLE_BYTES) {
                     free.push(block);
                     idleBytes += block.capacity();
-                    return;
+                    kept = true;
                 }
             }
         }
-        free(block);
+        toFree.forEach(this::free);
+        if (!kept) {
+            free(block);
+        }
+    }
+
+    /** The host's memory from /proc/meminfo (no jdk.management module needed), or 0 when unknown. */
+    private static long hostMemoryBytes() {
+        try {
+            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/meminfo"))) {
+                if (line.startsWith("MemTotal:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            // not Linux, or unreadable: the floor applies
+        }
+        return 0;
     }
 
     private PinnedBlock create(long capacity) {
