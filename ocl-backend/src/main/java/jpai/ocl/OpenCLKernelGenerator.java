@@ -83,7 +83,20 @@ public final class OpenCLKernelGenerator {
 
         CodeWriter code = prelude(kernel.lambda().displayName(), List.of(function), spec.inputComponents(), spec.outputComponents());
         code.open("__kernel void jpai_map(" + kernelParameters.declarations() + ")");
-        code.open("for (long i = get_global_id(0); i < n; i += get_global_size(0))");
+        // 32-bit indices where they suffice (cheaper on GPUs): i < n <= INT_MAX and a global size of at
+        // most INT_MAX, so i + global size < 2^32 never wraps the uint; otherwise the long loop.
+        code.open("if (n <= INT_MAX && get_global_size(0) <= (size_t) INT_MAX)");
+        mapLoop(code, "for (uint i = get_global_id(0); i < (uint) n; i += (uint) get_global_size(0))", function, captureNames, spec);
+        code.between("} else {");
+        mapLoop(code, "for (long i = get_global_id(0); i < n; i += get_global_size(0))", function, captureNames, spec);
+        code.close();
+        code.close();
+        return new KernelSource("jpai_map", code.toString(), buildOptions(), kernelParameters.parameters, kernel.signature().captures());
+    }
+
+    /** The grid-stride loop of a map, with the header {@code loop} (which declares {@code i}). */
+    private static void mapLoop(CodeWriter code, String loop, EmittedFunction function, List<String> captureNames, MapKernelSpec spec) {
+        code.open(loop);
         List<String> arguments = new ArrayList<>();
         for (int i = 0; i < spec.inputComponents().size(); i++) {
             arguments.add("(" + OpenCLTypes.valueType(spec.inputComponents().get(i)) + ") in" + i + "[i]");
@@ -98,8 +111,6 @@ public final class OpenCLKernelGenerator {
             code.line("out" + i + "[i] = " + store(spec.outputComponents().get(i), results.get(i)) + ";");
         }
         code.close();
-        code.close();
-        return new KernelSource("jpai_map", code.toString(), buildOptions(), kernelParameters.parameters, kernel.signature().captures());
     }
 
     /**
