@@ -148,6 +148,8 @@ class PerformancePhasesTest {
             return sum;
         };
         StructuredGraph graph = compile(f, Integer.class, Integer.class, arrays(f, int[].class, JavaKind.Int)).graph();
+        // j < data.length with j >= 0: data.length >= 1 in the body, no zero test of the remainder left.
+        assertEquals(0, graph.getNodes().filter(DeoptimizeNode.class).filter(d -> ((DeoptimizeNode) d).getReason() == DeoptimizationReason.ArithmeticException).count());
         for (ValuePhiNode phi : graph.getNodes().filter(ValuePhiNode.class)) {
             if (phi.stamp(NodeView.DEFAULT) instanceof IntegerStamp stamp && phi.merge() instanceof LoopBeginNode && phi.singleBackValueOrThis() != phi
                             && phi.valueAt(0).isConstant() && phi.valueAt(0).asJavaConstant().asInt() == 0 && stamp.lowerBound() == 0 && stamp.upperBound() == Integer.MAX_VALUE) {
