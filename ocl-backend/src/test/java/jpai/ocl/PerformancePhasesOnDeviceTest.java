@@ -27,7 +27,9 @@ class PerformancePhasesOnDeviceTest {
 
     @Test
     void floatSquareRootIsJavasExactly() {
-        float[] values = new float[4096];
+        // 10 000 elements: more than the test device's 4096 work-items, so the kernel's grid-stride loop
+        // runs; below, 1000 elements: one element per work-item.
+        float[] values = new float[10_000];
         java.util.Random random = new java.util.Random(7);
         for (int i = 0; i < values.length; i++) {
             values[i] = i < FLOATS.length ? FLOATS[i] : Float.intBitsToFloat(random.nextInt() & 0x7fffffff);
@@ -35,6 +37,7 @@ class PerformancePhasesOnDeviceTest {
         Function<Float, Float> f = x -> (float) Math.sqrt(x);
         assertFalse(KernelTestSupport.map(f, Float.class, Float.class).text().contains("convert_double"));
         assertMapEqualsJava(f, Float.class, Float.class, values);
+        assertMapEqualsJava(f, Float.class, Float.class, java.util.Arrays.copyOf(values, 1000));
     }
 
     static long floatUlps(float a, float b) {
