@@ -42,12 +42,10 @@ record CountedLoop(LoopBeginNode loop, ValuePhiNode index, ValueNode start, Valu
         if (loop.forwardEndCount() != 1 || !(loop.next() instanceof IfNode test) || !(test.condition() instanceof IntegerLessThanNode less)) {
             return null;
         }
-        AbstractBeginNode body;
-        if (test.falseSuccessor() instanceof LoopExitNode exit && exit.loopBegin() == loop && !(test.trueSuccessor() instanceof LoopExitNode)) {
-            body = test.trueSuccessor();
-        } else {
+        if (!(test.falseSuccessor() instanceof LoopExitNode exit && exit.loopBegin() == loop) || test.trueSuccessor() instanceof LoopExitNode) {
             return null;
         }
+        AbstractBeginNode body = test.trueSuccessor();
         if (!(less.getX() instanceof ValuePhiNode phi) || phi.merge() != loop || !(phi.stamp(NodeView.DEFAULT) instanceof IntegerStamp stamp) || stamp.getBits() != 32) {
             return null;
         }
@@ -118,12 +116,8 @@ record CountedLoop(LoopBeginNode loop, ValuePhiNode index, ValueNode start, Valu
                 continue;
             }
             inside.mark(node);
-            if (node instanceof LoopEndNode end) {
-                if (end.loopBegin() != loop) {
-                    // an inner loop's back edge: its header is already inside
-                    continue;
-                }
-                continue;
+            if (node instanceof LoopEndNode) {
+                continue; // a back edge, of this loop or of an inner one (whose header is already inside)
             }
             if (node instanceof EndNode end) {
                 AbstractMergeNode merge = end.merge();
