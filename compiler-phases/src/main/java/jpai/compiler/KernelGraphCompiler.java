@@ -32,7 +32,11 @@ import jdk.vm.ci.meta.ResolvedJavaMethod;
 import jdk.vm.ci.meta.ResolvedJavaType;
 import jpai.compiler.phases.CapturedValuesToParametersPhase;
 import jpai.compiler.phases.DropFrameStatesPhase;
+import jpai.compiler.phases.CountedLoopIndexStampPhase;
 import jpai.compiler.phases.ElementReaderCallsToAccessesPhase;
+import jpai.compiler.phases.FloatSqrtPhase;
+import jpai.compiler.phases.FloatTranscendentalsPhase;
+import jpai.compiler.phases.SpeculativeBoundsCheckHoistingPhase;
 import jpai.compiler.phases.ExceptionPathsToDeoptimizationPhase;
 import jpai.compiler.phases.KernelInliningPolicy;
 import jpai.compiler.phases.MathCallsToNodesPhase;
@@ -68,6 +72,10 @@ import jpai.compiler.phases.UnboxKernelResultPhase;
  * ({@link KernelArgumentTypesPhase}); "unbox result" ({@link UnboxKernelResultPhase}); "unbox
  * arguments" ({@link UnboxKernelArgumentsPhase}); "tuple arguments"
  * ({@link TupleKernelArgumentsPhase}); "captured values" ({@link CapturedValuesToParametersPhase}).</li>
+ * <li>"float sqrt" ({@link FloatSqrtPhase}); "float transcendentals" ({@link FloatTranscendentalsPhase},
+ * unless {@code -Djpai.floatmath=false}); "counted loop index stamps" ({@link CountedLoopIndexStampPhase});
+ * Graal's conditional elimination; "speculative bounds check hoisting"
+ * ({@link SpeculativeBoundsCheckHoistingPhase}).</li>
  * <li>Graal's conditional elimination and dead code elimination, once more.</li>
  * </ol>
  *
@@ -136,6 +144,13 @@ public final class KernelGraphCompiler {
             run("unbox arguments", timings, () -> new UnboxKernelArgumentsPhase(canonicalizer, signature, inputs), graph, context);
             run("tuple arguments", timings, () -> new TupleKernelArgumentsPhase(canonicalizer, signature, inputs), graph, context);
             run("captured values", timings, () -> new CapturedValuesToParametersPhase(canonicalizer, signature, inputs, lambda), graph, context);
+            run("float sqrt", timings, FloatSqrtPhase::new, graph, context);
+            if (floatTranscendentals()) {
+                run("float transcendentals", timings, FloatTranscendentalsPhase::new, graph, context);
+            }
+            run("counted loop index stamps", timings, () -> new CountedLoopIndexStampPhase(canonicalizer), graph, context);
+            run("conditional elimination", timings, () -> new ConditionalEliminationPhase(canonicalizer, false), graph, context);
+            run("speculative bounds check hoisting", timings, () -> new SpeculativeBoundsCheckHoistingPhase(canonicalizer), graph, context);
             run("conditional elimination", timings, () -> new ConditionalEliminationPhase(canonicalizer, false), graph, context);
             run("dead code elimination", timings, DeadCodeEliminationPhase::new, graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after kernel phases");
@@ -147,6 +162,15 @@ public final class KernelGraphCompiler {
         } catch (Throwable e) {
             throw new KernelBailoutException("the compiler failed: " + e, lambda.location(), e);
         }
+    }
+
+    /**
+     * Whether {@code (float) Math.f(x)} of {@code float}s uses the {@code float} built-in
+     * ({@link FloatTranscendentalsPhase}, within the bound docs/java-semantics.md states): on unless
+     * {@code -Djpai.floatmath=false}.
+     */
+    static boolean floatTranscendentals() {
+        return !"false".equalsIgnoreCase(System.getProperty("jpai.floatmath"));
     }
 
     /**

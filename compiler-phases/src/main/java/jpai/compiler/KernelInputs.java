@@ -4,12 +4,12 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
+import jdk.graal.compiler.core.common.type.IntegerStamp;
 import jdk.graal.compiler.core.common.type.StampFactory;
 import jdk.graal.compiler.core.common.type.StampPair;
 import jdk.graal.compiler.core.common.type.TypeReference;
 import jdk.graal.compiler.nodes.ParameterNode;
 import jdk.graal.compiler.nodes.StructuredGraph;
-import jdk.vm.ci.meta.JavaKind;
 import jdk.vm.ci.meta.ResolvedJavaType;
 
 /**
@@ -73,7 +73,9 @@ public final class KernelInputs {
     /** The {@code int} parameter holding the length of captured array {@code capture}, created and recorded on first use. */
     public ParameterNode arrayCaptureLength(StructuredGraph graph, int capture) {
         if (captureLengths[capture] == null) {
-            captureLengths[capture] = graph.addWithoutUnique(new ParameterNode(captureIndex(capture, true), StampPair.createSingle(StampFactory.forKind(JavaKind.Int))));
+            // An array length is never negative: the stamp lets the canonicaliser drop tests such as the
+            // `length == -1` case of a division by it.
+            captureLengths[capture] = graph.addWithoutUnique(new ParameterNode(captureIndex(capture, true), StampPair.createSingle(IntegerStamp.create(32, 0, Integer.MAX_VALUE))));
         }
         return captureLengths[capture];
     }

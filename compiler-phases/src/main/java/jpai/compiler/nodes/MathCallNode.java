@@ -28,7 +28,15 @@ public final class MathCallNode extends FloatingNode {
     private final String function;
 
     public MathCallNode(String function, List<ValueNode> arguments) {
-        super(TYPE, StampFactory.forKind(JavaKind.Double));
+        this(function, arguments, JavaKind.Double);
+    }
+
+    /**
+     * A call computed in {@code kind} ({@code Double}, or {@code Float} for the single-precision
+     * built-in of the same name: see {@code FloatTranscendentalsPhase}); the arguments are of that kind.
+     */
+    public MathCallNode(String function, List<ValueNode> arguments, JavaKind kind) {
+        super(TYPE, StampFactory.forKind(kind));
         this.function = function;
         this.arguments = new NodeInputList<>(this, arguments);
     }

@@ -149,10 +149,16 @@ final class ExpressionEmitter {
             // The divisor is known not to be zero; MIN_VALUE / -1 is MIN_VALUE in Java, undefined in C.
             String x = x(division.getX());
             String y = x(division.getY());
+            if (FunctionEmitter.cannotBeMinusOne(division.getY())) {
+                return "(" + x + " / " + y + ")";
+            }
             return "(" + y + " == -1 ? " + wrap(type(division), "0 - (" + unsignedType(division) + ")" + x) + " : " + x + " / " + y + ")";
         }
         if (node instanceof SignedFloatingIntegerRemNode remainder) {
             String y = x(remainder.getY());
+            if (FunctionEmitter.cannotBeMinusOne(remainder.getY())) {
+                return "(" + x(remainder.getX()) + " % " + y + ")";
+            }
             return "(" + y + " == -1 ? 0 : " + x(remainder.getX()) + " % " + y + ")";
         }
         if (node instanceof IntegerNormalizeCompareNode compare) {

@@ -597,9 +597,9 @@ public final class FunctionEmitter {
         String unsigned = OpenCLTypes.unsigned(type);
         String value;
         if (division instanceof SignedDivNode) {
-            value = "(" + y + " == -1 ? as_" + type + "((" + unsigned + ")(0 - (" + unsigned + ")" + x + ")) : " + x + " / " + y + ")";
+            value = cannotBeMinusOne(division.getY()) ? "(" + x + " / " + y + ")" : "(" + y + " == -1 ? as_" + type + "((" + unsigned + ")(0 - (" + unsigned + ")" + x + ")) : " + x + " / " + y + ")";
         } else if (division instanceof SignedRemNode) {
-            value = "(" + y + " == -1 ? 0 : " + x + " % " + y + ")";
+            value = cannotBeMinusOne(division.getY()) ? "(" + x + " % " + y + ")" : "(" + y + " == -1 ? 0 : " + x + " % " + y + ")";
         } else if (division instanceof UnsignedDivNode) {
             value = "as_" + type + "((" + unsigned + ")" + x + " / (" + unsigned + ")" + y + ")";
         } else if (division instanceof UnsignedRemNode) {
@@ -608,6 +608,11 @@ public final class FunctionEmitter {
             throw KernelBailoutException.at(division, describeUnsupported(division));
         }
         code.line(operand(division) + " = " + value + ";");
+    }
+
+    /** True if the stamp excludes -1 (say an array length): C's {@code /} and {@code %} then agree with Java's. */
+    static boolean cannotBeMinusOne(ValueNode value) {
+        return value.stamp(NodeView.DEFAULT) instanceof IntegerStamp stamp && !stamp.contains(-1);
     }
 
     private static boolean isNonZero(ValueNode value) {

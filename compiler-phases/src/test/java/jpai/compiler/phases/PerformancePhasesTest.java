@@ -1,0 +1,161 @@
+package jpai.compiler.phases;
+
+import static jpai.compiler.phases.PhaseTestSupport.capturedField;
+import static jpai.compiler.phases.PhaseTestSupport.compile;
+import static jpai.compiler.phases.PhaseTestSupport.count;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+import org.junit.jupiter.api.Test;
+
+import jdk.graal.compiler.core.common.type.IntegerStamp;
+import jdk.graal.compiler.nodes.DeoptimizeNode;
+import jdk.graal.compiler.nodes.FixedGuardNode;
+import jdk.graal.compiler.nodes.LoopBeginNode;
+import jdk.graal.compiler.nodes.NodeView;
+import jdk.graal.compiler.nodes.StructuredGraph;
+import jdk.graal.compiler.nodes.ValuePhiNode;
+import jdk.graal.compiler.nodes.calc.FloatConvertNode;
+import jdk.graal.compiler.nodes.calc.SqrtNode;
+import jdk.graal.compiler.replacements.nodes.UnaryMathIntrinsicNode;
+import jdk.vm.ci.meta.DeoptimizationReason;
+import jdk.vm.ci.meta.JavaKind;
+import jpai.compiler.CapturedValue;
+import jpai.compiler.KernelGraph;
+import jpai.compiler.ValueShape;
+import jpai.compiler.nodes.MathCallNode;
+
+/**
+ * The phases that make kernels faster without changing results: {@link FloatSqrtPhase},
+ * {@link FloatTranscendentalsPhase}, {@link CountedLoopIndexStampPhase},
+ * {@link SpeculativeBoundsCheckHoistingPhase}, on real lambdas through the whole compiler.
+ */
+class PerformancePhasesTest {
+
+    private static List<CapturedValue> arrays(Object lambda, Class<?> type, JavaKind kind) {
+        List<CapturedValue> captures = new ArrayList<>();
+        for (var field : lambda.getClass().getDeclaredFields()) {
+            if (field.getType() == type) {
+                captures.add(new CapturedValue(field, new ValueShape.PrimitiveArray(kind)));
+            }
+        }
+        return captures;
+    }
+
+    private static long boundsExits(StructuredGraph graph) {
+        return graph.getNodes().filter(DeoptimizeNode.class).filter(d -> ((DeoptimizeNode) d).getReason() == DeoptimizationReason.BoundsCheckException).count();
+    }
+
+    private static long hoistedGuards(StructuredGraph graph) {
+        return graph.getNodes().filter(FixedGuardNode.class).filter(g -> ((FixedGuardNode) g).getReason() == DeoptimizationReason.BoundsCheckException).count();
+    }
+
+    @Test
+    void floatSquareRootStaysInFloat() {
+        Function<Float, Float> f = x -> (float) Math.sqrt(x) + 1f;
+        StructuredGraph graph = compile(f, Float.class, Float.class, List.of()).graph();
+        assertEquals(1, count(graph, SqrtNode.class));
+        assertEquals(JavaKind.Float, graph.getNodes().filter(SqrtNode.class).first().getStackKind());
+        assertEquals(0, count(graph, FloatConvertNode.class), "no conversion to double and back");
+    }
+
+    @Test
+    void floatTranscendentalsUseTheFloatBuiltIn() {
+        Function<Float, Float> f = x -> (float) Math.sin(x) * (float) Math.exp(-0.5f * x) + (float) Math.atan2(x, 2.0);
+        StructuredGraph graph = compile(f, Float.class, Float.class, List.of()).graph();
+        assertEquals(0, count(graph, UnaryMathIntrinsicNode.class));
+        List<String> functions = new ArrayList<>();
+        for (MathCallNode call : graph.getNodes().filter(MathCallNode.class)) {
+            assertEquals(JavaKind.Float, call.getStackKind());
+            functions.add(call.function());
+        }
+        assertTrue(functions.containsAll(List.of("sin", "exp", "atan2")), functions.toString());
+        assertEquals(0, count(graph, FloatConvertNode.class));
+    }
+
+    @Test
+    void aDoubleResultKeepsTheDoubleBuiltIn() {
+        Function<Float, Double> f = x -> Math.sin(x) + (float) Math.cos(x);
+        StructuredGraph graph = compile(f, Float.class, Double.class, List.of()).graph();
+        // sin's result is used as a double: it stays; cos is only narrowed: it becomes the float built-in.
+        assertEquals(1, count(graph, UnaryMathIntrinsicNode.class));
+        assertEquals(1, graph.getNodes().filter(MathCallNode.class).filter(c -> ((MathCallNode) c).getStackKind() == JavaKind.Float).count());
+    }
+
+    @Test
+    void boundsChecksOfTheLoopCounterLeaveTheLoop() {
+        float[] a = {1f, 2f, 3f};
+        float[] b = {4f, 5f, 6f};
+        Function<Integer, Float> f = k -> {
+            float sum = 0f;
+            for (int j = 0; j < a.length; j++) {
+                sum += a[j] * b[j];
+            }
+            return sum + k;
+        };
+        KernelGraph kernel = compile(f, Integer.class, Float.class, arrays(f, float[].class, JavaKind.Float));
+        StructuredGraph graph = kernel.graph();
+        assertEquals(1, count(graph, LoopBeginNode.class));
+        // a[j] is implied by the loop condition; b[j] becomes one check before the loop.
+        assertEquals(0, boundsExits(graph), "no check left in the loop");
+        assertEquals(1, hoistedGuards(graph));
+    }
+
+    @Test
+    void anInvariantOffsetIsHoistedToo() {
+        float[] m = new float[16];
+        int n = 4;
+        Function<Integer, Float> f = row -> {
+            float sum = 0f;
+            for (int j = 1; j < n; j++) {
+                sum += m[row * n + j] - m[j - 1];
+            }
+            return sum;
+        };
+        List<CapturedValue> captures = new ArrayList<>(arrays(f, float[].class, JavaKind.Float));
+        captures.add(new CapturedValue(capturedField(f, int.class), new ValueShape.Primitive(JavaKind.Int)));
+        StructuredGraph graph = compile(f, Integer.class, Float.class, captures).graph();
+        assertEquals(0, boundsExits(graph), "no check left in the loop");
+        assertTrue(hoistedGuards(graph) >= 1);
+    }
+
+    @Test
+    void aStridedIndexKeepsItsCheck() {
+        float[] m = new float[16];
+        Function<Integer, Float> f = c -> {
+            float sum = 0f;
+            for (int j = 0; j < 4; j++) {
+                sum += m[j * 4 + c];
+            }
+            return sum;
+        };
+        StructuredGraph graph = compile(f, Integer.class, Float.class, arrays(f, float[].class, JavaKind.Float)).graph();
+        assertEquals(1, boundsExits(graph));
+    }
+
+    @Test
+    void theCounterOfACountedLoopIsNotNegative() {
+        int[] data = {1, 2, 3};
+        Function<Integer, Integer> f = k -> {
+            int sum = 0;
+            for (int j = 0; j < data.length; j++) {
+                sum += (j * k) % data.length;
+            }
+            return sum;
+        };
+        StructuredGraph graph = compile(f, Integer.class, Integer.class, arrays(f, int[].class, JavaKind.Int)).graph();
+        // j < data.length with j >= 0: data.length >= 1 in the body, no zero test of the remainder left.
+        assertEquals(0, graph.getNodes().filter(DeoptimizeNode.class).filter(d -> ((DeoptimizeNode) d).getReason() == DeoptimizationReason.ArithmeticException).count());
+        for (ValuePhiNode phi : graph.getNodes().filter(ValuePhiNode.class)) {
+            if (phi.stamp(NodeView.DEFAULT) instanceof IntegerStamp stamp && phi.merge() instanceof LoopBeginNode && phi.singleBackValueOrThis() != phi
+                            && phi.valueAt(0).isConstant() && phi.valueAt(0).asJavaConstant().asInt() == 0 && stamp.lowerBound() == 0 && stamp.upperBound() == Integer.MAX_VALUE) {
+                return;
+            }
+        }
+        throw new AssertionError("no loop counter with the stamp [0, MAX_VALUE]");
+    }
+}
