@@ -92,13 +92,22 @@ final class KernelLauncher {
             kernel = null;
             markWritten();
             ByteBuffer statusWords = null;
+            boolean done = false;
             if (status != null) {
                 step = "reading the status buffer";
                 FaultInjection.check(Fault.TRANSFER);
-                // Non-blocking into direct memory: the one wait below covers it with the kernel.
-                statusWords = ByteBuffer.allocateDirect(2 * Sizeof.cl_int).order(ByteOrder.nativeOrder());
-                clEnqueueReadBuffer(context.queue(), statusBuffer.memory(), false, 0, 2L * Sizeof.cl_int, Pointer.to(statusWords), 0, null,
-                        events.next(Kind.DEVICE_TO_HOST, 2L * Sizeof.cl_int));
+                if (launch.keepsResultOnDevice()) {
+                    // The last command: a blocking read, which on the in-order queue also means every
+                    // earlier command has finished, so no separate wait is needed.
+                    clEnqueueReadBuffer(context.queue(), statusBuffer.memory(), true, 0, 2L * Sizeof.cl_int, Pointer.to(status), 0, null,
+                            events.next(Kind.DEVICE_TO_HOST, 2L * Sizeof.cl_int));
+                    done = true;
+                } else {
+                    // Non-blocking into direct memory: the one wait below covers it and the copy-backs.
+                    statusWords = ByteBuffer.allocateDirect(2 * Sizeof.cl_int).order(ByteOrder.nativeOrder());
+                    clEnqueueReadBuffer(context.queue(), statusBuffer.memory(), false, 0, 2L * Sizeof.cl_int, Pointer.to(statusWords), 0, null,
+                            events.next(Kind.DEVICE_TO_HOST, 2L * Sizeof.cl_int));
+                }
             }
             if (!launch.keepsResultOnDevice()) {
                 step = "bringing the results back";
@@ -108,11 +117,15 @@ final class KernelLauncher {
                     }
                 }
             }
-            step = "waiting for the device";
-            events.await();
+            if (!done) {
+                step = "waiting for the device";
+                events.await();
+            }
             if (statusWords != null) {
                 status[0] = statusWords.getInt(0);
                 status[1] = statusWords.getInt(Sizeof.cl_int);
+            }
+            if (status != null) {
                 context.statusBuffers().giveBack(statusBuffer, status[0] != 0 || status[1] != 0);
                 statusBuffer = null;
             }
