@@ -2,13 +2,11 @@ package jpai.compiler.phases;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 import jdk.graal.compiler.core.common.type.StampFactory;
 import jdk.graal.compiler.core.common.type.StampPair;
 import jdk.graal.compiler.graph.Node;
 import jdk.graal.compiler.nodes.FrameState;
-import jdk.graal.compiler.nodes.GraphState;
 import jdk.graal.compiler.nodes.ParameterNode;
 import jdk.graal.compiler.nodes.PiNode;
 import jdk.graal.compiler.nodes.StructuredGraph;
@@ -18,7 +16,6 @@ import jdk.graal.compiler.nodes.java.ArrayLengthNode;
 import jdk.graal.compiler.nodes.java.LoadFieldNode;
 import jdk.graal.compiler.nodes.spi.CoreProviders;
 import jdk.graal.compiler.phases.common.CanonicalizerPhase;
-import jdk.graal.compiler.phases.common.PostRunCanonicalizationPhase;
 import jdk.vm.ci.meta.JavaKind;
 import jdk.vm.ci.meta.ResolvedJavaField;
 import jdk.vm.ci.meta.ResolvedJavaMethod;
@@ -52,22 +49,15 @@ import jpai.compiler.ValueShape;
  * field; a captured {@code this} (a lambda in an instance method that uses a field or method of its
  * class) bails out with advice.
  */
-public final class CapturedValuesToParametersPhase extends PostRunCanonicalizationPhase<CoreProviders> {
+public final class CapturedValuesToParametersPhase extends KernelBoundaryPhase {
 
-    private final KernelSignature signature;
     private final KernelInputs inputs;
     private final LambdaDescription lambda;
 
     public CapturedValuesToParametersPhase(CanonicalizerPhase canonicalizer, KernelSignature signature, KernelInputs inputs, LambdaDescription lambda) {
-        super(canonicalizer);
-        this.signature = signature;
+        super(canonicalizer, signature);
         this.inputs = inputs;
         this.lambda = lambda;
-    }
-
-    @Override
-    public Optional<NotApplicable> notApplicableTo(GraphState graphState) {
-        return ALWAYS_APPLICABLE;
     }
 
     @Override

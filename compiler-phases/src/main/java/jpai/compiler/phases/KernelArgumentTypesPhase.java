@@ -1,17 +1,14 @@
 package jpai.compiler.phases;
 
-import java.util.Optional;
 
 import jdk.graal.compiler.core.common.type.ObjectStamp;
 import jdk.graal.compiler.core.common.type.StampFactory;
 import jdk.graal.compiler.core.common.type.TypeReference;
-import jdk.graal.compiler.nodes.GraphState;
 import jdk.graal.compiler.nodes.NodeView;
 import jdk.graal.compiler.nodes.ParameterNode;
 import jdk.graal.compiler.nodes.StructuredGraph;
 import jdk.graal.compiler.nodes.spi.CoreProviders;
 import jdk.graal.compiler.phases.common.CanonicalizerPhase;
-import jdk.graal.compiler.phases.common.PostRunCanonicalizationPhase;
 import jdk.vm.ci.meta.ResolvedJavaType;
 import jpai.compiler.KernelSignature;
 import jpai.compiler.ValueShape;
@@ -28,18 +25,11 @@ import jpai.compiler.ValueShape;
  * {@code Integer} but the data is {@code Float}) folds to an always-failing guard, which later
  * phases turn into a deoptimisation exit, just as the JVM would throw ClassCastException.
  */
-public final class KernelArgumentTypesPhase extends PostRunCanonicalizationPhase<CoreProviders> {
+public final class KernelArgumentTypesPhase extends KernelBoundaryPhase {
 
-    private final KernelSignature signature;
 
     public KernelArgumentTypesPhase(CanonicalizerPhase canonicalizer, KernelSignature signature) {
-        super(canonicalizer);
-        this.signature = signature;
-    }
-
-    @Override
-    public Optional<NotApplicable> notApplicableTo(GraphState graphState) {
-        return ALWAYS_APPLICABLE;
+        super(canonicalizer, signature);
     }
 
     @Override

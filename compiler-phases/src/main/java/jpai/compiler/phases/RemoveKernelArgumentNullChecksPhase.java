@@ -1,17 +1,14 @@
 package jpai.compiler.phases;
 
-import java.util.Optional;
 
 import jdk.graal.compiler.core.common.type.ObjectStamp;
 import jdk.graal.compiler.core.common.type.Stamp;
 import jdk.graal.compiler.nodes.LogicConstantNode;
-import jdk.graal.compiler.nodes.GraphState;
 import jdk.graal.compiler.nodes.ParameterNode;
 import jdk.graal.compiler.nodes.StructuredGraph;
 import jdk.graal.compiler.nodes.calc.IsNullNode;
 import jdk.graal.compiler.nodes.spi.CoreProviders;
 import jdk.graal.compiler.phases.common.CanonicalizerPhase;
-import jdk.graal.compiler.phases.common.PostRunCanonicalizationPhase;
 import jpai.compiler.KernelSignature;
 
 /**
@@ -25,18 +22,11 @@ import jpai.compiler.KernelSignature;
  * those tests fed. Null checks on anything else (a captured array, a field read) are not touched:
  * they are real checks, and a later phase turns them into deoptimisation exits.
  */
-public final class RemoveKernelArgumentNullChecksPhase extends PostRunCanonicalizationPhase<CoreProviders> {
+public final class RemoveKernelArgumentNullChecksPhase extends KernelBoundaryPhase {
 
-    private final KernelSignature signature;
 
     public RemoveKernelArgumentNullChecksPhase(CanonicalizerPhase canonicalizer, KernelSignature signature) {
-        super(canonicalizer);
-        this.signature = signature;
-    }
-
-    @Override
-    public Optional<NotApplicable> notApplicableTo(GraphState graphState) {
-        return ALWAYS_APPLICABLE;
+        super(canonicalizer, signature);
     }
 
     @Override

@@ -2,13 +2,11 @@ package jpai.compiler.phases;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 import jdk.graal.compiler.core.common.type.StampFactory;
 import jdk.graal.compiler.core.common.type.StampPair;
 import jdk.graal.compiler.graph.Node;
 import jdk.graal.compiler.nodes.FrameState;
-import jdk.graal.compiler.nodes.GraphState;
 import jdk.graal.compiler.nodes.ParameterNode;
 import jdk.graal.compiler.nodes.PiNode;
 import jdk.graal.compiler.nodes.StructuredGraph;
@@ -17,7 +15,6 @@ import jdk.graal.compiler.nodes.extended.BoxNode;
 import jdk.graal.compiler.nodes.java.LoadFieldNode;
 import jdk.graal.compiler.nodes.spi.CoreProviders;
 import jdk.graal.compiler.phases.common.CanonicalizerPhase;
-import jdk.graal.compiler.phases.common.PostRunCanonicalizationPhase;
 import jdk.vm.ci.meta.ResolvedJavaField;
 import jdk.vm.ci.meta.ResolvedJavaType;
 import jpai.compiler.KernelBailoutException;
@@ -40,20 +37,13 @@ import jpai.compiler.ValueShape;
  * a method that was not inlined, a field that is not a component) has no meaning on the device:
  * the phase bails out and names the line.
  */
-public final class TupleKernelArgumentsPhase extends PostRunCanonicalizationPhase<CoreProviders> {
+public final class TupleKernelArgumentsPhase extends KernelBoundaryPhase {
 
-    private final KernelSignature signature;
     private final KernelInputs inputs;
 
     public TupleKernelArgumentsPhase(CanonicalizerPhase canonicalizer, KernelSignature signature, KernelInputs inputs) {
-        super(canonicalizer);
-        this.signature = signature;
+        super(canonicalizer, signature);
         this.inputs = inputs;
-    }
-
-    @Override
-    public Optional<NotApplicable> notApplicableTo(GraphState graphState) {
-        return ALWAYS_APPLICABLE;
     }
 
     @Override

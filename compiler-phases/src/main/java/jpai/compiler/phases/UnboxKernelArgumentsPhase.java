@@ -2,12 +2,10 @@ package jpai.compiler.phases;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 import jdk.graal.compiler.core.common.type.StampFactory;
 import jdk.graal.compiler.core.common.type.StampPair;
 import jdk.graal.compiler.graph.Node;
-import jdk.graal.compiler.nodes.GraphState;
 import jdk.graal.compiler.nodes.ParameterNode;
 import jdk.graal.compiler.nodes.PiNode;
 import jdk.graal.compiler.nodes.StructuredGraph;
@@ -15,7 +13,6 @@ import jdk.graal.compiler.nodes.extended.UnboxNode;
 import jdk.graal.compiler.nodes.spi.CoreProviders;
 import jdk.graal.compiler.nodes.util.GraphUtil;
 import jdk.graal.compiler.phases.common.CanonicalizerPhase;
-import jdk.graal.compiler.phases.common.PostRunCanonicalizationPhase;
 import jpai.compiler.KernelBailoutException;
 import jpai.compiler.KernelInputs;
 import jpai.compiler.KernelSignature;
@@ -33,20 +30,13 @@ import jpai.compiler.ValueShape;
  * An argument still used as an object (compared by identity, passed to a method that was not
  * inlined, synchronised on) has no primitive meaning: the phase bails out and names the line.
  */
-public final class UnboxKernelArgumentsPhase extends PostRunCanonicalizationPhase<CoreProviders> {
+public final class UnboxKernelArgumentsPhase extends KernelBoundaryPhase {
 
-    private final KernelSignature signature;
     private final KernelInputs inputs;
 
     public UnboxKernelArgumentsPhase(CanonicalizerPhase canonicalizer, KernelSignature signature, KernelInputs inputs) {
-        super(canonicalizer);
-        this.signature = signature;
+        super(canonicalizer, signature);
         this.inputs = inputs;
-    }
-
-    @Override
-    public Optional<NotApplicable> notApplicableTo(GraphState graphState) {
-        return ALWAYS_APPLICABLE;
     }
 
     @Override

@@ -1,15 +1,12 @@
 package jpai.compiler.phases;
 
-import java.util.Optional;
 
-import jdk.graal.compiler.nodes.GraphState;
 import jdk.graal.compiler.nodes.ReturnNode;
 import jdk.graal.compiler.nodes.StructuredGraph;
 import jdk.graal.compiler.nodes.ValueNode;
 import jdk.graal.compiler.nodes.extended.UnboxNode;
 import jdk.graal.compiler.nodes.spi.CoreProviders;
 import jdk.graal.compiler.phases.common.CanonicalizerPhase;
-import jdk.graal.compiler.phases.common.PostRunCanonicalizationPhase;
 import jpai.compiler.KernelSignature;
 import jpai.compiler.ValueShape;
 
@@ -23,18 +20,11 @@ import jpai.compiler.ValueShape;
  * allocation, or the {@code Integer.valueOf} cache lookup). Where the function returns its argument
  * unchanged, the unbox stays and {@link UnboxKernelArgumentsPhase} removes it.
  */
-public final class UnboxKernelResultPhase extends PostRunCanonicalizationPhase<CoreProviders> {
+public final class UnboxKernelResultPhase extends KernelBoundaryPhase {
 
-    private final KernelSignature signature;
 
     public UnboxKernelResultPhase(CanonicalizerPhase canonicalizer, KernelSignature signature) {
-        super(canonicalizer);
-        this.signature = signature;
-    }
-
-    @Override
-    public Optional<NotApplicable> notApplicableTo(GraphState graphState) {
-        return ALWAYS_APPLICABLE;
+        super(canonicalizer, signature);
     }
 
     @Override
