@@ -66,4 +66,41 @@ class FuzzerFoundBugsTest {
         assertMapEqualsJava((Long x) -> Math.abs(x) < 0 ? 1.0 : (double) Math.abs(x), Long.class, Double.class, longs);
         assertMapEqualsJava((Long x) -> Math.abs(x) >>> 1, Long.class, Long.class, longs);
     }
+    /**
+     * Fuzz seed 20261121 programs 211 and 302 (OpenCL rejected the kernel: "use of undeclared label"):
+     * a loop left from its body (two exits of a short-circuit condition, joined) and from its header,
+     * both paths meeting at the one return. That merge is dominated by the loop header but lies after
+     * the loop; it was emitted inside the loop body, without the label the jump from after the loop
+     * needed (and a jump into the loop would have been wrong anyway).
+     */
+    @Test
+    void mergeAfterLoopOfExitsFromBodyAndHeader() {
+        Function<Double, Integer> f = x -> {
+            double p = x;
+            for (int i = 0; i < (((int) p) & 7); i++) {
+                p += i * 3.0;
+                if (p > 100.0 || p < -100.0) {
+                    return (int) p;
+                }
+                p *= 2.0;
+            }
+            return (int) p;
+        };
+        assertMapEqualsJava(f, Double.class, Integer.class, new double[] {0, 1, 3, 5, 7, 15, 60, -3, 1e9, Double.NaN, -0.0});
+        Function<Integer, Long> g = x -> {
+            long s = x;
+            for (int i = 0; i < (x & 15); i++) {
+                s = s * 3 + i;
+                if ((s & 1) == 0 && s > 50) {
+                    s -= 7;
+                    break;
+                }
+                if (s < -1000) {
+                    break;
+                }
+            }
+            return s * 2;
+        };
+        assertMapEqualsJava(g, Integer.class, Long.class, new int[] {0, 1, 2, 3, 7, 15, -1, -16, Integer.MIN_VALUE, Integer.MAX_VALUE});
+    }
 }

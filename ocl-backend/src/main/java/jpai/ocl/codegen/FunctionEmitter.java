@@ -208,7 +208,7 @@ public final class FunctionEmitter {
         for (String array : arrayDeclarations) {
             function.line(array);
         }
-        function.append(body);
+        function.appendText(resolveLabels(body.toString()));
         function.close();
         return new EmittedFunction(name, parameters, function.toString(), usesDoubles || helpers.stream().anyMatch(Helper::usesDoubles), helpers);
     }
@@ -358,9 +358,7 @@ public final class FunctionEmitter {
         if (!merges.isEmpty()) {
             HIRBlock last = merges.get(0);
             emitWithin(block, merges.subList(1, merges.size()), loops, last, code);
-            if (gotoTargets.contains(last)) {
-                code.label(label(last));
-            }
+            code.label(pendingLabel(last));
             emitTree(last, loops, fallsInto, code);
             return;
         }
@@ -368,20 +366,49 @@ public final class FunctionEmitter {
         emitTerminator(block, loops, fallsInto, code);
     }
 
+    /**
+     * A loop: {@code for (;;)} around the header's code and the merges it dominates inside the loop;
+     * then, after the loop, its follow and the merges the header dominates outside the loop (a
+     * merge where a path leaving the loop from its body meets one leaving from the header), in
+     * ascending order, each falling into the next. Emitting such a merge inside the loop body would
+     * put it where a path from after the loop can only reach it by a jump into the loop.
+     */
     private void emitLoop(HIRBlock header, List<HIRBlock> merges, Loops loops, HIRBlock fallsInto, CodeWriter code) {
         HIRBlock follow = loopFollows.get(header);
+        List<HIRBlock> inside = new ArrayList<>();
+        List<HIRBlock> after = new ArrayList<>();
+        for (HIRBlock merge : merges) {
+            (isInLoop(merge, header) ? inside : after).add(merge);
+        }
         code.open("for (;;)");
-        emitWithin(header, merges, new Loops(header, follow, loops), header, code);
+        emitWithin(header, inside, new Loops(header, follow, loops), header, code);
         if (continueTargets.contains(header)) {
             code.label(continueLabel(header));
         }
         code.close();
+        List<HIRBlock> sequence = new ArrayList<>();
         if (follow != null) {
-            if (gotoTargets.contains(follow)) {
-                code.label(label(follow));
-            }
-            emitTree(follow, loops, fallsInto, code);
+            sequence.add(follow);
         }
+        // merges are sorted by descending id; the code after the loop takes them ascending
+        for (int i = after.size() - 1; i >= 0; i--) {
+            sequence.add(after.get(i));
+        }
+        for (int i = 0; i < sequence.size(); i++) {
+            HIRBlock block = sequence.get(i);
+            code.label(pendingLabel(block));
+            emitTree(block, loops, i + 1 < sequence.size() ? sequence.get(i + 1) : fallsInto, code);
+        }
+    }
+
+    /** Whether {@code block} lies in the loop headed by {@code header} (or in a loop nested in it). */
+    private static boolean isInLoop(HIRBlock block, HIRBlock header) {
+        for (var loop = block.getLoop(); loop != null; loop = loop.getParent()) {
+            if (loop.getHeader() == header) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void emitTerminator(HIRBlock block, Loops loops, HIRBlock fallsInto, CodeWriter code) {
@@ -521,6 +548,39 @@ public final class FunctionEmitter {
 
     private static String label(HIRBlock block) {
         return "L" + block.getBeginNode().getId();
+    }
+
+    /**
+     * A block's label, written before the jumps to it are all known (a jump may be emitted after
+     * its target's code): {@link #resolveLabels} keeps it where some {@code goto} names it and
+     * drops it elsewhere.
+     */
+    private static String pendingLabel(HIRBlock block) {
+        return PENDING_LABEL + label(block);
+    }
+
+    private static final String PENDING_LABEL = "@pending@";
+
+    /** The function body with the pending labels that some {@code goto} names made real, the others removed. */
+    private String resolveLabels(String body) {
+        Set<String> targets = new HashSet<>();
+        for (HIRBlock target : gotoTargets) {
+            targets.add(label(target));
+        }
+        StringBuilder result = new StringBuilder(body.length());
+        for (String line : body.split("\n", -1)) {
+            int at = line.indexOf(PENDING_LABEL);
+            if (at < 0) {
+                result.append(line).append('\n');
+            } else {
+                String label = line.substring(at + PENDING_LABEL.length(), line.length() - ":;".length());
+                if (targets.contains(label)) {
+                    result.append(line, 0, at).append(label).append(":;\n");
+                }
+            }
+        }
+        result.setLength(Math.max(0, result.length() - 1)); // the split's last (empty) piece
+        return result.toString();
     }
 
     private static String continueLabel(HIRBlock header) {
