@@ -1,6 +1,8 @@
 package jpai.ocl;
 
 import static jpai.ocl.KernelTestSupport.assertMapEqualsJava;
+import static jpai.ocl.KernelTestSupport.runMap;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.function.Function;
 
@@ -102,5 +104,73 @@ class FuzzerFoundBugsTest {
             return s * 2;
         };
         assertMapEqualsJava(g, Integer.class, Long.class, new int[] {0, 1, 2, 3, 7, 15, -1, -16, Integer.MIN_VALUE, Integer.MAX_VALUE});
+    }
+    // ---- nodes the fuzzer's programs fell back on (seed 20261121), now emitted
+
+    /** ReverseBytes: Integer/Long/Short/Character.reverseBytes. */
+    @Test
+    void reverseBytes() {
+        int[] ints = {0, 1, -1, 0x12345678, Integer.MIN_VALUE, Integer.MAX_VALUE, 0x80, 0xff00};
+        assertMapEqualsJava((Integer x) -> Integer.reverseBytes(x), Integer.class, Integer.class, ints);
+        assertMapEqualsJava((Integer x) -> Long.reverseBytes(x * 0x9E3779B97F4A7C15L), Integer.class, Long.class, ints);
+        assertMapEqualsJava((Integer x) -> (int) Short.reverseBytes((short) (int) x), Integer.class, Integer.class, ints);
+        assertMapEqualsJava((Integer x) -> (int) Character.reverseBytes((char) (int) x), Integer.class, Integer.class, ints);
+    }
+
+    /** ReverseBits: Integer/Long.reverse. */
+    @Test
+    void reverseBits() {
+        int[] ints = {0, 1, -1, 0x12345678, Integer.MIN_VALUE, Integer.MAX_VALUE, 6, 0xff00};
+        assertMapEqualsJava((Integer x) -> Integer.reverse(x), Integer.class, Integer.class, ints);
+        assertMapEqualsJava((Integer x) -> Long.reverse(x * 0x9E3779B97F4A7C15L), Integer.class, Long.class, ints);
+    }
+
+    /** FloatTypeTest: Float/Double.isInfinite/isFinite (Graal's intrinsic on hosts with AVX512DQ). */
+    @Test
+    void floatTypeTests() {
+        double[] doubles = {0, -0.0, 1.5, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.MAX_VALUE, Double.MIN_VALUE, 1e300};
+        assertMapEqualsJava((Double x) -> Double.isInfinite(x), Double.class, Boolean.class, doubles);
+        assertMapEqualsJava((Double x) -> Double.isFinite(x), Double.class, Boolean.class, doubles);
+        assertMapEqualsJava((Double x) -> Float.isInfinite((float) (double) x) ? 1 : Float.isFinite((float) (double) x) ? 2 : 3, Double.class, Integer.class, doubles);
+    }
+
+    /** ShortCircuitOr: a condition Graal keeps as one node (here, two tests of one value joined by a ternary). */
+    @Test
+    void shortCircuitOr() {
+        int[] ints = {0, 1, -1, 5, 100, -100, Integer.MIN_VALUE, Integer.MAX_VALUE};
+        assertMapEqualsJava((Integer x) -> (x > 3 || x < -3) ? (x & 1) == 0 || x == 5 : x != 0, Integer.class, Boolean.class, ints);
+        assertMapEqualsJava((Integer x) -> {
+            boolean b = x > 3 || (x & 1) == 0;
+            return b ^ (x < 0 || x == 5) ? x : -x;
+        }, Integer.class, Integer.class, ints);
+    }
+
+    /** Exact arithmetic (IntegerAddExactSplit and friends) where it does not overflow: the wrapped result. */
+    @Test
+    void exactArithmeticWithoutOverflow() {
+        int[] ints = {0, 1, -1, 46340, -46341, 1 << 10, 1000, -7};
+        assertMapEqualsJava((Integer x) -> Math.addExact(x, 1000) - Math.subtractExact(x, 7) + Math.multiplyExact(x, x % 46341) + Math.negateExact(x), Integer.class, Integer.class, ints);
+        assertMapEqualsJava((Integer x) -> Math.addExact((long) x, 3L) * 2 + Math.subtractExact((long) x << 20, 9L) + Math.multiplyExact((long) x, (long) x << 20) + Math.negateExact((long) x),
+                        Integer.class, Long.class, ints);
+    }
+
+    /** Exact arithmetic that overflows exits (Math.*Exact throw their ArithmeticException explicitly) at the first such element. */
+    @Test
+    void exactArithmeticOverflowExits() {
+        int[] overflowing = {1, 2, Integer.MAX_VALUE, 4};
+        assertExitsAt(DeoptReason.EXPLICIT_THROW, 2, (Integer x) -> Math.addExact(x, 1), overflowing);
+        assertExitsAt(DeoptReason.EXPLICIT_THROW, 2, (Integer x) -> Math.subtractExact(-x, 2), overflowing);
+        assertExitsAt(DeoptReason.EXPLICIT_THROW, 2, (Integer x) -> Math.multiplyExact(x, 3), overflowing);
+        int[] minimum = {1, 2, Integer.MIN_VALUE, 4};
+        assertExitsAt(DeoptReason.EXPLICIT_THROW, 2, (Integer x) -> Math.negateExact(x), minimum);
+        assertExitsAt(DeoptReason.EXPLICIT_THROW, 2, (Integer x) -> (int) Math.multiplyExact((long) x << 16, (long) x << 15), overflowing);
+        assertExitsAt(DeoptReason.EXPLICIT_THROW, 2, (Integer x) -> (int) Math.addExact((long) x, Long.MAX_VALUE - Integer.MAX_VALUE + 1), overflowing);
+        assertExitsAt(DeoptReason.EXPLICIT_THROW, 2, (Integer x) -> (int) Math.negateExact(x == Integer.MIN_VALUE ? Long.MIN_VALUE : x), minimum);
+    }
+
+    private static void assertExitsAt(DeoptReason reason, long element, Function<Integer, Integer> f, int[] inputs) {
+        OpenCLTestDevice.Result result = runMap(f, Integer.class, Integer.class, inputs);
+        assertEquals(reason, result.reason());
+        assertEquals(element, result.status()[1]);
     }
 }

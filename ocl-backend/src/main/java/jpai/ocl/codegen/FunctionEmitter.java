@@ -46,6 +46,9 @@ import jdk.graal.compiler.nodes.calc.UnsignedDivNode;
 import jdk.graal.compiler.nodes.calc.UnsignedRemNode;
 import jdk.graal.compiler.nodes.cfg.HIRBlock;
 import jdk.graal.compiler.nodes.extended.IntegerSwitchNode;
+import jdk.graal.compiler.replacements.nodes.arithmetic.BinaryIntegerExactArithmeticSplitNode;
+import jdk.graal.compiler.replacements.nodes.arithmetic.IntegerExactArithmeticSplitNode;
+import jdk.graal.compiler.replacements.nodes.arithmetic.IntegerNegExactSplitNode;
 import jdk.graal.compiler.nodes.java.AccessIndexedNode;
 import jdk.graal.compiler.nodes.java.LoadIndexedNode;
 import jdk.graal.compiler.nodes.java.NewArrayNode;
@@ -414,28 +417,21 @@ public final class FunctionEmitter {
     private void emitTerminator(HIRBlock block, Loops loops, HIRBlock fallsInto, CodeWriter code) {
         FixedNode end = block.getEndNode();
         if (end instanceof IfNode ifNode) {
-            CodeWriter whenTrue = new CodeWriter(code.depth() + 1);
-            CodeWriter whenFalse = new CodeWriter(code.depth() + 1);
-            branch(block, schedule.blockFor(ifNode.trueSuccessor()), loops, fallsInto, whenTrue);
-            branch(block, schedule.blockFor(ifNode.falseSuccessor()), loops, fallsInto, whenFalse);
-            String condition = operand(ifNode.condition());
-            String negated = "!" + parenthesized(condition);
-            if (whenFalse.isEmpty()) {
-                code.open("if (" + condition + ")").append(whenTrue).close();
-            } else if (whenTrue.isEmpty()) {
-                code.open("if (" + negated + ")").append(whenFalse).close();
-            } else if (whenFalse.endsInJump() && !whenTrue.endsInJump()) {
-                // A guard clause (an exit, break or early return) first, then the main path unnested.
-                code.open("if (" + negated + ")").append(whenFalse).close();
-                code.append(reindented(whenTrue, code.depth()));
-            } else if (whenTrue.endsInJump() && !whenFalse.endsInJump()) {
-                code.open("if (" + condition + ")").append(whenTrue).close();
-                code.append(reindented(whenFalse, code.depth()));
+            emitTwoWay(block, operand(ifNode.condition()), ifNode.trueSuccessor(), ifNode.falseSuccessor(), loops, fallsInto, code);
+        } else if (end instanceof IntegerExactArithmeticSplitNode split) {
+            // Math.addExact & co. as a split: the wrapped result, then a branch to the overflow path
+            // (an exception exit) when the exact result does not fit.
+            String overflow;
+            if (split instanceof BinaryIntegerExactArithmeticSplitNode binary) {
+                overflow = expressions.exactOverflow(split, binary.getX(), operand(binary.getX()), operand(binary.getY()));
             } else {
-                code.open("if (" + condition + ")").append(whenTrue);
-                code.between("} else {");
-                code.append(whenFalse).close();
+                ValueNode value = ((IntegerNegExactSplitNode) split).getValue();
+                overflow = expressions.exactOverflow(split, value, operand(value), null);
             }
+            if (split.hasUsages()) {
+                code.line(operand(split) + " = " + expressions.exactResult(split) + ";");
+            }
+            emitTwoWay(block, overflow, split.getOverflowSuccessor(), split.getNext(), loops, fallsInto, code);
         } else if (end instanceof IntegerSwitchNode switchNode) {
             emitSwitch(block, switchNode, loops, fallsInto, code);
         } else if (end instanceof ReturnNode ret) {
@@ -448,6 +444,31 @@ public final class FunctionEmitter {
             branch(block, block.getFirstSuccessor(), loops, fallsInto, code);
         } else {
             throw KernelBailoutException.at(end, describeUnsupported(end));
+        }
+    }
+
+    /** A two-way branch on a C {@code condition}: {@code if}/{@code else}, or a guard clause and the main path unnested. */
+    private void emitTwoWay(HIRBlock block, String condition, AbstractBeginNode ifTrue, AbstractBeginNode ifFalse, Loops loops, HIRBlock fallsInto, CodeWriter code) {
+        CodeWriter whenTrue = new CodeWriter(code.depth() + 1);
+        CodeWriter whenFalse = new CodeWriter(code.depth() + 1);
+        branch(block, schedule.blockFor(ifTrue), loops, fallsInto, whenTrue);
+        branch(block, schedule.blockFor(ifFalse), loops, fallsInto, whenFalse);
+        String negated = "!" + parenthesized(condition);
+        if (whenFalse.isEmpty()) {
+            code.open("if (" + condition + ")").append(whenTrue).close();
+        } else if (whenTrue.isEmpty()) {
+            code.open("if (" + negated + ")").append(whenFalse).close();
+        } else if (whenFalse.endsInJump() && !whenTrue.endsInJump()) {
+            // A guard clause (an exit, break or early return) first, then the main path unnested.
+            code.open("if (" + negated + ")").append(whenFalse).close();
+            code.append(reindented(whenTrue, code.depth()));
+        } else if (whenTrue.endsInJump() && !whenFalse.endsInJump()) {
+            code.open("if (" + condition + ")").append(whenTrue).close();
+            code.append(reindented(whenFalse, code.depth()));
+        } else {
+            code.open("if (" + condition + ")").append(whenTrue);
+            code.between("} else {");
+            code.append(whenFalse).close();
         }
     }
 
