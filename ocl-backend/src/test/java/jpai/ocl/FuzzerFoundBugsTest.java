@@ -105,6 +105,22 @@ class FuzzerFoundBugsTest {
         };
         assertMapEqualsJava(g, Integer.class, Long.class, new int[] {0, 1, 2, 3, 7, 15, -1, -16, Integer.MIN_VALUE, Integer.MAX_VALUE});
     }
+    /**
+     * Fuzz seed 42 program 133: {@code Math.pow(-1.0, Double.POSITIVE_INFINITY)} gave 1.0 on the
+     * device (OpenCL's pow has C99's special cases) where Java gives NaN; likewise {@code pow(1.0, NaN)}.
+     */
+    @Test
+    void powSpecialCasesAreJavas() {
+        double[] xs = {-1.0, 1.0, -1.0, 1.0, 1.0, 2.0, 0.5, Double.NaN, Double.NaN, -0.0, 0.0, -2.0, -8.0};
+        double[] ys = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, Double.NaN, Double.NaN, Double.NEGATIVE_INFINITY, 0.0, -0.0, -3.0, -1.0, 0.5, 1.0 / 3};
+        double[] inputs = new double[xs.length];
+        for (int i = 0; i < inputs.length; i++) {
+            inputs[i] = i;
+        }
+        Function<Double, Double> f = i -> Math.pow(xs[(int) (double) i], ys[(int) (double) i]);
+        assertMapEqualsJava(f, Double.class, Double.class, inputs);
+    }
+
     // ---- nodes the fuzzer's programs fell back on (seed 20261121), now emitted
 
     /** ReverseBytes: Integer/Long/Short/Character.reverseBytes. */

@@ -259,13 +259,16 @@ final class ExpressionEmitter {
         if (node instanceof MathCallNode call) {
             // The OpenCL built-in of the same name; its error bound is the device's (docs/java-semantics.md).
             List<String> arguments = call.arguments().stream().map(this::x).toList();
+            if (call.function().equals("pow")) {
+                return call(Helper.POW, "jpai_pow", String.join(", ", arguments));
+            }
             return call.function() + "(" + String.join(", ", arguments) + ")";
         }
         if (node instanceof UnaryMathIntrinsicNode math) {
             return mathFunction(math.getOperation()) + "(" + x(math.getValue()) + ")";
         }
         if (node instanceof BinaryMathIntrinsicNode math && math.getOperation() == BinaryMathIntrinsicNode.BinaryOperation.POW) {
-            return "pow(" + x(math.getX()) + ", " + x(math.getY()) + ")";
+            return call(Helper.POW, "jpai_pow", x(math.getX()) + ", " + x(math.getY()));
         }
         throw KernelBailoutException.at(node, node.getNodeClass().shortName() + " is not supported on OpenCL yet");
     }

@@ -68,6 +68,16 @@ public enum Helper {
                 ulong u = as_ulong(x);
                 return u == 0UL ? 64 : (int) popcount((u & (0UL - u)) - 1UL);
             }"""),
+    /**
+     * {@code Math.pow}: OpenCL's {@code pow} (C99's special cases) within its ulp bound, except where
+     * Java's special cases differ: Java gives NaN for a NaN exponent (C: {@code pow(1, NaN)} is 1) and
+     * for {@code |x| == 1} with an infinite exponent (C: 1).
+     */
+    POW(true, """
+            static double jpai_pow(double x, double y) {
+                if (isnan(y) || (isinf(y) && fabs(x) == 1.0)) return as_double(0x7ff8000000000000UL);
+                return pow(x, y);
+            }"""),
     /** {@code Integer.reverse}: the bits in reverse order (swaps of halves, pairs, nibbles; then the bytes). */
     REVERSE_BITS_INT(false, """
             static int jpai_reverse_int(int x) {

@@ -29,8 +29,8 @@ final class ProgramGenerator {
     private static final int MAX_STATEMENTS = 18;
     private static final int MAX_NESTING = 3;
 
-    private static final String[] UNARY_TRANSCENDENTALS = {"sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "exp", "expm1", "log", "log10", "log1p", "cbrt"};
-    private static final String[] BINARY_TRANSCENDENTALS = {"pow", "atan2", "hypot"};
+    static final String[] UNARY_TRANSCENDENTALS = {"sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "exp", "expm1", "log", "log10", "log1p", "cbrt"};
+    static final String[] BINARY_TRANSCENDENTALS = {"pow", "atan2", "hypot"};
     /** StrictMath's functions (bit-exact in Java: FdLibm), compared bit for bit; not sin/cos/tan, which do not compile to OpenCL (docs/java-semantics.md). */
     private static final String[] STRICT_UNARY = {"asin", "acos", "atan", "sinh", "cosh", "tanh", "exp", "expm1", "log", "log10", "log1p", "cbrt", "sqrt"};
     private static final String[] STRICT_BINARY = {"pow", "atan2", "hypot"};
