@@ -2,13 +2,17 @@ package jpai.test.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.List;
 import java.util.function.Function;
 
 import org.junit.jupiter.api.Test;
 
 import jpai.AF;
+import jpai.DataType;
 import jpai.Executor;
 import jpai.PArray;
+import jpai.Tuple2;
+import jpai.TupleType;
 
 /**
  * The bugs the differential fuzzer (branch {@code fuzz}, its {@code KnownBugsTest}) found, end to
@@ -17,6 +21,10 @@ import jpai.PArray;
 class FuzzerRegressionTest {
 
     private static <T, R> PArray<R> onDevice(Function<T, R> f, Class<R> type, PArray<T> input) {
+        return ExecutorCase.apply(AF.map(f, type), Executor.ACCELERATOR, input);
+    }
+
+    private static <T, R> PArray<R> onDevice(Function<T, R> f, DataType type, PArray<T> input) {
         return ExecutorCase.apply(AF.map(f, type), Executor.ACCELERATOR, input);
     }
 
@@ -60,6 +68,39 @@ class FuzzerRegressionTest {
             assertEquals(5L, out.get(1));
             assertEquals(true, out2.get(0));
             assertEquals(false, out2.get(1));
+        }
+    }
+    /**
+     * Fuzz seed 20261121 program 64 (and 16 more of that slice fell back with "AllocatingBox is not
+     * supported"): a tuple returned from inside a loop, with a component boxed from the loop's
+     * counter, and another tuple returned after the loop: partial escape analysis materialised the
+     * boxes where the two paths meet ({@code UnboxPhisOfBoxesPhase} unboxes the phi of boxes now).
+     */
+    @Test
+    void tupleReturnedFromInsideALoop() {
+        Function<Integer, Tuple2<Integer, Float>> f = x -> {
+            for (int i = 0; i < 5; i++) {
+                if (i > x) {
+                    return new Tuple2<>(i, (float) i);
+                }
+            }
+            return new Tuple2<>(x + 1, 0.5f);
+        };
+        // the same, returning the argument itself after the loop: a phi of a box and the argument object
+        Function<Integer, Tuple2<Integer, Float>> g = x -> {
+            for (int i = 0; i < 5; i++) {
+                if (i > x) {
+                    return new Tuple2<>(i, (float) i);
+                }
+            }
+            return new Tuple2<>(x, 0.5f);
+        };
+        for (Function<Integer, Tuple2<Integer, Float>> h : List.of(f, g)) {
+            try (PArray<Integer> in = PArray.of(-3, 0, 2, 7); PArray<Tuple2<Integer, Float>> out = onDevice(h, TupleType.of(Integer.class, Float.class), in)) {
+                for (int i = 0; i < 4; i++) {
+                    assertEquals(h.apply(in.get(i)), out.get(i));
+                }
+            }
         }
     }
 }
