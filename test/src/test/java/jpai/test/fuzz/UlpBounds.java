@@ -32,6 +32,9 @@ public final class UlpBounds {
     /** The document the bounds come from, relative to the repository root. */
     static final String DOCUMENT = "docs/java-semantics.md";
 
+    /** A function name in backquotes (static initialisation order: before {@link #DOUBLE_ULPS}). */
+    private static final Pattern NAME = Pattern.compile("`(\\w+)`");
+
     /** The transcendental functions of the document's table, with their bound in double ulps. */
     static final Map<String, Integer> DOUBLE_ULPS = readTable(findDocument());
 
@@ -67,8 +70,6 @@ public final class UlpBounds {
         }
         throw new IllegalStateException("cannot find " + DOCUMENT + " (the ulp bounds) above " + starts + "; run from the repository or pass -Djpai.root=<repository>");
     }
-
-    private static final Pattern NAME = Pattern.compile("`(\\w+)`");
 
     /**
      * Reads the table whose header starts {@code | Java `Math` | OpenCL built-in |}: the function
