@@ -717,7 +717,8 @@ final class ProgramGenerator {
                 }
                 case 8: {
                     Prim f = pick(Prim.FLOAT, Prim.DOUBLE);
-                    return as(type, "Math.copySign(" + expr(f, d) + ", " + expr(f, d) + ")", f);
+                    // StrictMath: Math.copySign's result for a NaN sign is not defined by Java (docs/java-semantics.md)
+                    return as(type, "StrictMath.copySign(" + expr(f, d) + ", " + expr(f, d) + ")", f);
                 }
                 case 9, 10: {
                     Prim i = pick(Prim.INT, Prim.LONG);
