@@ -9,7 +9,7 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
- * Regressions for the bugs the differential fuzzer (branch {@code fuzz}, {@code KnownBugsTest})
+ * Regressions for the bugs the differential fuzzer (the fuzzer of module {@code test}, docs/fuzzing.md)
  * found, minimised, each run on PoCL and compared bit for bit with Java.
  */
 class FuzzerFoundBugsTest {

@@ -15,7 +15,7 @@ import jpai.Tuple2;
 import jpai.TupleType;
 
 /**
- * The bugs the differential fuzzer (branch {@code fuzz}, its {@code KnownBugsTest}) found, end to
+ * The bugs the differential fuzzer (docs/fuzzing.md) found, end to
  * end through the runtime, on the device with fallbacks made errors where OpenCL is expected.
  */
 class FuzzerRegressionTest {
