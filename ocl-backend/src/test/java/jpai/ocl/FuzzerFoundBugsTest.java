@@ -121,6 +121,31 @@ class FuzzerFoundBugsTest {
         assertMapEqualsJava(f, Double.class, Double.class, inputs);
     }
 
+    /**
+     * Fuzz seed 42 program 5854: a loop whose bound depends on {@code (int) Math.floor(d % 0.0)}
+     * computed in the loop ran once on PoCL, not seven times as in Java: PoCL's LLVM miscompiled
+     * {@code floor} of the NaN of {@code fmod(d, 0.0)} (in straight-line code it is right). The backend
+     * now passes a NaN around {@code floor/ceil/rint/trunc}.
+     */
+    @Test
+    void remainderByZeroInALoop() {
+        Function<Integer, Integer> f = x -> {
+            int p2 = x;
+            int n = 0;
+            for (int i = 0; i < ((p2 - 225) & 7); i++) {
+                p2 = (int) Math.floor(((double) (x << i)) % 0.0);
+                n++;
+            }
+            return n * 1000 + p2;
+        };
+        assertMapEqualsJava(f, Integer.class, Integer.class, new int[] {226, 227, 0, -5, 225, Integer.MIN_VALUE});
+        double[] specials = {0.0, -0.0, 1.5, -7.25, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.MIN_VALUE, 1e300};
+        for (double y : specials) {
+            assertMapEqualsJava((Double x) -> x % y, Double.class, Double.class, specials);
+            assertMapEqualsJava((Double x) -> (float) (double) x % (float) y, Double.class, Float.class, specials);
+        }
+    }
+
     // ---- nodes the fuzzer's programs fell back on (seed 20261121), now emitted
 
     /** ReverseBytes: Integer/Long/Short/Character.reverseBytes. */
