@@ -125,7 +125,10 @@ class FuzzerFoundBugsTest {
      * Fuzz seed 42 program 5854: a loop whose bound depends on {@code (int) Math.floor(d % 0.0)}
      * computed in the loop ran once on PoCL, not seven times as in Java: PoCL's LLVM miscompiled
      * {@code floor} of the NaN of {@code fmod(d, 0.0)} (in straight-line code it is right). The backend
-     * now passes a NaN around {@code floor/ceil/rint/trunc}.
+     * now passes a NaN around {@code floor/ceil/rint/trunc}. This smaller kernel passed before the fix
+     * too (it failed only with the NaN made a visible constant); the end-to-end
+     * {@code FuzzerRegressionTest.floorOfANaNInALoop}, the fuzz program's own shape, failed (1 iteration
+     * for 7) and passes now.
      */
     @Test
     void remainderByZeroInALoop() {

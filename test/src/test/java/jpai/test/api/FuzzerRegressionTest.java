@@ -12,6 +12,7 @@ import jpai.DataType;
 import jpai.Executor;
 import jpai.PArray;
 import jpai.Tuple2;
+import jpai.Tuple4;
 import jpai.TupleType;
 
 /**
@@ -101,6 +102,34 @@ class FuzzerRegressionTest {
                     assertEquals(h.apply(in.get(i)), out.get(i));
                 }
             }
+        }
+    }
+    /**
+     * Fuzz seed 42 program 5854 (component _1 was (byte) -116, Java's 62): the loop's bound depends
+     * on {@code p2}, which the loop sets to {@code (int) Math.floor(d % 0)}, i.e. 0 (the NaN of
+     * {@code fmod(d, 0.0)} becomes 0). Java runs 7 iterations; on PoCL the loop ran once: PoCL's LLVM
+     * miscompiled {@code floor} of that NaN. The backend passes a NaN around {@code floor} now.
+     * (FuzzerFoundBugsTest.remainderByZeroInALoop has a smaller kernel of the same kind.)
+     */
+    @Test
+    void floorOfANaNInALoop() {
+        Function<Tuple4<Double, Float, Integer, Float>, Integer> f = in -> {
+            double p0 = in._1();
+            int p2 = in._3();
+            float p3 = in._4();
+            p2 += ((char) (((char) (((char) (p2 >>> p2)) + ((char) (((char) p3) - ((char) p2))))) - ((short) p3)));
+            int n = 0;
+            for (int i0 = 0; i0 < ((p2 - ((char) (((byte) p3) - ((char) p0)))) & 7); i0++) {
+                p2 = ((int) Math.floor((((double) (((int) p3) << (((byte) i0) ^ i0))) % ((short) (((short) p3) * ((short) 0))))));
+                n++;
+            }
+            return n * 1000 + p2;
+        };
+        try (PArray<Double> a = PArray.of(-225.06868709653975); PArray<Float> b = PArray.of(2.732522E11f); PArray<Integer> c = PArray.of(-2080344887);
+                        PArray<Float> d = PArray.of(0.5f); PArray<Tuple4<Double, Float, Integer, Float>> in = PArray.zip(a, b, c, d);
+                        PArray<Integer> out = onDevice(f, Integer.class, in)) {
+            assertEquals(7000, f.apply(in.get(0)));
+            assertEquals(7000, out.get(0));
         }
     }
 }
