@@ -149,6 +149,26 @@ class FuzzerFoundBugsTest {
         }
     }
 
+    /**
+     * Fuzz seed 42 program 6945 (PoCL rejected the kernel: "redefinition of 'a350'"): a local array
+     * that partial escape analysis materialises on two paths, each with its own commit, was declared
+     * once per commit. This shape (materialised on two paths) did not reproduce the rejection before
+     * the fix; {@code FuzzFoundProgramsTest} (module test) reruns the original program.
+     */
+    @Test
+    void localArrayMaterialisedOnTwoPaths() {
+        Function<Integer, Float> f = x -> {
+            float[] a = {x, x + 1.5f};
+            if (x > 3) {
+                a[x & 1] = 5f;
+            } else {
+                a[(x >> 1) & 1] = 7f;
+            }
+            return a[0] * 3 + a[1];
+        };
+        assertMapEqualsJava(f, Integer.class, Float.class, new int[] {0, 1, 2, 3, 4, 5, -1, -2, 100, Integer.MIN_VALUE});
+    }
+
     // ---- nodes the fuzzer's programs fell back on (seed 20261121), now emitted
 
     /** ReverseBytes: Integer/Long/Short/Character.reverseBytes. */

@@ -781,7 +781,17 @@ public final class FunctionEmitter {
         return tableName;
     }
 
+    /**
+     * The C array of a local array, declared once: partial escape analysis may materialise one
+     * virtual array on several paths (a {@link CommitAllocationNode} on each), which then share it
+     * (each path initialises every element). Declaring it per commit made PoCL reject the kernel
+     * ("redefinition of 'a350'": fuzz seed 42 program 6945).
+     */
     private String declareArray(ValueNode identity, JavaKind elementKind, int length) {
+        String declared = names.get(identity);
+        if (declared != null) {
+            return declared;
+        }
         String arrayName = "a" + identity.getId();
         noteDoubles(elementKind);
         arrayDeclarations.add(OpenCLTypes.storageType(elementKind) + " " + arrayName + "[" + Math.max(length, 1) + "];");
