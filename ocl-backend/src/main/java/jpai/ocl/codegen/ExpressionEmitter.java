@@ -144,6 +144,16 @@ final class ExpressionEmitter {
         if (node instanceof SqrtNode sqrt) {
             return "sqrt(" + x(sqrt.getValue()) + ")";
         }
+        // 1-bit values (Graal's stamps for booleans in some conversions) are C bools: true is 1.
+        if (node instanceof SignExtendNode extend && extend.getInputBits() == 1) {
+            return "((" + type(extend) + ")(" + x(extend.getValue()) + " ? -1 : 0))";
+        }
+        if (node instanceof ZeroExtendNode extend && extend.getInputBits() == 1) {
+            return "((" + type(extend) + ")(" + x(extend.getValue()) + " ? 1 : 0))";
+        }
+        if (node instanceof NarrowNode narrow && narrow.getResultBits() == 1) {
+            return "((" + x(narrow.getValue()) + " & 1) != 0)";
+        }
         if (node instanceof SignExtendNode extend) {
             return "((" + type(extend) + ")" + x(extend.getValue()) + ")";
         }

@@ -25,7 +25,8 @@ class FuzzFoundProgramsTest {
                     new Found(42L, 133, 200, 2000, "Math.pow(-1, infinity) was 1.0"),
                     new Found(42L, 610, 200, 2000, "Math.copySign with a NaN sign (generator now uses StrictMath.copySign)"),
                     new Found(42L, 5854, 200, 2000, "floor of a NaN in a loop miscompiled by PoCL's LLVM"),
-                    new Found(42L, 6945, 200, 2000, "OpenCL rejected: redefinition of a local array materialised on two paths"));
+                    new Found(42L, 6945, 200, 2000, "OpenCL rejected: redefinition of a local array materialised on two paths"),
+                    new Found(42L, 7743, 200, 2000, "IllegalArgumentException 'no unsigned form of bool': a boolean narrowed to 1 bit and zero-extended"));
 
     @Test
     void foundProgramsShowNoBug() {
