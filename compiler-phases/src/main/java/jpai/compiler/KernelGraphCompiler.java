@@ -47,6 +47,7 @@ import jpai.compiler.phases.KernelArgumentTypesPhase;
 import jpai.compiler.phases.RemoveKernelArgumentNullChecksPhase;
 import jpai.compiler.phases.UnboxKernelArgumentsPhase;
 import jpai.compiler.phases.UnboxKernelResultPhase;
+import jpai.compiler.phases.UnboxPhisOfBoxesPhase;
 
 /**
  * Marawacc's front half: from a functional object to an optimised {@link KernelGraph}. The steps, in
@@ -69,7 +70,8 @@ import jpai.compiler.phases.UnboxKernelResultPhase;
  * partial escape analysis and conditional elimination.</li>
  * <li>"drop frame states" ({@link DropFrameStatesPhase}); "remove null checks on arguments"
  * ({@link RemoveKernelArgumentNullChecksPhase}); "exact argument types"
- * ({@link KernelArgumentTypesPhase}); "unbox result" ({@link UnboxKernelResultPhase}); "unbox
+ * ({@link KernelArgumentTypesPhase}); "unbox result" ({@link UnboxKernelResultPhase}); "unbox phis of
+ * boxes" ({@link UnboxPhisOfBoxesPhase}); "unbox
  * arguments" ({@link UnboxKernelArgumentsPhase}); "tuple arguments"
  * ({@link TupleKernelArgumentsPhase}); "captured values" ({@link CapturedValuesToParametersPhase}).</li>
  * <li>"float sqrt" ({@link FloatSqrtPhase}); "float transcendentals" ({@link FloatTranscendentalsPhase},
@@ -141,6 +143,7 @@ public final class KernelGraphCompiler {
             run("remove null checks on arguments", timings, () -> new RemoveKernelArgumentNullChecksPhase(canonicalizer, signature), graph, context);
             run("exact argument types", timings, () -> new KernelArgumentTypesPhase(canonicalizer, signature), graph, context);
             run("unbox result", timings, () -> new UnboxKernelResultPhase(canonicalizer, signature), graph, context);
+            run("unbox phis of boxes", timings, () -> new UnboxPhisOfBoxesPhase(canonicalizer), graph, context);
             run("unbox arguments", timings, () -> new UnboxKernelArgumentsPhase(canonicalizer, signature, inputs), graph, context);
             run("tuple arguments", timings, () -> new TupleKernelArgumentsPhase(canonicalizer, signature, inputs), graph, context);
             run("captured values", timings, () -> new CapturedValuesToParametersPhase(canonicalizer, signature, inputs, lambda), graph, context);

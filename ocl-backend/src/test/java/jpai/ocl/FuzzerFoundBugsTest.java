@@ -1,13 +1,15 @@
 package jpai.ocl;
 
 import static jpai.ocl.KernelTestSupport.assertMapEqualsJava;
+import static jpai.ocl.KernelTestSupport.runMap;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.function.Function;
 
 import org.junit.jupiter.api.Test;
 
 /**
- * Regressions for the bugs the differential fuzzer (branch {@code fuzz}, {@code KnownBugsTest})
+ * Regressions for the bugs the differential fuzzer (the fuzzer of module {@code test}, docs/fuzzing.md)
  * found, minimised, each run on PoCL and compared bit for bit with Java.
  */
 class FuzzerFoundBugsTest {
@@ -65,5 +67,174 @@ class FuzzerFoundBugsTest {
         long[] longs = {Long.MIN_VALUE, -5, 0, 7, Long.MAX_VALUE};
         assertMapEqualsJava((Long x) -> Math.abs(x) < 0 ? 1.0 : (double) Math.abs(x), Long.class, Double.class, longs);
         assertMapEqualsJava((Long x) -> Math.abs(x) >>> 1, Long.class, Long.class, longs);
+    }
+    /**
+     * Fuzz seed 20261121 programs 211 and 302 (OpenCL rejected the kernel: "use of undeclared label"):
+     * a loop left from its body (two exits of a short-circuit condition, joined) and from its header,
+     * both paths meeting at the one return. That merge is dominated by the loop header but lies after
+     * the loop; it was emitted inside the loop body, without the label the jump from after the loop
+     * needed (and a jump into the loop would have been wrong anyway).
+     */
+    @Test
+    void mergeAfterLoopOfExitsFromBodyAndHeader() {
+        Function<Double, Integer> f = x -> {
+            double p = x;
+            for (int i = 0; i < (((int) p) & 7); i++) {
+                p += i * 3.0;
+                if (p > 100.0 || p < -100.0) {
+                    return (int) p;
+                }
+                p *= 2.0;
+            }
+            return (int) p;
+        };
+        assertMapEqualsJava(f, Double.class, Integer.class, new double[] {0, 1, 3, 5, 7, 15, 60, -3, 1e9, Double.NaN, -0.0});
+        Function<Integer, Long> g = x -> {
+            long s = x;
+            for (int i = 0; i < (x & 15); i++) {
+                s = s * 3 + i;
+                if ((s & 1) == 0 && s > 50) {
+                    s -= 7;
+                    break;
+                }
+                if (s < -1000) {
+                    break;
+                }
+            }
+            return s * 2;
+        };
+        assertMapEqualsJava(g, Integer.class, Long.class, new int[] {0, 1, 2, 3, 7, 15, -1, -16, Integer.MIN_VALUE, Integer.MAX_VALUE});
+    }
+    /**
+     * Fuzz seed 42 program 133: {@code Math.pow(-1.0, Double.POSITIVE_INFINITY)} gave 1.0 on the
+     * device (OpenCL's pow has C99's special cases) where Java gives NaN; likewise {@code pow(1.0, NaN)}.
+     */
+    @Test
+    void powSpecialCasesAreJavas() {
+        double[] xs = {-1.0, 1.0, -1.0, 1.0, 1.0, 2.0, 0.5, Double.NaN, Double.NaN, -0.0, 0.0, -2.0, -8.0};
+        double[] ys = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, Double.NaN, Double.NaN, Double.NEGATIVE_INFINITY, 0.0, -0.0, -3.0, -1.0, 0.5, 1.0 / 3};
+        double[] inputs = new double[xs.length];
+        for (int i = 0; i < inputs.length; i++) {
+            inputs[i] = i;
+        }
+        Function<Double, Double> f = i -> Math.pow(xs[(int) (double) i], ys[(int) (double) i]);
+        assertMapEqualsJava(f, Double.class, Double.class, inputs);
+    }
+
+    /**
+     * Fuzz seed 42 program 5854: a loop whose bound depends on {@code (int) Math.floor(d % 0.0)}
+     * computed in the loop ran once on PoCL, not seven times as in Java: PoCL's LLVM miscompiled
+     * {@code floor} of the NaN of {@code fmod(d, 0.0)} (in straight-line code it is right). The backend
+     * now passes a NaN around {@code floor/ceil/rint/trunc}. This smaller kernel passed before the fix
+     * too (it failed only with the NaN made a visible constant); the end-to-end
+     * {@code FuzzerRegressionTest.floorOfANaNInALoop}, the fuzz program's own shape, failed (1 iteration
+     * for 7) and passes now.
+     */
+    @Test
+    void remainderByZeroInALoop() {
+        Function<Integer, Integer> f = x -> {
+            int p2 = x;
+            int n = 0;
+            for (int i = 0; i < ((p2 - 225) & 7); i++) {
+                p2 = (int) Math.floor(((double) (x << i)) % 0.0);
+                n++;
+            }
+            return n * 1000 + p2;
+        };
+        assertMapEqualsJava(f, Integer.class, Integer.class, new int[] {226, 227, 0, -5, 225, Integer.MIN_VALUE});
+        double[] specials = {0.0, -0.0, 1.5, -7.25, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.MIN_VALUE, 1e300};
+        for (double y : specials) {
+            assertMapEqualsJava((Double x) -> x % y, Double.class, Double.class, specials);
+            assertMapEqualsJava((Double x) -> (float) (double) x % (float) y, Double.class, Float.class, specials);
+        }
+    }
+
+    /**
+     * Fuzz seed 42 program 6945 (PoCL rejected the kernel: "redefinition of 'a350'"): a local array
+     * that partial escape analysis materialises on two paths, each with its own commit, was declared
+     * once per commit. This shape (materialised on two paths) did not reproduce the rejection before
+     * the fix; {@code FuzzFoundProgramsTest} (module test) reruns the original program.
+     */
+    @Test
+    void localArrayMaterialisedOnTwoPaths() {
+        Function<Integer, Float> f = x -> {
+            float[] a = {x, x + 1.5f};
+            if (x > 3) {
+                a[x & 1] = 5f;
+            } else {
+                a[(x >> 1) & 1] = 7f;
+            }
+            return a[0] * 3 + a[1];
+        };
+        assertMapEqualsJava(f, Integer.class, Float.class, new int[] {0, 1, 2, 3, 4, 5, -1, -2, 100, Integer.MIN_VALUE});
+    }
+
+    // ---- nodes the fuzzer's programs fell back on (seed 20261121), now emitted
+
+    /** ReverseBytes: Integer/Long/Short/Character.reverseBytes. */
+    @Test
+    void reverseBytes() {
+        int[] ints = {0, 1, -1, 0x12345678, Integer.MIN_VALUE, Integer.MAX_VALUE, 0x80, 0xff00};
+        assertMapEqualsJava((Integer x) -> Integer.reverseBytes(x), Integer.class, Integer.class, ints);
+        assertMapEqualsJava((Integer x) -> Long.reverseBytes(x * 0x9E3779B97F4A7C15L), Integer.class, Long.class, ints);
+        assertMapEqualsJava((Integer x) -> (int) Short.reverseBytes((short) (int) x), Integer.class, Integer.class, ints);
+        assertMapEqualsJava((Integer x) -> (int) Character.reverseBytes((char) (int) x), Integer.class, Integer.class, ints);
+    }
+
+    /** ReverseBits: Integer/Long.reverse. */
+    @Test
+    void reverseBits() {
+        int[] ints = {0, 1, -1, 0x12345678, Integer.MIN_VALUE, Integer.MAX_VALUE, 6, 0xff00};
+        assertMapEqualsJava((Integer x) -> Integer.reverse(x), Integer.class, Integer.class, ints);
+        assertMapEqualsJava((Integer x) -> Long.reverse(x * 0x9E3779B97F4A7C15L), Integer.class, Long.class, ints);
+    }
+
+    /** FloatTypeTest: Float/Double.isInfinite/isFinite (Graal's intrinsic on hosts with AVX512DQ). */
+    @Test
+    void floatTypeTests() {
+        double[] doubles = {0, -0.0, 1.5, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.MAX_VALUE, Double.MIN_VALUE, 1e300};
+        assertMapEqualsJava((Double x) -> Double.isInfinite(x), Double.class, Boolean.class, doubles);
+        assertMapEqualsJava((Double x) -> Double.isFinite(x), Double.class, Boolean.class, doubles);
+        assertMapEqualsJava((Double x) -> Float.isInfinite((float) (double) x) ? 1 : Float.isFinite((float) (double) x) ? 2 : 3, Double.class, Integer.class, doubles);
+    }
+
+    /** ShortCircuitOr: a condition Graal keeps as one node (here, two tests of one value joined by a ternary). */
+    @Test
+    void shortCircuitOr() {
+        int[] ints = {0, 1, -1, 5, 100, -100, Integer.MIN_VALUE, Integer.MAX_VALUE};
+        assertMapEqualsJava((Integer x) -> (x > 3 || x < -3) ? (x & 1) == 0 || x == 5 : x != 0, Integer.class, Boolean.class, ints);
+        assertMapEqualsJava((Integer x) -> {
+            boolean b = x > 3 || (x & 1) == 0;
+            return b ^ (x < 0 || x == 5) ? x : -x;
+        }, Integer.class, Integer.class, ints);
+    }
+
+    /** Exact arithmetic (IntegerAddExactSplit and friends) where it does not overflow: the wrapped result. */
+    @Test
+    void exactArithmeticWithoutOverflow() {
+        int[] ints = {0, 1, -1, 46340, -46341, 1 << 10, 1000, -7};
+        assertMapEqualsJava((Integer x) -> Math.addExact(x, 1000) - Math.subtractExact(x, 7) + Math.multiplyExact(x, x % 46341) + Math.negateExact(x), Integer.class, Integer.class, ints);
+        assertMapEqualsJava((Integer x) -> Math.addExact((long) x, 3L) * 2 + Math.subtractExact((long) x << 20, 9L) + Math.multiplyExact((long) x, (long) x << 20) + Math.negateExact((long) x),
+                        Integer.class, Long.class, ints);
+    }
+
+    /** Exact arithmetic that overflows exits (Math.*Exact throw their ArithmeticException explicitly) at the first such element. */
+    @Test
+    void exactArithmeticOverflowExits() {
+        int[] overflowing = {1, 2, Integer.MAX_VALUE, 4};
+        assertExitsAt(DeoptReason.EXPLICIT_THROW, 2, (Integer x) -> Math.addExact(x, 1), overflowing);
+        assertExitsAt(DeoptReason.EXPLICIT_THROW, 2, (Integer x) -> Math.subtractExact(-x, 2), overflowing);
+        assertExitsAt(DeoptReason.EXPLICIT_THROW, 2, (Integer x) -> Math.multiplyExact(x, 3), overflowing);
+        int[] minimum = {1, 2, Integer.MIN_VALUE, 4};
+        assertExitsAt(DeoptReason.EXPLICIT_THROW, 2, (Integer x) -> Math.negateExact(x), minimum);
+        assertExitsAt(DeoptReason.EXPLICIT_THROW, 2, (Integer x) -> (int) Math.multiplyExact((long) x << 16, (long) x << 15), overflowing);
+        assertExitsAt(DeoptReason.EXPLICIT_THROW, 2, (Integer x) -> (int) Math.addExact((long) x, Long.MAX_VALUE - Integer.MAX_VALUE + 1), overflowing);
+        assertExitsAt(DeoptReason.EXPLICIT_THROW, 2, (Integer x) -> (int) Math.negateExact(x == Integer.MIN_VALUE ? Long.MIN_VALUE : x), minimum);
+    }
+
+    private static void assertExitsAt(DeoptReason reason, long element, Function<Integer, Integer> f, int[] inputs) {
+        OpenCLTestDevice.Result result = runMap(f, Integer.class, Integer.class, inputs);
+        assertEquals(reason, result.reason());
+        assertEquals(element, result.status()[1]);
     }
 }

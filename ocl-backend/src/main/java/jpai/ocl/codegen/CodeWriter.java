@@ -97,6 +97,12 @@ public final class CodeWriter {
         return this;
     }
 
+    /** Text of whole lines (each ending in a newline), exactly as given. */
+    public CodeWriter appendText(String lines) {
+        text.append(lines);
+        return this;
+    }
+
     @Override
     public String toString() {
         return text.toString();

@@ -59,6 +59,22 @@ import jdk.graal.compiler.nodes.calc.SubNode;
 import jdk.graal.compiler.nodes.calc.UnsignedRightShiftNode;
 import jdk.graal.compiler.nodes.calc.XorNode;
 import jdk.graal.compiler.nodes.calc.ZeroExtendNode;
+import jdk.graal.compiler.core.common.Fields;
+import jdk.graal.compiler.nodes.ShortCircuitOrNode;
+import jdk.graal.compiler.nodes.calc.FloatTypeTestNode;
+import jdk.graal.compiler.replacements.nodes.ReverseBitsNode;
+import jdk.graal.compiler.replacements.nodes.ReverseBytesNode;
+import jdk.graal.compiler.replacements.nodes.arithmetic.BinaryIntegerExactArithmeticSplitNode;
+import jdk.graal.compiler.replacements.nodes.arithmetic.IntegerAddExactOverflowNode;
+import jdk.graal.compiler.replacements.nodes.arithmetic.IntegerAddExactSplitNode;
+import jdk.graal.compiler.replacements.nodes.arithmetic.IntegerExactArithmeticSplitNode;
+import jdk.graal.compiler.replacements.nodes.arithmetic.IntegerExactOverflowNode;
+import jdk.graal.compiler.replacements.nodes.arithmetic.IntegerMulExactOverflowNode;
+import jdk.graal.compiler.replacements.nodes.arithmetic.IntegerMulExactSplitNode;
+import jdk.graal.compiler.replacements.nodes.arithmetic.IntegerNegExactOverflowNode;
+import jdk.graal.compiler.replacements.nodes.arithmetic.IntegerNegExactSplitNode;
+import jdk.graal.compiler.replacements.nodes.arithmetic.IntegerSubExactOverflowNode;
+import jdk.graal.compiler.replacements.nodes.arithmetic.IntegerSubExactSplitNode;
 import jdk.graal.compiler.replacements.nodes.BinaryMathIntrinsicNode;
 import jdk.graal.compiler.replacements.nodes.UnaryMathIntrinsicNode;
 import jpai.compiler.KernelBailoutException;
@@ -128,6 +144,16 @@ final class ExpressionEmitter {
         if (node instanceof SqrtNode sqrt) {
             return "sqrt(" + x(sqrt.getValue()) + ")";
         }
+        // 1-bit values (Graal's stamps for booleans in some conversions) are C bools: true is 1.
+        if (node instanceof SignExtendNode extend && extend.getInputBits() == 1) {
+            return "((" + type(extend) + ")(" + x(extend.getValue()) + " ? -1 : 0))";
+        }
+        if (node instanceof ZeroExtendNode extend && extend.getInputBits() == 1) {
+            return "((" + type(extend) + ")(" + x(extend.getValue()) + " ? 1 : 0))";
+        }
+        if (node instanceof NarrowNode narrow && narrow.getResultBits() == 1) {
+            return "((" + x(narrow.getValue()) + " & 1) != 0)";
+        }
         if (node instanceof SignExtendNode extend) {
             return "((" + type(extend) + ")" + x(extend.getValue()) + ")";
         }
@@ -181,7 +207,11 @@ final class ExpressionEmitter {
             return minMax(minMax);
         }
         if (node instanceof RoundNode round) {
-            return roundingFunction(round.mode()) + "(" + x(round.getValue()) + ")"; // exact: no rounding error
+            // Exact: no rounding error. A NaN is passed through without calling the built-in: PoCL's LLVM
+            // miscompiled floor() of a NaN it could see (a loop ran once, not seven times: fuzz seed 42
+            // program 5854, FuzzerFoundBugsTest.remainderByZeroInALoop).
+            String v = x(round.getValue());
+            return "(isnan(" + v + ") ? " + v + " : " + roundingFunction(round.mode()) + "(" + v + "))";
         }
         if (node instanceof RoundFloatToIntegerNode round) {
             boolean isFloat = ((FloatStamp) stamp(round.getValue())).getBits() == 32;
@@ -209,18 +239,114 @@ final class ExpressionEmitter {
             boolean isInt = ((IntegerStamp) stamp(count.getValue())).getBits() == 32;
             return call(isInt ? Helper.TRAILING_ZEROS_INT : Helper.TRAILING_ZEROS_LONG, isInt ? "jpai_ctz_int" : "jpai_ctz_long", x(count.getValue()));
         }
+        if (node instanceof ReverseBytesNode reverse) {
+            // The bytes of the value's vector of uchars in reverse order: independent of the device's endianness.
+            int bits = ((IntegerStamp) stamp(reverse)).getBits();
+            String t = type(reverse);
+            String bytes = switch (bits) {
+                case 16 -> "as_uchar2((" + t + ")" + x(reverse.getValue()) + ").s10";
+                case 32 -> "as_uchar4((" + t + ")" + x(reverse.getValue()) + ").s3210";
+                case 64 -> "as_uchar8((" + t + ")" + x(reverse.getValue()) + ").s76543210";
+                default -> throw KernelBailoutException.at(reverse, "ReverseBytes of a " + bits + "-bit value is not supported on OpenCL");
+            };
+            return "as_" + t + "(" + bytes + ")";
+        }
+        if (node instanceof ReverseBitsNode reverse) {
+            boolean isInt = ((IntegerStamp) stamp(reverse.getValue())).getBits() == 32;
+            return call(isInt ? Helper.REVERSE_BITS_INT : Helper.REVERSE_BITS_LONG, isInt ? "jpai_reverse_int" : "jpai_reverse_long", x(reverse.getValue()));
+        }
+        if (node instanceof FloatTypeTestNode test) {
+            // Float/Double.isInfinite and isFinite (Graal's intrinsic where the host CPU has AVX512DQ).
+            String v = x(test.getValue());
+            return switch (floatTypeTestOp(test)) {
+                case IS_INFINITE -> "(isinf(" + v + ") ? 1 : 0)";
+                case IS_FINITE -> "(isfinite(" + v + ") ? 1 : 0)";
+            };
+        }
+        if (node instanceof ShortCircuitOrNode or) {
+            // Both operands are pure conditions, so evaluating the second only when needed changes nothing.
+            String a = (or.isXNegated() ? "!" : "") + x(or.getX());
+            String b = (or.isYNegated() ? "!" : "") + x(or.getY());
+            return "(" + a + " || " + b + ")";
+        }
+        if (node instanceof IntegerExactOverflowNode overflow) {
+            return exactOverflow(overflow, overflow.getX(), x(overflow.getX()), x(overflow.getY()));
+        }
+        if (node instanceof IntegerNegExactOverflowNode overflow) {
+            ValueNode value = (ValueNode) overflow.inputs().first(); // its one input; the node has no getter
+            return exactOverflow(overflow, value, x(value), null);
+        }
         if (node instanceof MathCallNode call) {
             // The OpenCL built-in of the same name; its error bound is the device's (docs/java-semantics.md).
             List<String> arguments = call.arguments().stream().map(this::x).toList();
+            if (call.function().equals("pow")) {
+                return call(Helper.POW, "jpai_pow", String.join(", ", arguments));
+            }
             return call.function() + "(" + String.join(", ", arguments) + ")";
         }
         if (node instanceof UnaryMathIntrinsicNode math) {
             return mathFunction(math.getOperation()) + "(" + x(math.getValue()) + ")";
         }
         if (node instanceof BinaryMathIntrinsicNode math && math.getOperation() == BinaryMathIntrinsicNode.BinaryOperation.POW) {
-            return "pow(" + x(math.getX()) + ", " + x(math.getY()) + ")";
+            return call(Helper.POW, "jpai_pow", x(math.getX()) + ", " + x(math.getY()));
         }
         throw KernelBailoutException.at(node, node.getNodeClass().shortName() + " is not supported on OpenCL yet");
+    }
+
+    /** The operation of a {@link FloatTypeTestNode}, which has no getter: read from its node class's data fields. */
+    private static FloatTypeTestNode.FloatTypeTestOp floatTypeTestOp(FloatTypeTestNode test) {
+        Fields data = test.getNodeClass().getAllFields()[0]; // data fields first, then inputs and successors
+        for (int i = 0; i < data.getCount(); i++) {
+            if (data.getType(i) == FloatTypeTestNode.FloatTypeTestOp.class && data.get(test, i) instanceof FloatTypeTestNode.FloatTypeTestOp op) {
+                return op;
+            }
+        }
+        throw KernelBailoutException.at(test, "FloatTypeTest without its operation (Graal's node changed)");
+    }
+
+    /**
+     * A C condition, true when Java's {@code Math.addExact/subtractExact/multiplyExact/negateExact}
+     * of {@code x} and {@code y} (null for negation) overflows the type of {@code operand} (the
+     * first operand of {@code node}, an exact overflow test or an exact split node): the sign rules of two's complement
+     * for addition and subtraction, the high half of the product for multiplication.
+     */
+    String exactOverflow(ValueNode node, ValueNode operand, String x, String y) {
+        String t = type(operand);
+        String u = OpenCLTypes.unsigned(t);
+        int bits = ((IntegerStamp) stamp(operand)).getBits();
+        String min = bits == 64 ? "(-9223372036854775807L - 1L)" : "(-2147483647 - 1)";
+        if (node instanceof IntegerNegExactOverflowNode || node instanceof IntegerNegExactSplitNode) {
+            return "(" + x + " == " + min + ")";
+        }
+        String sum = "as_" + t + "((" + u + ")" + x + " + (" + u + ")" + y + ")";
+        String difference = "as_" + t + "((" + u + ")" + x + " - (" + u + ")" + y + ")";
+        if (node instanceof IntegerAddExactOverflowNode || node instanceof IntegerAddExactSplitNode) {
+            return "(((" + x + " ^ " + sum + ") & (" + y + " ^ " + sum + ")) < 0)";
+        }
+        if (node instanceof IntegerSubExactOverflowNode || node instanceof IntegerSubExactSplitNode) {
+            return "(((" + x + " ^ " + y + ") & (" + x + " ^ " + difference + ")) < 0)";
+        }
+        if (node instanceof IntegerMulExactOverflowNode || node instanceof IntegerMulExactSplitNode) {
+            if (bits == 64) {
+                String product = "as_long((ulong)" + x + " * (ulong)" + y + ")";
+                return "(mul_hi(" + x + ", " + y + ") != (" + product + " >> 63))";
+            }
+            String product = "((long)" + x + " * (long)" + y + ")";
+            return "(" + product + " != (long)(int)" + product + ")";
+        }
+        throw KernelBailoutException.at(node, node.getNodeClass().shortName() + " is not supported on OpenCL yet");
+    }
+
+    /** The value of an exact split node (its result when it does not overflow): the wrapped operation. */
+    String exactResult(IntegerExactArithmeticSplitNode split) {
+        String t = type(split);
+        String u = unsignedType(split);
+        if (split instanceof IntegerNegExactSplitNode neg) {
+            return wrap(t, "0 - (" + u + ")" + x(neg.getValue()));
+        }
+        BinaryIntegerExactArithmeticSplitNode binary = (BinaryIntegerExactArithmeticSplitNode) split;
+        String op = split instanceof IntegerAddExactSplitNode ? " + " : split instanceof IntegerSubExactSplitNode ? " - " : " * ";
+        return wrap(t, "(" + u + ")" + x(binary.getX()) + op + "(" + u + ")" + x(binary.getY()));
     }
 
     private String minMax(MinMaxNode<?> node) {

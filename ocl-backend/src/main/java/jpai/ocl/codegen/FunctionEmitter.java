@@ -46,6 +46,9 @@ import jdk.graal.compiler.nodes.calc.UnsignedDivNode;
 import jdk.graal.compiler.nodes.calc.UnsignedRemNode;
 import jdk.graal.compiler.nodes.cfg.HIRBlock;
 import jdk.graal.compiler.nodes.extended.IntegerSwitchNode;
+import jdk.graal.compiler.replacements.nodes.arithmetic.BinaryIntegerExactArithmeticSplitNode;
+import jdk.graal.compiler.replacements.nodes.arithmetic.IntegerExactArithmeticSplitNode;
+import jdk.graal.compiler.replacements.nodes.arithmetic.IntegerNegExactSplitNode;
 import jdk.graal.compiler.nodes.java.AccessIndexedNode;
 import jdk.graal.compiler.nodes.java.LoadIndexedNode;
 import jdk.graal.compiler.nodes.java.NewArrayNode;
@@ -208,7 +211,7 @@ public final class FunctionEmitter {
         for (String array : arrayDeclarations) {
             function.line(array);
         }
-        function.append(body);
+        function.appendText(resolveLabels(body.toString()));
         function.close();
         return new EmittedFunction(name, parameters, function.toString(), usesDoubles || helpers.stream().anyMatch(Helper::usesDoubles), helpers);
     }
@@ -358,9 +361,7 @@ public final class FunctionEmitter {
         if (!merges.isEmpty()) {
             HIRBlock last = merges.get(0);
             emitWithin(block, merges.subList(1, merges.size()), loops, last, code);
-            if (gotoTargets.contains(last)) {
-                code.label(label(last));
-            }
+            code.label(pendingLabel(last));
             emitTree(last, loops, fallsInto, code);
             return;
         }
@@ -368,47 +369,69 @@ public final class FunctionEmitter {
         emitTerminator(block, loops, fallsInto, code);
     }
 
+    /**
+     * A loop: {@code for (;;)} around the header's code and the merges it dominates inside the loop;
+     * then, after the loop, its follow and the merges the header dominates outside the loop (a
+     * merge where a path leaving the loop from its body meets one leaving from the header), in
+     * ascending order, each falling into the next. Emitting such a merge inside the loop body would
+     * put it where a path from after the loop can only reach it by a jump into the loop.
+     */
     private void emitLoop(HIRBlock header, List<HIRBlock> merges, Loops loops, HIRBlock fallsInto, CodeWriter code) {
         HIRBlock follow = loopFollows.get(header);
+        List<HIRBlock> inside = new ArrayList<>();
+        List<HIRBlock> after = new ArrayList<>();
+        for (HIRBlock merge : merges) {
+            (isInLoop(merge, header) ? inside : after).add(merge);
+        }
         code.open("for (;;)");
-        emitWithin(header, merges, new Loops(header, follow, loops), header, code);
+        emitWithin(header, inside, new Loops(header, follow, loops), header, code);
         if (continueTargets.contains(header)) {
             code.label(continueLabel(header));
         }
         code.close();
+        List<HIRBlock> sequence = new ArrayList<>();
         if (follow != null) {
-            if (gotoTargets.contains(follow)) {
-                code.label(label(follow));
-            }
-            emitTree(follow, loops, fallsInto, code);
+            sequence.add(follow);
         }
+        // merges are sorted by descending id; the code after the loop takes them ascending
+        for (int i = after.size() - 1; i >= 0; i--) {
+            sequence.add(after.get(i));
+        }
+        for (int i = 0; i < sequence.size(); i++) {
+            HIRBlock block = sequence.get(i);
+            code.label(pendingLabel(block));
+            emitTree(block, loops, i + 1 < sequence.size() ? sequence.get(i + 1) : fallsInto, code);
+        }
+    }
+
+    /** Whether {@code block} lies in the loop headed by {@code header} (or in a loop nested in it). */
+    private static boolean isInLoop(HIRBlock block, HIRBlock header) {
+        for (var loop = block.getLoop(); loop != null; loop = loop.getParent()) {
+            if (loop.getHeader() == header) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void emitTerminator(HIRBlock block, Loops loops, HIRBlock fallsInto, CodeWriter code) {
         FixedNode end = block.getEndNode();
         if (end instanceof IfNode ifNode) {
-            CodeWriter whenTrue = new CodeWriter(code.depth() + 1);
-            CodeWriter whenFalse = new CodeWriter(code.depth() + 1);
-            branch(block, schedule.blockFor(ifNode.trueSuccessor()), loops, fallsInto, whenTrue);
-            branch(block, schedule.blockFor(ifNode.falseSuccessor()), loops, fallsInto, whenFalse);
-            String condition = operand(ifNode.condition());
-            String negated = "!" + parenthesized(condition);
-            if (whenFalse.isEmpty()) {
-                code.open("if (" + condition + ")").append(whenTrue).close();
-            } else if (whenTrue.isEmpty()) {
-                code.open("if (" + negated + ")").append(whenFalse).close();
-            } else if (whenFalse.endsInJump() && !whenTrue.endsInJump()) {
-                // A guard clause (an exit, break or early return) first, then the main path unnested.
-                code.open("if (" + negated + ")").append(whenFalse).close();
-                code.append(reindented(whenTrue, code.depth()));
-            } else if (whenTrue.endsInJump() && !whenFalse.endsInJump()) {
-                code.open("if (" + condition + ")").append(whenTrue).close();
-                code.append(reindented(whenFalse, code.depth()));
+            emitTwoWay(block, operand(ifNode.condition()), ifNode.trueSuccessor(), ifNode.falseSuccessor(), loops, fallsInto, code);
+        } else if (end instanceof IntegerExactArithmeticSplitNode split) {
+            // Math.addExact & co. as a split: the wrapped result, then a branch to the overflow path
+            // (an exception exit) when the exact result does not fit.
+            String overflow;
+            if (split instanceof BinaryIntegerExactArithmeticSplitNode binary) {
+                overflow = expressions.exactOverflow(split, binary.getX(), operand(binary.getX()), operand(binary.getY()));
             } else {
-                code.open("if (" + condition + ")").append(whenTrue);
-                code.between("} else {");
-                code.append(whenFalse).close();
+                ValueNode value = ((IntegerNegExactSplitNode) split).getValue();
+                overflow = expressions.exactOverflow(split, value, operand(value), null);
             }
+            if (split.hasUsages()) {
+                code.line(operand(split) + " = " + expressions.exactResult(split) + ";");
+            }
+            emitTwoWay(block, overflow, split.getOverflowSuccessor(), split.getNext(), loops, fallsInto, code);
         } else if (end instanceof IntegerSwitchNode switchNode) {
             emitSwitch(block, switchNode, loops, fallsInto, code);
         } else if (end instanceof ReturnNode ret) {
@@ -421,6 +444,31 @@ public final class FunctionEmitter {
             branch(block, block.getFirstSuccessor(), loops, fallsInto, code);
         } else {
             throw KernelBailoutException.at(end, describeUnsupported(end));
+        }
+    }
+
+    /** A two-way branch on a C {@code condition}: {@code if}/{@code else}, or a guard clause and the main path unnested. */
+    private void emitTwoWay(HIRBlock block, String condition, AbstractBeginNode ifTrue, AbstractBeginNode ifFalse, Loops loops, HIRBlock fallsInto, CodeWriter code) {
+        CodeWriter whenTrue = new CodeWriter(code.depth() + 1);
+        CodeWriter whenFalse = new CodeWriter(code.depth() + 1);
+        branch(block, schedule.blockFor(ifTrue), loops, fallsInto, whenTrue);
+        branch(block, schedule.blockFor(ifFalse), loops, fallsInto, whenFalse);
+        String negated = "!" + parenthesized(condition);
+        if (whenFalse.isEmpty()) {
+            code.open("if (" + condition + ")").append(whenTrue).close();
+        } else if (whenTrue.isEmpty()) {
+            code.open("if (" + negated + ")").append(whenFalse).close();
+        } else if (whenFalse.endsInJump() && !whenTrue.endsInJump()) {
+            // A guard clause (an exit, break or early return) first, then the main path unnested.
+            code.open("if (" + negated + ")").append(whenFalse).close();
+            code.append(reindented(whenTrue, code.depth()));
+        } else if (whenTrue.endsInJump() && !whenFalse.endsInJump()) {
+            code.open("if (" + condition + ")").append(whenTrue).close();
+            code.append(reindented(whenFalse, code.depth()));
+        } else {
+            code.open("if (" + condition + ")").append(whenTrue);
+            code.between("} else {");
+            code.append(whenFalse).close();
         }
     }
 
@@ -521,6 +569,39 @@ public final class FunctionEmitter {
 
     private static String label(HIRBlock block) {
         return "L" + block.getBeginNode().getId();
+    }
+
+    /**
+     * A block's label, written before the jumps to it are all known (a jump may be emitted after
+     * its target's code): {@link #resolveLabels} keeps it where some {@code goto} names it and
+     * drops it elsewhere.
+     */
+    private static String pendingLabel(HIRBlock block) {
+        return PENDING_LABEL + label(block);
+    }
+
+    private static final String PENDING_LABEL = "@pending@";
+
+    /** The function body with the pending labels that some {@code goto} names made real, the others removed. */
+    private String resolveLabels(String body) {
+        Set<String> targets = new HashSet<>();
+        for (HIRBlock target : gotoTargets) {
+            targets.add(label(target));
+        }
+        StringBuilder result = new StringBuilder(body.length());
+        for (String line : body.split("\n", -1)) {
+            int at = line.indexOf(PENDING_LABEL);
+            if (at < 0) {
+                result.append(line).append('\n');
+            } else {
+                String label = line.substring(at + PENDING_LABEL.length(), line.length() - ":;".length());
+                if (targets.contains(label)) {
+                    result.append(line, 0, at).append(label).append(":;\n");
+                }
+            }
+        }
+        result.setLength(Math.max(0, result.length() - 1)); // the split's last (empty) piece
+        return result.toString();
     }
 
     private static String continueLabel(HIRBlock header) {
@@ -705,7 +786,17 @@ public final class FunctionEmitter {
         return tableName;
     }
 
+    /**
+     * The C array of a local array, declared once: partial escape analysis may materialise one
+     * virtual array on several paths (a {@link CommitAllocationNode} on each), which then share it
+     * (each path initialises every element). Declaring it per commit made PoCL reject the kernel
+     * ("redefinition of 'a350'": fuzz seed 42 program 6945).
+     */
     private String declareArray(ValueNode identity, JavaKind elementKind, int length) {
+        String declared = names.get(identity);
+        if (declared != null) {
+            return declared;
+        }
         String arrayName = "a" + identity.getId();
         noteDoubles(elementKind);
         arrayDeclarations.add(OpenCLTypes.storageType(elementKind) + " " + arrayName + "[" + Math.max(length, 1) + "];");

@@ -67,6 +67,34 @@ public enum Helper {
             static int jpai_ctz_long(long x) {
                 ulong u = as_ulong(x);
                 return u == 0UL ? 64 : (int) popcount((u & (0UL - u)) - 1UL);
+            }"""),
+    /**
+     * {@code Math.pow}: OpenCL's {@code pow} (C99's special cases) within its ulp bound, except where
+     * Java's special cases differ: Java gives NaN for a NaN exponent (C: {@code pow(1, NaN)} is 1) and
+     * for {@code |x| == 1} with an infinite exponent (C: 1).
+     */
+    POW(true, """
+            static double jpai_pow(double x, double y) {
+                if (isnan(y) || (isinf(y) && fabs(x) == 1.0)) return as_double(0x7ff8000000000000UL);
+                return pow(x, y);
+            }"""),
+    /** {@code Integer.reverse}: the bits in reverse order (swaps of halves, pairs, nibbles; then the bytes). */
+    REVERSE_BITS_INT(false, """
+            static int jpai_reverse_int(int x) {
+                uint u = as_uint(x);
+                u = ((u & 0x55555555u) << 1) | ((u >> 1) & 0x55555555u);
+                u = ((u & 0x33333333u) << 2) | ((u >> 2) & 0x33333333u);
+                u = ((u & 0x0f0f0f0fu) << 4) | ((u >> 4) & 0x0f0f0f0fu);
+                return as_int(as_uchar4(u).s3210);
+            }"""),
+    /** {@code Long.reverse}, as {@link #REVERSE_BITS_INT}. */
+    REVERSE_BITS_LONG(false, """
+            static long jpai_reverse_long(long x) {
+                ulong u = as_ulong(x);
+                u = ((u & 0x5555555555555555UL) << 1) | ((u >> 1) & 0x5555555555555555UL);
+                u = ((u & 0x3333333333333333UL) << 2) | ((u >> 2) & 0x3333333333333333UL);
+                u = ((u & 0x0f0f0f0f0f0f0f0fUL) << 4) | ((u >> 4) & 0x0f0f0f0f0f0f0f0fUL);
+                return as_long(as_uchar8(u).s76543210);
             }""");
 
     private final boolean usesDoubles;

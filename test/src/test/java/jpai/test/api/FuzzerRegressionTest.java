@@ -2,21 +2,30 @@ package jpai.test.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.List;
 import java.util.function.Function;
 
 import org.junit.jupiter.api.Test;
 
 import jpai.AF;
+import jpai.DataType;
 import jpai.Executor;
 import jpai.PArray;
+import jpai.Tuple2;
+import jpai.Tuple4;
+import jpai.TupleType;
 
 /**
- * The bugs the differential fuzzer (branch {@code fuzz}, its {@code KnownBugsTest}) found, end to
+ * The bugs the differential fuzzer (docs/fuzzing.md) found, end to
  * end through the runtime, on the device with fallbacks made errors where OpenCL is expected.
  */
 class FuzzerRegressionTest {
 
     private static <T, R> PArray<R> onDevice(Function<T, R> f, Class<R> type, PArray<T> input) {
+        return ExecutorCase.apply(AF.map(f, type), Executor.ACCELERATOR, input);
+    }
+
+    private static <T, R> PArray<R> onDevice(Function<T, R> f, DataType type, PArray<T> input) {
         return ExecutorCase.apply(AF.map(f, type), Executor.ACCELERATOR, input);
     }
 
@@ -60,6 +69,67 @@ class FuzzerRegressionTest {
             assertEquals(5L, out.get(1));
             assertEquals(true, out2.get(0));
             assertEquals(false, out2.get(1));
+        }
+    }
+    /**
+     * Fuzz seed 20261121 program 64 (and 16 more of that slice fell back with "AllocatingBox is not
+     * supported"): a tuple returned from inside a loop, with a component boxed from the loop's
+     * counter, and another tuple returned after the loop: partial escape analysis materialised the
+     * boxes where the two paths meet ({@code UnboxPhisOfBoxesPhase} unboxes the phi of boxes now).
+     */
+    @Test
+    void tupleReturnedFromInsideALoop() {
+        Function<Integer, Tuple2<Integer, Float>> f = x -> {
+            for (int i = 0; i < 5; i++) {
+                if (i > x) {
+                    return new Tuple2<>(i, (float) i);
+                }
+            }
+            return new Tuple2<>(x + 1, 0.5f);
+        };
+        // the same, returning the argument itself after the loop: a phi of a box and the argument object
+        Function<Integer, Tuple2<Integer, Float>> g = x -> {
+            for (int i = 0; i < 5; i++) {
+                if (i > x) {
+                    return new Tuple2<>(i, (float) i);
+                }
+            }
+            return new Tuple2<>(x, 0.5f);
+        };
+        for (Function<Integer, Tuple2<Integer, Float>> h : List.of(f, g)) {
+            try (PArray<Integer> in = PArray.of(-3, 0, 2, 7); PArray<Tuple2<Integer, Float>> out = onDevice(h, TupleType.of(Integer.class, Float.class), in)) {
+                for (int i = 0; i < 4; i++) {
+                    assertEquals(h.apply(in.get(i)), out.get(i));
+                }
+            }
+        }
+    }
+    /**
+     * Fuzz seed 42 program 5854 (component _1 was (byte) -116, Java's 62): the loop's bound depends
+     * on {@code p2}, which the loop sets to {@code (int) Math.floor(d % 0)}, i.e. 0 (the NaN of
+     * {@code fmod(d, 0.0)} becomes 0). Java runs 7 iterations; on PoCL the loop ran once: PoCL's LLVM
+     * miscompiled {@code floor} of that NaN. The backend passes a NaN around {@code floor} now.
+     * (FuzzerFoundBugsTest.remainderByZeroInALoop has a smaller kernel of the same kind.)
+     */
+    @Test
+    void floorOfANaNInALoop() {
+        Function<Tuple4<Double, Float, Integer, Float>, Integer> f = in -> {
+            double p0 = in._1();
+            int p2 = in._3();
+            float p3 = in._4();
+            p2 += ((char) (((char) (((char) (p2 >>> p2)) + ((char) (((char) p3) - ((char) p2))))) - ((short) p3)));
+            int n = 0;
+            for (int i0 = 0; i0 < ((p2 - ((char) (((byte) p3) - ((char) p0)))) & 7); i0++) {
+                p2 = ((int) Math.floor((((double) (((int) p3) << (((byte) i0) ^ i0))) % ((short) (((short) p3) * ((short) 0))))));
+                n++;
+            }
+            return n * 1000 + p2;
+        };
+        try (PArray<Double> a = PArray.of(-225.06868709653975); PArray<Float> b = PArray.of(2.732522E11f); PArray<Integer> c = PArray.of(-2080344887);
+                        PArray<Float> d = PArray.of(0.5f); PArray<Tuple4<Double, Float, Integer, Float>> in = PArray.zip(a, b, c, d);
+                        PArray<Integer> out = onDevice(f, Integer.class, in)) {
+            assertEquals(7000, f.apply(in.get(0)));
+            assertEquals(7000, out.get(0));
         }
     }
 }

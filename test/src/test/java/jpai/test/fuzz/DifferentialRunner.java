@@ -83,7 +83,7 @@ final class DifferentialRunner {
         try {
             if (actual.thrown instanceof FallbackException fallback) {
                 String reason = reason(fallback.getMessage());
-                if (reason.contains("rejected the kernel")) {
+                if (rejectedByOpenCL(fallback.getMessage())) {
                     return outcome(program, Category.OPENCL_REJECTED, fallback.getMessage(), reason);
                 }
                 // The runtime's own fallback (Java threads) must still give Java's answer.
@@ -197,6 +197,14 @@ final class DifferentialRunner {
         return nl < 0 ? s : s.substring(0, nl);
     }
 
+    /**
+     * Whether a fallback's message says the OpenCL compiler rejected the generated C (the runtime's
+     * ProgramCache: "the OpenCL compiler rejected kernel ..."): a backend bug, never a fallback.
+     */
+    static boolean rejectedByOpenCL(String message) {
+        return message != null && (message.contains("OpenCL compiler rejected") || message.contains("rejected the kernel"));
+    }
+
     /** The fallback reason without the operation, source lines and node numbers: what to count fallbacks by. */
     static String reason(String message) {
         String m = message == null ? "" : message;
@@ -205,7 +213,7 @@ final class DifferentialRunner {
             m = m.substring(at + "cannot run on OpenCL: ".length());
         }
         m = firstLine(m);
-        if (m.contains("rejected the kernel")) {
+        if (rejectedByOpenCL(m)) {
             m = "the OpenCL compiler rejected the kernel";
         }
         m = AT.matcher(m).replaceAll("");

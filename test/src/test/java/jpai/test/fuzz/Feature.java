@@ -16,13 +16,13 @@ enum Feature {
     LOOPS,
     /** Local arrays of constant size, read and written. */
     ARRAYS,
-    /** Captured effectively-final locals: scalars, wrappers, small primitive arrays. */
+    /** Captured effectively-final locals: scalars, wrappers, small primitive arrays, PArrays of scalars (read with get and length). */
     CAPTURES,
     /** Tuple2..Tuple8 as the lambda's input. */
     TUPLE_INPUT,
     /** Tuple2..Tuple8 as the lambda's result. */
     TUPLE_OUTPUT,
-    /** Exact library calls: Math.abs/min/max/round/floor/ceil/rint/signum/sqrt/copySign/clamp, bit twiddling, compare, float bits. */
+    /** Exact library calls: Math.abs/min/max/round/floor/ceil/rint/signum/sqrt/copySign/clamp, bit twiddling, compare, float bits; StrictMath (bit-exact FdLibm). */
     MATH,
     /** sin, cos, exp, log, pow, ... (compared within the ulp bound of UlpBounds). */
     TRANSCENDENTALS,

@@ -29,8 +29,11 @@ final class ProgramGenerator {
     private static final int MAX_STATEMENTS = 18;
     private static final int MAX_NESTING = 3;
 
-    private static final String[] UNARY_TRANSCENDENTALS = {"sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "exp", "expm1", "log", "log10", "log1p", "cbrt"};
-    private static final String[] BINARY_TRANSCENDENTALS = {"pow", "atan2", "hypot"};
+    static final String[] UNARY_TRANSCENDENTALS = {"sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "exp", "expm1", "log", "log10", "log1p", "cbrt"};
+    static final String[] BINARY_TRANSCENDENTALS = {"pow", "atan2", "hypot"};
+    /** StrictMath's functions (bit-exact in Java: FdLibm), compared bit for bit; not sin/cos/tan, which do not compile to OpenCL (docs/java-semantics.md). */
+    private static final String[] STRICT_UNARY = {"asin", "acos", "atan", "sinh", "cosh", "tanh", "exp", "expm1", "log", "log10", "log1p", "cbrt", "sqrt"};
+    private static final String[] STRICT_BINARY = {"pow", "atan2", "hypot"};
 
     private final Set<Feature> enabled;
     private final int minElements;
@@ -264,7 +267,7 @@ final class ProgramGenerator {
 
         private void capture() {
             used.add(Feature.CAPTURES);
-            int kind = r.nextInt(3);
+            int kind = r.nextInt(4);
             if (kind == 0) { // primitive scalar
                 Prim type = randomType(true);
                 String name = fresh("k");
@@ -276,6 +279,16 @@ final class ProgramGenerator {
                 captureLines.add(type.box + " " + name + " = " + literal(type) + ";");
                 scopes.peek().add(new Var(name, type, false, -1, true, Integer.MAX_VALUE));
                 boxedNames.add(name);
+            } else if (kind == 3) { // a PArray of scalars, read with get(long) (and length())
+                Prim type = randomType(true);
+                int length = arrayLength();
+                String name = fresh("kp");
+                StringBuilder init = new StringBuilder();
+                for (int i = 0; i < length; i++) {
+                    init.append(i == 0 ? "" : ", ").append(literal(type));
+                }
+                captureLines.add("PArray<" + type.box + "> " + name + " = PArray.of(new " + type.java + "[] {" + init + "});");
+                scopes.peek().add(new Var(name, type, false, length, true, Integer.MAX_VALUE));
             } else { // small primitive array
                 Prim type = randomType(true);
                 int length = arrayLength();
@@ -436,6 +449,15 @@ final class ProgramGenerator {
             declare(new Var(name, type, true, length, false, Integer.MAX_VALUE));
         }
 
+        /** An element of array {@code a} as an expression of its primitive type: {@code a[i]}, or {@code ((int) a.get(i))} for a captured PArray. */
+        private String element(Var a) {
+            if (a.boxed) {
+                String i = a.length > 0 && chance(0.2) ? "Math.floorMod(" + expr(Prim.INT, 2) + ", (int) " + a.name + ".length())" : index(a);
+                return "((" + a.type.java + ") " + a.name + ".get(" + i + "))";
+            }
+            return a.name + "[" + index(a) + "]";
+        }
+
         /** An index into {@code a}: in bounds, unless the program may throw and the dice say so. */
         private String index(Var a) {
             int length = a.length;
@@ -541,7 +563,7 @@ final class ProgramGenerator {
                 List<Var> arrays = visible().stream().filter(v -> v.isArray() && v.type.isNumeric()).toList();
                 if (!arrays.isEmpty()) {
                     Var a = arrays.get(r.nextInt(arrays.size()));
-                    return as(type, a.name + "[" + index(a) + "]", a.type);
+                    return as(type, element(a), a.type);
                 }
             }
             return leaf(type);
@@ -613,7 +635,7 @@ final class ProgramGenerator {
                 List<Var> arrays = visible().stream().filter(v -> v.isArray() && v.type == Prim.BOOLEAN).toList();
                 if (!arrays.isEmpty()) {
                     Var a = arrays.get(r.nextInt(arrays.size()));
-                    return a.name + "[" + index(a) + "]";
+                    return element(a);
                 }
             }
             List<Var> bools = visible().stream().filter(v -> v.type == Prim.BOOLEAN && !v.isArray()).toList();
@@ -676,7 +698,7 @@ final class ProgramGenerator {
         private String math(Prim type, int depth) {
             used.add(Feature.MATH);
             int d = depth - 1;
-            int w = r.nextInt(24);
+            int w = r.nextInt(25);
             Prim wide = pick(Prim.WIDE);
             switch (w) {
                 case 0, 1:
@@ -695,7 +717,8 @@ final class ProgramGenerator {
                 }
                 case 8: {
                     Prim f = pick(Prim.FLOAT, Prim.DOUBLE);
-                    return as(type, "Math.copySign(" + expr(f, d) + ", " + expr(f, d) + ")", f);
+                    // StrictMath: Math.copySign's result for a NaN sign is not defined by Java (docs/java-semantics.md)
+                    return as(type, "StrictMath.copySign(" + expr(f, d) + ", " + expr(f, d) + ")", f);
                 }
                 case 9, 10: {
                     Prim i = pick(Prim.INT, Prim.LONG);
@@ -760,6 +783,13 @@ final class ProgramGenerator {
                         return as(type, "Math." + pick("addExact", "subtractExact", "multiplyExact") + "(" + expr(i, d) + ", " + expr(i, d) + ")", i);
                     }
                     return as(type, "Math.abs(" + expr(wide, d) + ")", wide);
+                case 24: {
+                    // StrictMath is bit-exact (FdLibm, inlined and compiled like user code): compared bit for bit.
+                    if (chance(0.25)) {
+                        return as(type, "StrictMath." + pick(STRICT_BINARY) + "(" + expr(Prim.DOUBLE, d) + ", " + expr(Prim.DOUBLE, d) + ")", Prim.DOUBLE);
+                    }
+                    return as(type, "StrictMath." + pick(STRICT_UNARY) + "(" + expr(Prim.DOUBLE, d) + ")", Prim.DOUBLE);
+                }
                 default: {
                     Prim f = pick(Prim.FLOAT, Prim.DOUBLE);
                     return as(type, "Math." + pick("ulp", "nextUp", "nextDown") + "(" + expr(f, d) + ")", f);
