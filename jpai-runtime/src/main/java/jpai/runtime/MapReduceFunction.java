@@ -4,7 +4,6 @@ import jpai.ArrayFunction;
 import jpai.Executor;
 import jpai.PArray;
 import jpai.runtime.device.DeviceChoice;
-import jpai.runtime.exec.JavaReduce;
 import jpai.runtime.opencl.OpenCLRuntimeException;
 import jpai.runtime.profile.Profiler;
 
@@ -36,7 +35,6 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public PArray<M> apply(PArray<T> input) {
         Inputs.check(input, "map then reduce");
         DeviceChoice.OpenCL device = Offload.device(reduce.executor(), () -> toString());
@@ -51,22 +49,14 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
                 return unfused(input);
             }
             try {
-                M result = DeviceReduce.run(device, compiled, reduce.operator(), reduce.identity(), reduce.type(), input);
-                PArray<M> output = (PArray<M>) PArray.allocate(reduce.type(), 1);
-                output.put(0, result);
-                return output;
+                return reduce.resultArray(DeviceReduce.run(device, compiled, reduce.operator(), reduce.identity(), reduce.type(), input));
             } catch (KernelDeoptimizedException e) {
                 Offload.deoptimized(toString(), e.getMessage());
             } catch (OpenCLRuntimeException e) {
                 Offload.fallBack(toString(), e.getMessage());
             }
-            PArray<M> mapped = map.on(Executor.THREADS).apply(input);
-            try {
-                PArray<M> output = (PArray<M>) PArray.allocate(reduce.type(), 1);
-                output.put(0, JavaReduce.threads(reduce.operator(), reduce.identity(), mapped));
-                return output;
-            } finally {
-                mapped.close();
+            try (PArray<M> mapped = map.on(Executor.THREADS).apply(input)) {
+                return reduce.on(Executor.THREADS).apply(mapped);
             }
         } finally {
             Profiler.end();
@@ -81,9 +71,7 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
 
     @Override
     public ArrayFunction<T, M> on(Executor executor) {
-        MapFunction<T, M> placedMap = (MapFunction<T, M>) map.on(executor);
-        ReduceFunction<M> placedReduce = (ReduceFunction<M>) reduce.on(executor);
-        return fusible(placedMap, placedReduce) ? new MapReduceFunction<>(placedMap, placedReduce) : Pipeline.of(placedMap, placedReduce);
+        return Pipeline.of(map.on(executor), reduce.on(executor)); // fused again where both may use the device
     }
 
     /** The two stages, unfused. */

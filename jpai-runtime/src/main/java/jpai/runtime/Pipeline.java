@@ -19,7 +19,21 @@ public final class Pipeline<T, R> implements ArrayFunction<T, R> {
     private final List<ArrayFunction<?, ?>> stages;
 
     private Pipeline(List<ArrayFunction<?, ?>> stages) {
-        this.stages = List.copyOf(fuse(stages));
+        this.stages = List.copyOf(stages);
+    }
+
+    /**
+     * The composition of {@code functions}, in order: nested compositions flattened, each map directly
+     * followed by a reduce fused, and a single remaining stage returned as itself.
+     */
+    @SuppressWarnings("unchecked")
+    private static <T, R> ArrayFunction<T, R> compose(List<ArrayFunction<?, ?>> functions) {
+        List<ArrayFunction<?, ?>> stages = new ArrayList<>();
+        for (ArrayFunction<?, ?> function : functions) {
+            addStages(stages, function);
+        }
+        List<ArrayFunction<?, ?>> fused = fuse(stages);
+        return fused.size() == 1 ? (ArrayFunction<T, R>) fused.get(0) : new Pipeline<>(fused);
     }
 
     /** Replaces each map directly followed by a reduce, both allowed on the device, by one fused stage. */
@@ -38,27 +52,19 @@ public final class Pipeline<T, R> implements ArrayFunction<T, R> {
         return fused;
     }
 
-    /** {@code first}, then {@code second}, flattening nested pipelines. */
+    /** {@code first}, then {@code second}. */
     public static <T, M, R> ArrayFunction<T, R> of(ArrayFunction<T, M> first, ArrayFunction<M, R> second) {
-        if (MapReduceFunction.fusible(first, second)) {
-            return castFused(first, second);
-        }
         java.util.Objects.requireNonNull(first, "the first function of a composition is null");
         java.util.Objects.requireNonNull(second, "the second function of a composition is null");
-        List<ArrayFunction<?, ?>> stages = new ArrayList<>();
-        addStages(stages, first);
-        addStages(stages, second);
-        return new Pipeline<>(stages);
+        return compose(List.of(first, second));
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private static <T, R> ArrayFunction<T, R> castFused(ArrayFunction<?, ?> map, ArrayFunction<?, ?> reduce) {
-        return new MapReduceFunction((MapFunction) map, (ReduceFunction) reduce);
-    }
-
+    /** Adds {@code function}'s plain stages: compositions and fused stages taken apart. */
     private static void addStages(List<ArrayFunction<?, ?>> stages, ArrayFunction<?, ?> function) {
         if (function instanceof Pipeline<?, ?> pipeline) {
-            stages.addAll(pipeline.stages);
+            for (ArrayFunction<?, ?> stage : pipeline.stages) {
+                addStages(stages, stage);
+            }
         } else if (function instanceof MapReduceFunction<?, ?> fused) {
             stages.addAll(fused.stages());
         } else {
@@ -102,7 +108,7 @@ public final class Pipeline<T, R> implements ArrayFunction<T, R> {
         for (ArrayFunction<?, ?> stage : stages) {
             placed.add(stage.on(executor));
         }
-        return new Pipeline<>(placed);
+        return compose(placed);
     }
 
     @Override

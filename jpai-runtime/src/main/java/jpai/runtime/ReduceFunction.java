@@ -74,6 +74,12 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
                 yield onDevice != null ? onDevice : JavaReduce.threads(operator, identity, input);
             }
         };
+        return resultArray(result);
+    }
+
+    /** The one-element array a reduction returns. */
+    @SuppressWarnings("unchecked")
+    PArray<T> resultArray(T result) {
         PArray<T> output = (PArray<T>) PArray.allocate(type, 1);
         output.put(0, result);
         return output;
