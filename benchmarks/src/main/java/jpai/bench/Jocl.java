@@ -126,6 +126,26 @@ public final class Jocl implements AutoCloseable {
         pending.add(event);
     }
 
+    /**
+     * Copies {@code bytes} from {@code source} to {@code destination} on the device, waits, and
+     * returns the copy's device time (its OpenCL event): the device's own copy bandwidth, the
+     * yardstick for kernels that stream memory.
+     */
+    public long copyOnDevice(cl_mem source, cl_mem destination, long bytes) {
+        cl_event event = new cl_event();
+        CL.clEnqueueCopyBuffer(queue, source, destination, 0, 0, bytes, 0, null, event);
+        try {
+            CL.clWaitForEvents(1, new cl_event[] {event});
+            long[] start = new long[1];
+            long[] end = new long[1];
+            CL.clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, Sizeof.cl_ulong, Pointer.to(start), null);
+            CL.clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, Sizeof.cl_ulong, Pointer.to(end), null);
+            return end[0] - start[0];
+        } finally {
+            CL.clReleaseEvent(event);
+        }
+    }
+
     /** Waits for everything enqueued; returns the summed device time of the kernels launched since the last call. */
     public long finish() {
         CL.clFinish(queue);

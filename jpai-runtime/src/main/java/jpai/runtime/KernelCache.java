@@ -40,21 +40,45 @@ final class KernelCache {
      * @param captureOwners for each captured value of the kernel, in slot order, the functional
      *            object whose field it is
      */
-    record Compiled(KernelSource kernel, String bailout, String description, List<Object> captureOwners) {
+    record Compiled(KernelSource kernel, String bailout, String description, List<Object> captureOwners, Object[] finalCaptureValues) {
 
         static Compiled failed(String bailout, String description) {
-            return new Compiled(null, bailout, description, List.of());
+            return new Compiled(null, bailout, description, List.of(), null);
         }
 
-        /** The current values of the kernel's captured values, in slot order. */
-        Object[] captureValues() {
+        /**
+         * A kernel of {@code owners}' captured values: their values are read now, once, when every
+         * captured field is final (a lambda's always are), else at each launch.
+         */
+        static Compiled of(KernelSource kernel, String description, List<Object> owners) {
             List<CapturedValue> captures = kernel.captures();
+            boolean allFinal = true;
+            for (CapturedValue capture : captures) {
+                allFinal &= java.lang.reflect.Modifier.isFinal(capture.field().getModifiers());
+            }
+            return new Compiled(kernel, null, description, owners, allFinal ? read(captures, owners) : null);
+        }
+
+        /**
+         * The current values of the kernel's captured values, in slot order. A captured array's
+         * contents may change between launches (the launch sends them again); which array a final
+         * field holds cannot.
+         */
+        Object[] captureValues() {
+            return finalCaptureValues != null ? finalCaptureValues : read(kernel.captures(), captureOwners);
+        }
+
+        private static Object[] read(List<CapturedValue> captures, List<Object> owners) {
             Object[] values = new Object[captures.size()];
             for (int i = 0; i < values.length; i++) {
-                values[i] = KernelShapes.valueOf(captures.get(i).field(), captureOwners.get(i));
+                values[i] = KernelShapes.valueOf(captures.get(i).field(), owners.get(i));
             }
             return values;
         }
+    }
+
+    /** The last map kernel looked up, for the common case of a function applied again and again to one type. */
+    private record LastMap(DataType input, DataType output, Compiled compiled) {
     }
 
     private static final Method FUNCTION_APPLY = method(Function.class, "apply", Object.class);
@@ -65,6 +89,8 @@ final class KernelCache {
     private final ConcurrentHashMap<List<Object>, Compiled> kernels = new ConcurrentHashMap<>();
     private volatile String description;
     private volatile List<CapturedValue> captures;
+    private volatile LastMap lastMap;
+    private volatile ProfileLabel lastLabel;
 
     KernelCache(Function<?, ?> function) {
         this.function = function;
@@ -99,8 +125,36 @@ final class KernelCache {
         return known != null ? known : function.getClass().getSimpleName();
     }
 
+    /**
+     * {@code operation} followed by {@link #nameForProfiles()} ("map of lambda at Saxpy.java:42"),
+     * made again only when either changes: every apply opens its profile with one.
+     */
+    String labelForProfiles(String operation) {
+        String name = nameForProfiles();
+        ProfileLabel last = lastLabel;
+        if (last != null && last.operation() == operation && last.name() == name) {
+            return last.text();
+        }
+        ProfileLabel label = new ProfileLabel(operation, name, operation + name);
+        lastLabel = label;
+        return label.text();
+    }
+
+    private record ProfileLabel(String operation, String name, String text) {
+    }
+
     /** The map kernel for {@code input} elements giving {@code output} elements. */
     Compiled forMap(DataType input, DataType output) {
+        LastMap last = lastMap;
+        if (last != null && last.input() == input && last.output() == output) {
+            return last.compiled();
+        }
+        Compiled compiled = mapKernel(input, output);
+        lastMap = new LastMap(input, output, compiled);
+        return compiled;
+    }
+
+    private Compiled mapKernel(DataType input, DataType output) {
         return kernels.computeIfAbsent(List.of("map", input, output), key -> compile(() -> {
             KernelGraph graph = graph(new KernelSignature(List.of(KernelShapes.of(input)), KernelShapes.of(output), captures()));
             return generate(graph, generator -> generator.map(graph, new MapKernelSpec(KernelShapes.kinds(input), KernelShapes.kinds(output))), ownersOf(graph, function));
@@ -186,7 +240,7 @@ final class KernelCache {
         KernelSource source = generation.apply(new OpenCLKernelGenerator(JpaiOptions.fastMath() ? new GeneratorOptions(true) : GeneratorOptions.JAVA_SEMANTICS));
         Profiler.codeGeneration(System.nanoTime() - start);
         dump(main, source);
-        return new Compiled(source, null, description(), owners);
+        return Compiled.of(source, description(), owners);
     }
 
     private static void dump(KernelGraph graph, KernelSource source) {

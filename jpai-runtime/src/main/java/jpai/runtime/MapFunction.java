@@ -31,12 +31,28 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         final DataType declaredOutput;
         final ConcurrentHashMap<DataType, DataType> outputTypes = new ConcurrentHashMap<>();
         final KernelCache kernels;
+        /** The output type of the last input type applied: most functions see one input type only. */
+        private volatile TypePair lastTypes;
 
         Definition(Function<T, R> function, DataType declaredOutput) {
             this.function = function;
             this.declaredOutput = declaredOutput;
             this.kernels = new KernelCache(function);
         }
+
+        DataType outputTypeFor(PArray<T> input) {
+            DataType inputType = input.type();
+            TypePair last = lastTypes;
+            if (last != null && last.input() == inputType) {
+                return last.output();
+            }
+            DataType output = outputTypes.computeIfAbsent(inputType, type -> declaredOutput != null ? declaredOutput : inferOutputType(this, input));
+            lastTypes = new TypePair(inputType, output);
+            return output;
+        }
+    }
+
+    private record TypePair(DataType input, DataType output) {
     }
 
     private final Definition<T, R> definition;
@@ -54,7 +70,7 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
     @Override
     public PArray<R> apply(PArray<T> input) {
         Inputs.check(input, "map");
-        Profiler.begin("map of " + definition.kernels.nameForProfiles());
+        Profiler.begin(definition.kernels.labelForProfiles("map of "));
         try {
             return applyProfiled(input);
         } finally {
@@ -64,7 +80,7 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
 
     @SuppressWarnings("unchecked")
     private PArray<R> applyProfiled(PArray<T> input) {
-        DataType outputType = definition.outputTypes.computeIfAbsent(input.type(), type -> definition.declaredOutput != null ? definition.declaredOutput : inferOutputType(input));
+        DataType outputType = definition.outputTypeFor(input);
         // Every element is written, by the kernel or by Java, before anything reads it.
         PArray<R> output = (PArray<R>) PArray.allocateUninitialized(outputType, input.length());
         try {
@@ -108,7 +124,7 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
     }
 
     /** Runtime type analysis: the output type is the type of {@code f(element 0)}. */
-    private DataType inferOutputType(PArray<T> input) {
+    private static <T, R> DataType inferOutputType(Definition<T, R> definition, PArray<T> input) {
         if (input.length() == 0) {
             throw new IllegalArgumentException("cannot find the output type of the map of " + definition.kernels.description()
                             + " from an empty input: give it, as in AF.map(f, Float.class)");

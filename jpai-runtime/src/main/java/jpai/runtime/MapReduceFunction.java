@@ -41,7 +41,7 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
         if (device == null || input.length() == 0) {
             return unfused(input);
         }
-        Profiler.begin("map then reduce of " + map.kernels().nameForProfiles());
+        Profiler.begin(map.kernels().labelForProfiles("map then reduce of "));
         try {
             KernelCache.Compiled compiled = reduce.kernels().forReduce(reduce.type(), map.kernels(), input.type());
             if (compiled.bailout() != null) {

@@ -52,7 +52,7 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
     @Override
     public PArray<T> apply(PArray<T> input) {
         Inputs.check(input, "reduce");
-        Profiler.begin("reduce of " + kernels.nameForProfiles());
+        Profiler.begin(kernels.labelForProfiles("reduce of "));
         try {
             return applyProfiled(input);
         } finally {

@@ -24,6 +24,22 @@ public record KernelSource(String kernelName, String text, String buildOptions, 
         captures = List.copyOf(captures);
     }
 
+    /**
+     * The text's hash, which {@link String} computes once and keeps: the runtime looks programs up
+     * by their source on every launch, and a record's own hash would walk the parameter and capture
+     * lists each time. Equal sources have equal texts, so this agrees with {@code equals}.
+     */
+    @Override
+    public int hashCode() {
+        return text.hashCode();
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return this == other || other instanceof KernelSource that && text.equals(that.text) && kernelName.equals(that.kernelName)
+                        && buildOptions.equals(that.buildOptions) && parameters.equals(that.parameters) && captures.equals(that.captures);
+    }
+
     /** A program whose kernel captures nothing (hand-written kernels, tests). */
     public KernelSource(String kernelName, String text, String buildOptions, List<KernelParameter> parameters) {
         this(kernelName, text, buildOptions, parameters, List.of());

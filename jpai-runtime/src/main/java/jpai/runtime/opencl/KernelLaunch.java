@@ -102,8 +102,10 @@ public final class KernelLaunch {
 
     /** A buffer of two ints, zeroed before the launch and read back after it. At most one per launch. */
     public KernelLaunch status(int index) {
-        if (bindings.stream().anyMatch(b -> b instanceof Status)) {
-            throw new IllegalArgumentException("status: a launch has one status buffer; argument " + index + " would be a second");
+        for (Binding existing : bindings) {
+            if (existing instanceof Status) {
+                throw new IllegalArgumentException("status: a launch has one status buffer; argument " + index + " would be a second");
+            }
         }
         return bind(new Status(index));
     }

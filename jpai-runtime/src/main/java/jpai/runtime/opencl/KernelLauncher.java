@@ -53,7 +53,12 @@ final class KernelLauncher {
     private final List<DeviceBuffer> temporaries = new ArrayList<>();
     /** Residencies this launch sent data to or writes, with whether the device copy was newer before. */
     private final List<Touched> touched = new ArrayList<>();
+    /**
+     * What the launch is doing, for the message of a failure: a fixed phrase, or the binding whose
+     * argument is being set (the sentence is made only if something fails; this runs every apply).
+     */
     private String step = "getting the program";
+    private Binding stepBinding;
     /** The status buffer of this launch, from the context's zeroed ones, or null. */
     private DeviceBuffer statusBuffer;
 
@@ -134,7 +139,7 @@ final class KernelLauncher {
             return new LaunchResult(status, profile);
         } catch (CLException e) {
             cleanUpAfterFailure(program, kernel, e);
-            throw context.failure(step + " for kernel " + source.kernelName(), e);
+            throw context.failure(stepDescription() + " for kernel " + source.kernelName(), e);
         } catch (RuntimeException | Error e) {
             cleanUpAfterFailure(program, kernel, null);
             throw e;
@@ -165,7 +170,7 @@ final class KernelLauncher {
             int index = binding.index();
             switch (binding) {
                 case ReadBuffer read -> {
-                    step = "sending argument " + index + " (" + read.buffer().byteSize() + " bytes)";
+                    stepBinding = binding;
                     DeviceResidency residency = DeviceResidency.of(context, read.buffer());
                     boolean wasNewer = residency.isDeviceNewer();
                     touched.add(new Touched(residency, wasNewer));
@@ -173,14 +178,14 @@ final class KernelLauncher {
                     clSetKernelArg(kernel, index, Sizeof.cl_mem, Pointer.to(residency.memory()));
                 }
                 case WriteBuffer write -> {
-                    step = "allocating argument " + index + " (" + write.buffer().byteSize() + " bytes)";
+                    stepBinding = binding;
                     DeviceResidency residency = DeviceResidency.of(context, write.buffer());
                     touched.add(new Touched(residency, residency.isDeviceNewer()));
                     residency.prepareForKernelWrite(write.buffer());
                     clSetKernelArg(kernel, index, Sizeof.cl_mem, Pointer.to(residency.memory()));
                 }
                 case ReadArray array -> {
-                    step = "sending captured array argument " + index;
+                    stepBinding = binding;
                     DeviceBuffer buffer = temporary(ArrayData.byteSize(array.array()));
                     long bytes = ArrayData.byteSize(array.array());
                     if (bytes > 0) {
@@ -192,15 +197,15 @@ final class KernelLauncher {
                     clSetKernelArg(kernel, index, Sizeof.cl_mem, Pointer.to(buffer.memory()));
                 }
                 case Scalar scalar -> {
-                    step = "setting scalar argument " + index;
+                    stepBinding = binding;
                     clSetKernelArg(kernel, index, ArrayData.scalarSize(scalar.kind()), ArrayData.scalarPointer(scalar.kind(), scalar.value()));
                 }
                 case Local local -> {
-                    step = "setting local argument " + index;
+                    stepBinding = binding;
                     clSetKernelArg(kernel, index, local.bytes(), null);
                 }
                 case Status s -> {
-                    step = "preparing the status buffer";
+                    stepBinding = binding;
                     FaultInjection.check(Fault.TRANSFER);
                     // Status buffers are kept zeroed between launches: only a launch whose kernel wrote one
                     // pays for zeroing it again, and the common launch makes no driver call for it here.
@@ -210,7 +215,23 @@ final class KernelLauncher {
                 }
             }
         }
+        stepBinding = null;
         return status;
+    }
+
+    private String stepDescription() {
+        if (stepBinding == null) {
+            return step;
+        }
+        int index = stepBinding.index();
+        return switch (stepBinding) {
+            case ReadBuffer read -> "sending argument " + index + " (" + read.buffer().byteSize() + " bytes)";
+            case WriteBuffer write -> "allocating argument " + index + " (" + write.buffer().byteSize() + " bytes)";
+            case ReadArray array -> "sending captured array argument " + index;
+            case Scalar scalar -> "setting scalar argument " + index;
+            case Local local -> "setting local argument " + index;
+            case Status status -> "preparing the status buffer";
+        };
     }
 
     private DeviceBuffer temporary(long bytes) {

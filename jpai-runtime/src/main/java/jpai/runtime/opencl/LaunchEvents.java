@@ -6,8 +6,7 @@ import static org.jocl.CL.clGetEventProfilingInfo;
 import static org.jocl.CL.clReleaseEvent;
 import static org.jocl.CL.clWaitForEvents;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Arrays;
 
 import org.jocl.CLException;
 import org.jocl.Pointer;
@@ -19,6 +18,10 @@ import org.jocl.cl_event;
  * transfer moved: after {@link #await()} they give the device's own timings
  * ({@code CL_PROFILING_COMMAND_START} to {@code END}), which the profile reports.
  *
+ * <p>Plain arrays, no streams or per-event records: this runs on every apply, and right after a
+ * garbage collection every distinct piece of Java code on the apply path runs many times slower
+ * than in a warm loop (the benchmark method collects garbage before each timed call).
+ *
  * <p>Not thread-safe: one per launch, used by the launching thread.
  */
 final class LaunchEvents {
@@ -28,44 +31,52 @@ final class LaunchEvents {
         HOST_TO_DEVICE, KERNEL, DEVICE_TO_HOST
     }
 
-    private record Recorded(Kind kind, cl_event event, long bytes) {
-    }
-
-    private final List<Recorded> events = new ArrayList<>();
+    private cl_event[] events = new cl_event[4];
+    private Kind[] kinds = new Kind[4];
+    private long[] bytes = new long[4];
+    private int size;
 
     /** A new event to pass to an enqueue call, recorded as {@code kind} moving {@code bytes}. */
-    cl_event next(Kind kind, long bytes) {
+    cl_event next(Kind kind, long byteCount) {
+        if (size == events.length) {
+            events = Arrays.copyOf(events, size * 2);
+            kinds = Arrays.copyOf(kinds, size * 2);
+            bytes = Arrays.copyOf(bytes, size * 2);
+        }
         cl_event event = new cl_event();
-        events.add(new Recorded(kind, event, bytes));
+        events[size] = event;
+        kinds[size] = kind;
+        bytes[size] = byteCount;
+        size++;
         return event;
     }
 
     /** Forgets the last event given by {@link #next}: its enqueue call failed, so it names nothing. */
     void dropLast() {
-        events.removeLast();
+        size--;
+        events[size] = null;
     }
 
     /** Waits until every recorded command has finished. */
     void await() {
-        if (events.isEmpty()) {
-            return;
+        if (size > 0) {
+            clWaitForEvents(size, size == events.length ? events : Arrays.copyOf(events, size));
         }
-        cl_event[] all = new cl_event[events.size()];
-        for (int i = 0; i < all.length; i++) {
-            all[i] = events.get(i).event();
-        }
-        clWaitForEvents(all.length, all);
     }
 
     /** Device nanoseconds spent in commands of {@code kind} (after {@link #await()}). */
     long nanos(Kind kind) {
         long total = 0;
-        long[] start = new long[1];
-        long[] end = new long[1];
-        for (Recorded recorded : events) {
-            if (recorded.kind() == kind) {
-                clGetEventProfilingInfo(recorded.event(), CL_PROFILING_COMMAND_START, Sizeof.cl_ulong, Pointer.to(start), null);
-                clGetEventProfilingInfo(recorded.event(), CL_PROFILING_COMMAND_END, Sizeof.cl_ulong, Pointer.to(end), null);
+        long[] start = null;
+        long[] end = null;
+        for (int i = 0; i < size; i++) {
+            if (kinds[i] == kind) {
+                if (start == null) {
+                    start = new long[1];
+                    end = new long[1];
+                }
+                clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_START, Sizeof.cl_ulong, Pointer.to(start), null);
+                clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_END, Sizeof.cl_ulong, Pointer.to(end), null);
                 total += Math.max(0, end[0] - start[0]);
             }
         }
@@ -73,22 +84,35 @@ final class LaunchEvents {
     }
 
     long bytes(Kind kind) {
-        return events.stream().filter(e -> e.kind() == kind).mapToLong(Recorded::bytes).sum();
+        long total = 0;
+        for (int i = 0; i < size; i++) {
+            if (kinds[i] == kind) {
+                total += bytes[i];
+            }
+        }
+        return total;
     }
 
     int count(Kind kind) {
-        return (int) events.stream().filter(e -> e.kind() == kind).count();
+        int count = 0;
+        for (int i = 0; i < size; i++) {
+            if (kinds[i] == kind) {
+                count++;
+            }
+        }
+        return count;
     }
 
     /** Releases every event; safe after a failure. */
     void release() {
-        for (Recorded recorded : events) {
+        for (int i = 0; i < size; i++) {
             try {
-                clReleaseEvent(recorded.event());
+                clReleaseEvent(events[i]);
             } catch (CLException e) {
                 // An event of a lost device; nothing else holds it.
             }
+            events[i] = null;
         }
-        events.clear();
+        size = 0;
     }
 }
