@@ -41,6 +41,12 @@ public final class PArray<T> implements AutoCloseable {
     /** For a view: the arrays it reads, kept reachable so their cleaners cannot free its storage. */
     private final List<PArray<?>> sources;
     private volatile boolean viewClosed;
+    /**
+     * For an array made by {@link #range}: the host version of its buffer when it was filled, so that
+     * any later write ends its being a range; {@link #NOT_A_RANGE} for every other array.
+     */
+    private volatile long rangeVersion = NOT_A_RANGE;
+    private static final long NOT_A_RANGE = Long.MIN_VALUE;
 
     /** Owns the buffers; separate from the array so the cleaner does not keep the array reachable. */
     private record Release(ComponentBuffer[] buffers) implements Runnable {
@@ -151,6 +157,37 @@ public final class PArray<T> implements AutoCloseable {
             memory.set(ValueLayout.JAVA_BYTE, i, (byte) (values[i] ? 1 : 0));
         }
         return array;
+    }
+
+    /**
+     * The indices {@code 0, 1, ..., n - 1}: the usual input of a map over positions ({@code
+     * AF.map((Integer i) -> ...)}). On the device a map over a range reads no input buffer, since
+     * the element of work-item {@code i} is {@code i} itself: nothing is sent, nothing is read from
+     * memory. The host memory holds the values too (Java executors and the host read them); writing
+     * to the array makes it an ordinary array of ints from then on.
+     *
+     * @throws IllegalArgumentException if {@code n} is negative
+     */
+    public static PArray<Integer> range(int n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("a range cannot have a negative length: " + n);
+        }
+        PArray<Integer> array = allocate(Integer.class, n);
+        MemorySegment memory = array.buffers[0].forHostWrite();
+        for (int i = 0; i < n; i++) {
+            memory.setAtIndex(ValueLayout.JAVA_INT, i, i);
+        }
+        array.rangeVersion = array.buffers[0].hostVersion();
+        return array;
+    }
+
+    /**
+     * Whether this array still holds exactly {@code 0, 1, ..., length - 1} as {@link #range} made it
+     * (no element written since). For the runtime.
+     */
+    public boolean isRange() {
+        long version = rangeVersion;
+        return version != NOT_A_RANGE && !isClosed() && buffers[0].hostVersion() == version;
     }
 
     /**

@@ -96,7 +96,9 @@ public final class DeviceBandwidth {
             cl.read(hz, bz);
             cl.finish();
             for (int i = 0; i < n; i++) {
-                if (Float.floatToRawIntBits(hz.host().getFloat(4 * i)) != Float.floatToRawIntBits(a * x[i] + y[i])) {
+                // The hand-written kernel, like the suite's, lets the compiler fuse a * x + y (one rounding, not two).
+                float expected = a * x[i] + y[i];
+                if (!(Math.abs(hz.host().getFloat(4 * i) - expected) <= 2 * Math.ulp(expected))) {
                     throw new IllegalStateException("the hand-written saxpy differs from Java at element " + i);
                 }
             }

@@ -157,13 +157,9 @@ final class JpaiRun implements Run {
         inputs.forEach(PArray::close);
     }
 
-    /** 0, 1, ..., n-1: the input of a map over indices. */
+    /** 0, 1, ..., n-1: the input of a map over indices (a range: the device reads no index buffer). */
     static PArray<Integer> indices(int n) {
-        int[] values = new int[n];
-        for (int i = 0; i < n; i++) {
-            values[i] = i;
-        }
-        return PArray.of(values);
+        return PArray.range(n);
     }
 
     /** Copies component {@code index} of {@code result} (a scalar array: 0) into {@code target}. */

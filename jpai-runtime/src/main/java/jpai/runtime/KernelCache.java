@@ -78,7 +78,7 @@ final class KernelCache {
     }
 
     /** The last map kernel looked up, for the common case of a function applied again and again to one type. */
-    private record LastMap(DataType input, DataType output, Compiled compiled) {
+    private record LastMap(DataType input, DataType output, boolean inputIsIndex, Compiled compiled) {
     }
 
     private static final Method FUNCTION_APPLY = method(Function.class, "apply", Object.class);
@@ -143,21 +143,25 @@ final class KernelCache {
     private record ProfileLabel(String operation, String name, String text) {
     }
 
-    /** The map kernel for {@code input} elements giving {@code output} elements. */
-    Compiled forMap(DataType input, DataType output) {
+    /**
+     * The map kernel for {@code input} elements giving {@code output} elements; {@code inputIsIndex}:
+     * the input is an index range ({@code PArray.range}), which the kernel does not read.
+     */
+    Compiled forMap(DataType input, DataType output, boolean inputIsIndex) {
         LastMap last = lastMap;
-        if (last != null && last.input() == input && last.output() == output) {
+        if (last != null && last.input() == input && last.output() == output && last.inputIsIndex() == inputIsIndex) {
             return last.compiled();
         }
-        Compiled compiled = mapKernel(input, output);
-        lastMap = new LastMap(input, output, compiled);
+        Compiled compiled = mapKernel(input, output, inputIsIndex);
+        lastMap = new LastMap(input, output, inputIsIndex, compiled);
         return compiled;
     }
 
-    private Compiled mapKernel(DataType input, DataType output) {
-        return kernels.computeIfAbsent(List.of("map", input, output), key -> compile(() -> {
+    private Compiled mapKernel(DataType input, DataType output, boolean inputIsIndex) {
+        return kernels.computeIfAbsent(List.of("map", input, output, inputIsIndex), key -> compile(() -> {
             KernelGraph graph = graph(new KernelSignature(List.of(KernelShapes.of(input)), KernelShapes.of(output), captures()));
-            return generate(graph, generator -> generator.map(graph, new MapKernelSpec(KernelShapes.kinds(input), KernelShapes.kinds(output))), ownersOf(graph, function));
+            MapKernelSpec spec = new MapKernelSpec(KernelShapes.kinds(input), KernelShapes.kinds(output), inputIsIndex);
+            return generate(graph, generator -> generator.map(graph, spec), ownersOf(graph, function));
         }));
     }
 

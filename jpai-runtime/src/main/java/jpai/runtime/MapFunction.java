@@ -106,7 +106,7 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         if (device == null) {
             return false;
         }
-        KernelCache.Compiled compiled = definition.kernels.forMap(input.type(), output.type());
+        KernelCache.Compiled compiled = definition.kernels.forMap(input.type(), output.type(), input.isRange());
         String reason = compiled.bailout();
         if (reason == null) {
             try {

@@ -65,7 +65,8 @@ public final class OpenCLKernelGenerator {
      * size works). Kernel {@code jpai_map}, arguments: the input component buffers
      * ({@link Role#INPUT_BUFFER}), the output component buffers ({@link Role#OUTPUT_BUFFER}), the
      * captured values ({@link Role#CAPTURED_SCALAR}, or {@link Role#CAPTURED_ARRAY} followed by
-     * {@link Role#CAPTURED_ARRAY_LENGTH}), {@link Role#LENGTH}, {@link Role#STATUS}.
+     * {@link Role#CAPTURED_ARRAY_LENGTH}), {@link Role#LENGTH}, {@link Role#STATUS}. A map over indices
+     * ({@link MapKernelSpec#inputIsIndex()}) has no input buffer: element {@code i} is {@code i}.
      */
     public KernelSource map(KernelGraph kernel, MapKernelSpec spec) {
         EmittedFunction function = new FunctionEmitter(kernel, "jpai_" + kernel.lambda().identifier()).emit();
@@ -73,7 +74,7 @@ public final class OpenCLKernelGenerator {
         requireComponents("the function's result", function.parameters(ParameterKind.RESULT), spec.outputComponents());
 
         KernelSignatureBuilder kernelParameters = new KernelSignatureBuilder();
-        for (int i = 0; i < spec.inputComponents().size(); i++) {
+        for (int i = 0; i < spec.inputComponents().size() && !spec.inputIsIndex(); i++) {
             kernelParameters.buffer("in" + i, Role.INPUT_BUFFER, spec.inputComponents().get(i), i, true);
         }
         for (int i = 0; i < spec.outputComponents().size(); i++) {
@@ -106,8 +107,12 @@ public final class OpenCLKernelGenerator {
     private static void mapLoop(CodeWriter code, String loop, EmittedFunction function, List<String> captureNames, MapKernelSpec spec) {
         code.open(loop);
         List<String> arguments = new ArrayList<>();
-        for (int i = 0; i < spec.inputComponents().size(); i++) {
-            arguments.add("(" + OpenCLTypes.valueType(spec.inputComponents().get(i)) + ") in" + i + "[i]");
+        if (spec.inputIsIndex()) {
+            arguments.add("(int) i"); // an index range holds at most INT_MAX elements
+        } else {
+            for (int i = 0; i < spec.inputComponents().size(); i++) {
+                arguments.add("(" + OpenCLTypes.valueType(spec.inputComponents().get(i)) + ") in" + i + "[i]");
+            }
         }
         List<String> results = declareComponents(code, "r", spec.outputComponents());
         code.line("int reason = " + call(function, captureNames, arguments, addressesOf(results)) + ";");

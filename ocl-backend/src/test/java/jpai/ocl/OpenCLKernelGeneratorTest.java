@@ -43,6 +43,18 @@ class OpenCLKernelGeneratorTest {
     }
 
     @Test
+    void aMapOverIndicesReadsNoInputBuffer() throws Exception {
+        Function<Integer, Float> reciprocal = i -> 1.0f / (i + 1);
+        KernelGraph graph = KernelTestSupport.compile(reciprocal, KernelTestSupport.FUNCTION_APPLY, List.of(ValueShape.ofBoxed(Integer.class)), ValueShape.ofBoxed(Float.class));
+        KernelSource source = new OpenCLKernelGenerator().map(graph, new MapKernelSpec(List.of(JavaKind.Int), List.of(JavaKind.Float), true));
+        String text = source.text();
+        assertFalse(source.parameters().stream().anyMatch(p -> p.role() == KernelParameter.Role.INPUT_BUFFER), "no input buffer: " + source.parameters());
+        assertFalse(text.contains("in0"), text);
+        assertTrue(text.contains("(int) i"), "the work-item's index is the element: " + text);
+        assertThrows(IllegalArgumentException.class, () -> new MapKernelSpec(List.of(JavaKind.Float), List.of(JavaKind.Float), true));
+    }
+
+    @Test
     void branchesBecomeJumpsWithPhis() throws Exception {
         KernelSource source = map((Integer x) -> x > 10 ? x * 3 : x - 7, Integer.class, Integer.class);
         System.out.println(source.text());
