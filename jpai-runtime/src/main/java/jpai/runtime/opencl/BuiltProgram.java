@@ -6,7 +6,7 @@ import static org.jocl.CL.clGetKernelInfo;
 import static org.jocl.CL.clReleaseKernel;
 import static org.jocl.CL.clReleaseProgram;
 
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ConcurrentLinkedDeque;
 
 import org.jocl.CLException;
 import org.jocl.Pointer;
@@ -18,7 +18,9 @@ import org.jocl.cl_program;
  * A program built for one device, with its kernel objects. {@code clSetKernelArg} on one kernel
  * object is not thread-safe, and a kernel's arguments are captured when it is enqueued, so each
  * launch takes a kernel object of its own ({@link #take()}) and gives it back after enqueuing
- * ({@link #giveBack}): as many kernel objects exist as launches ever ran at once.
+ * ({@link #giveBack}): as many kernel objects exist as launches ever ran at once. The most recently
+ * given back is taken first, so a function applied again and again from one thread finds the
+ * arguments it set last time still there ({@link KernelObject}).
  *
  * <p>Thread-safe: the idle kernel objects sit in a concurrent queue.
  */
@@ -27,7 +29,7 @@ final class BuiltProgram {
     private final cl_program program;
     private final String kernelName;
     private final int argumentCount;
-    private final ConcurrentLinkedQueue<cl_kernel> idle = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedDeque<KernelObject> idle = new ConcurrentLinkedDeque<>();
 
     BuiltProgram(cl_program program, String kernelName) {
         this.program = program;
@@ -36,7 +38,7 @@ final class BuiltProgram {
         int[] count = new int[1];
         clGetKernelInfo(first, CL_KERNEL_NUM_ARGS, Sizeof.cl_uint, Pointer.to(count), null);
         this.argumentCount = count[0];
-        idle.add(first);
+        idle.push(new KernelObject(first, argumentCount));
     }
 
     String kernelName() {
@@ -49,21 +51,21 @@ final class BuiltProgram {
     }
 
     /** A kernel object no other thread is using. */
-    cl_kernel take() {
-        cl_kernel kernel = idle.poll();
-        return kernel != null ? kernel : clCreateKernel(program, kernelName, null);
+    KernelObject take() {
+        KernelObject kernel = idle.pollFirst();
+        return kernel != null ? kernel : new KernelObject(clCreateKernel(program, kernelName, null), argumentCount);
     }
 
     /** Makes {@code kernel} available to the next launch (its arguments were captured at enqueue). */
-    void giveBack(cl_kernel kernel) {
-        idle.add(kernel);
+    void giveBack(KernelObject kernel) {
+        idle.push(kernel);
     }
 
     /** Releases the program and its idle kernel objects. */
     void release() {
         try {
-            for (cl_kernel kernel = idle.poll(); kernel != null; kernel = idle.poll()) {
-                clReleaseKernel(kernel);
+            for (KernelObject kernel = idle.pollFirst(); kernel != null; kernel = idle.pollFirst()) {
+                clReleaseKernel(kernel.kernel());
             }
             clReleaseProgram(program);
         } catch (CLException e) {

@@ -4,7 +4,6 @@ import static org.jocl.CL.clEnqueueNDRangeKernel;
 import static org.jocl.CL.clEnqueueReadBuffer;
 import static org.jocl.CL.clEnqueueWriteBuffer;
 import static org.jocl.CL.clFinish;
-import static org.jocl.CL.clSetKernelArg;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -15,7 +14,6 @@ import java.util.List;
 import org.jocl.CLException;
 import org.jocl.Pointer;
 import org.jocl.Sizeof;
-import org.jocl.cl_kernel;
 
 import jpai.ocl.KernelSource;
 import jpai.runtime.opencl.FaultInjection.Fault;
@@ -77,7 +75,7 @@ final class KernelLauncher {
             throw new IllegalArgumentException("the launch of " + source.kernelName() + " has no global size: call globalSize(n)");
         }
         long start = System.nanoTime();
-        cl_kernel kernel = null;
+        KernelObject kernel = null;
         BuiltProgram program = null;
         try {
             long buildStart = System.nanoTime();
@@ -90,7 +88,7 @@ final class KernelLauncher {
                 step = "enqueuing the kernel";
                 FaultInjection.check(Fault.ENQUEUE_KERNEL);
                 long[] local = launch.localSize() > 0 ? new long[] {launch.localSize()} : null;
-                clEnqueueNDRangeKernel(context.queue(), kernel, 1, null, new long[] {launch.globalSize()}, local, 0, null,
+                clEnqueueNDRangeKernel(context.queue(), kernel.kernel(), 1, null, new long[] {launch.globalSize()}, local, 0, null,
                         events.next(Kind.KERNEL, 0));
             }
             program.giveBack(kernel); // the arguments were captured by the enqueue
@@ -164,7 +162,7 @@ final class KernelLauncher {
     }
 
     /** Sets every argument, sending what must be sent; returns the status words to read into, or null. */
-    private int[] bindAll(cl_kernel kernel) {
+    private int[] bindAll(KernelObject kernel) {
         int[] status = null;
         for (Binding binding : launch.bindings()) {
             int index = binding.index();
@@ -175,14 +173,14 @@ final class KernelLauncher {
                     boolean wasNewer = residency.isDeviceNewer();
                     touched.add(new Touched(residency, wasNewer));
                     residency.prepareForKernelRead(read.buffer(), events);
-                    clSetKernelArg(kernel, index, Sizeof.cl_mem, Pointer.to(residency.memory()));
+                    kernel.setBuffer(index, residency.memory());
                 }
                 case WriteBuffer write -> {
                     stepBinding = binding;
                     DeviceResidency residency = DeviceResidency.of(context, write.buffer());
                     touched.add(new Touched(residency, residency.isDeviceNewer()));
                     residency.prepareForKernelWrite(write.buffer());
-                    clSetKernelArg(kernel, index, Sizeof.cl_mem, Pointer.to(residency.memory()));
+                    kernel.setBuffer(index, residency.memory());
                 }
                 case ReadArray array -> {
                     stepBinding = binding;
@@ -194,15 +192,15 @@ final class KernelLauncher {
                         clEnqueueWriteBuffer(context.queue(), buffer.memory(), true, 0, bytes, ArrayData.pointerTo(array.array()), 0, null,
                                 events.next(Kind.HOST_TO_DEVICE, bytes));
                     }
-                    clSetKernelArg(kernel, index, Sizeof.cl_mem, Pointer.to(buffer.memory()));
+                    kernel.setBuffer(index, buffer.memory());
                 }
                 case Scalar scalar -> {
                     stepBinding = binding;
-                    clSetKernelArg(kernel, index, ArrayData.scalarSize(scalar.kind()), ArrayData.scalarPointer(scalar.kind(), scalar.value()));
+                    kernel.setScalar(index, scalar.value(), ArrayData.scalarSize(scalar.kind()), () -> ArrayData.scalarPointer(scalar.kind(), scalar.value()));
                 }
                 case Local local -> {
                     stepBinding = binding;
-                    clSetKernelArg(kernel, index, local.bytes(), null);
+                    kernel.setLocal(index, local.bytes());
                 }
                 case Status s -> {
                     stepBinding = binding;
@@ -211,7 +209,7 @@ final class KernelLauncher {
                     // pays for zeroing it again, and the common launch makes no driver call for it here.
                     statusBuffer = context.statusBuffers().take(events);
                     status = new int[2];
-                    clSetKernelArg(kernel, index, Sizeof.cl_mem, Pointer.to(statusBuffer.memory()));
+                    kernel.setBuffer(index, statusBuffer.memory());
                 }
             }
         }
@@ -274,13 +272,14 @@ final class KernelLauncher {
      * forgets device copies this launch was making. Written buffers lose their device copy (the
      * fallback computes them on the host); inputs keep theirs only if it was the newer copy before.
      */
-    private void cleanUpAfterFailure(BuiltProgram program, cl_kernel kernel, CLException cause) {
+    private void cleanUpAfterFailure(BuiltProgram program, KernelObject kernel, CLException cause) {
         try {
             clFinish(context.queue());
         } catch (CLException e) {
             // The queue itself failed: nothing more will run on it.
         }
         if (kernel != null) {
+            kernel.forgetArguments();
             program.giveBack(kernel);
         }
         for (Touched t : touched) {
