@@ -117,6 +117,23 @@ class PerformancePhasesOnDeviceTest {
             }
             return sum;
         }, Integer.class, Float.class, INDICES);
+        // A negative stride: indices 8, 7, 6 (and below, 8, 5, 2, -1: out of bounds).
+        int down = -1;
+        assertMapEqualsJava((Integer k) -> {
+            float sum = 0f;
+            for (int j = 0; j < 3; j++) {
+                sum += a[j * down + 8] * k;
+            }
+            return sum;
+        }, Integer.class, Float.class, INDICES);
+        int steeper = -3;
+        assertEquals(DeoptReason.HOISTED_BOUNDS_CHECK, runMap((Integer k) -> {
+            float sum = 0f;
+            for (int j = 0; j < 4; j++) {
+                sum += a[j * steeper + 8] * k;
+            }
+            return sum;
+        }, Integer.class, Float.class, INDICES).reason());
         // An empty loop whose bound is beyond the array checks nothing.
         assertMapEqualsJava((Integer k) -> {
             float sum = 0f;

@@ -132,11 +132,13 @@ public final class SpeculativeBoundsCheckHoistingPhase extends PostRunCanonicali
             ValueNode lastIndex = graph.addOrUniqueWithInputs(SubNode.create(end, ConstantNode.forLong(1, graph), NodeView.DEFAULT));
             ValueNode last = add(graph, graph.addOrUniqueWithInputs(MulNode.create(lastIndex, stride, NodeView.DEFAULT)), offset);
             ValueNode one = ConstantNode.forLong(1, graph);
-            if (startStamp.lowerBound() < 0 || strideStamp.lowerBound() < 0 || offsetStamp.lowerBound() < 0) {
+            // The loop k < n of k * n + c runs only when n > k >= 0: then its stride is positive.
+            boolean strideNotNegative = strideStamp.lowerBound() >= 0 || (range.stride() == counted.end() && startStamp.lowerBound() >= 0);
+            if (startStamp.lowerBound() < 0 || !strideNotNegative || offsetStamp.lowerBound() < 0) {
                 guards.exitIfNegative(first);
             }
             guards.exitIfBeyond(add(graph, last, one));
-            if (strideStamp.lowerBound() < 0) {
+            if (!strideNotNegative) {
                 // A negative stride runs the range backwards: check the other ends too.
                 guards.exitIfNegative(last);
                 guards.exitIfBeyond(add(graph, first, one));
