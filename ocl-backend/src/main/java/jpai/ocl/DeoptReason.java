@@ -8,7 +8,9 @@ import jdk.vm.ci.meta.DeoptimizationReason;
  * them back with {@link #fromCode(int)} and explains a fallback with {@link #message()}.
  *
  * <p>The compiler marks each Java exception path with a JVMCI {@link DeoptimizationReason}
- * ({@code ExceptionPathsToDeoptimizationPhase}); {@link #of(DeoptimizationReason)} maps it here.
+ * ({@code ExceptionPathsToDeoptimizationPhase}), and each bounds check it hoists out of a loop
+ * with {@link DeoptimizationReason#LoopLimitCheck} ({@code SpeculativeBoundsCheckHoistingPhase});
+ * {@link #of(DeoptimizationReason)} maps them here.
  */
 public enum DeoptReason {
     /** The function computed its result. */
@@ -26,7 +28,14 @@ public enum DeoptReason {
     /** The function throws an exception itself ({@code throw}). */
     EXPLICIT_THROW(6, "the function throws an exception"),
     /** Any other path the kernel cannot follow (Graal's deoptimisation for other reasons). */
-    OTHER_DEOPT(7, "the function took a path the kernel cannot run");
+    OTHER_DEOPT(7, "the function took a path the kernel cannot run"),
+    /**
+     * A bounds check hoisted out of a counted loop failed ({@code SpeculativeBoundsCheckHoistingPhase}):
+     * the index range the loop would use reaches beyond an array. Java may throw
+     * {@code ArrayIndexOutOfBoundsException}, or not, when the loop leaves before that index.
+     */
+    HOISTED_BOUNDS_CHECK(8, "a loop's index range reaches beyond an array (the bounds check hoisted out of the loop failed;"
+                    + " Java throws ArrayIndexOutOfBoundsException unless the loop leaves before that index)");
 
     private final int code;
     private final String message;
@@ -65,6 +74,7 @@ public enum DeoptReason {
             case ClassCastException, OptimizedTypeCheckViolated, TypeCheckedInliningViolated -> CLASS_CAST;
             case RuntimeConstraint -> NEGATIVE_ARRAY_SIZE;
             case NotCompiledExceptionHandler -> EXPLICIT_THROW;
+            case LoopLimitCheck -> HOISTED_BOUNDS_CHECK;
             default -> OTHER_DEOPT;
         };
     }

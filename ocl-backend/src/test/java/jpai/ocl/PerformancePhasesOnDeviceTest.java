@@ -108,6 +108,32 @@ class PerformancePhasesOnDeviceTest {
             }
             return sum;
         }, Integer.class, Float.class, INDICES);
+        // Strided: a column of a 3x3 matrix (b has one element more than needed), a constant stride.
+        assertMapEqualsJava((Integer k) -> {
+            float sum = 0f;
+            int col = k % n;
+            for (int j = 0; j < n; j++) {
+                sum += a[j * n + col] * b[4 * j + 1];
+            }
+            return sum;
+        }, Integer.class, Float.class, INDICES);
+        // A negative stride: indices 8, 7, 6 (and below, 8, 5, 2, -1: out of bounds).
+        int down = -1;
+        assertMapEqualsJava((Integer k) -> {
+            float sum = 0f;
+            for (int j = 0; j < 3; j++) {
+                sum += a[j * down + 8] * k;
+            }
+            return sum;
+        }, Integer.class, Float.class, INDICES);
+        int steeper = -3;
+        assertEquals(DeoptReason.HOISTED_BOUNDS_CHECK, runMap((Integer k) -> {
+            float sum = 0f;
+            for (int j = 0; j < 4; j++) {
+                sum += a[j * steeper + 8] * k;
+            }
+            return sum;
+        }, Integer.class, Float.class, INDICES).reason());
         // An empty loop whose bound is beyond the array checks nothing.
         assertMapEqualsJava((Integer k) -> {
             float sum = 0f;
@@ -129,7 +155,7 @@ class PerformancePhasesOnDeviceTest {
             }
             return sum;
         }, Integer.class, Float.class, INDICES);
-        assertEquals(DeoptReason.BOUNDS_CHECK, result.reason());
+        assertEquals(DeoptReason.HOISTED_BOUNDS_CHECK, result.reason());
         int[] negative = {-1};
         OpenCLTestDevice.Result fromBelow = runMap((Integer k) -> {
             float sum = 0f;
@@ -138,7 +164,16 @@ class PerformancePhasesOnDeviceTest {
             }
             return sum;
         }, Integer.class, Float.class, new int[] {0});
-        assertEquals(DeoptReason.BOUNDS_CHECK, fromBelow.reason());
+        assertEquals(DeoptReason.HOISTED_BOUNDS_CHECK, fromBelow.reason());
+        int n = 3;
+        OpenCLTestDevice.Result strided = runMap((Integer k) -> {
+            float sum = 0f;
+            for (int j = 0; j < n; j++) {
+                sum += a[j * n + k + 1]; // a has 3 elements: j = 1 is past its end
+            }
+            return sum;
+        }, Integer.class, Float.class, new int[] {0, 1, 2});
+        assertEquals(DeoptReason.HOISTED_BOUNDS_CHECK, strided.reason());
         assertEquals(1, negative.length);
     }
 }

@@ -50,8 +50,9 @@ class PerformancePhasesTest {
         return graph.getNodes().filter(DeoptimizeNode.class).filter(d -> ((DeoptimizeNode) d).getReason() == DeoptimizationReason.BoundsCheckException).count();
     }
 
+    /** The guards the hoisting phase put before loops: they exit with LoopLimitCheck, not BoundsCheckException. */
     private static long hoistedGuards(StructuredGraph graph) {
-        return graph.getNodes().filter(FixedGuardNode.class).filter(g -> ((FixedGuardNode) g).getReason() == DeoptimizationReason.BoundsCheckException).count();
+        return graph.getNodes().filter(FixedGuardNode.class).filter(g -> ((FixedGuardNode) g).getReason() == DeoptimizationReason.LoopLimitCheck).count();
     }
 
     @Test
@@ -124,17 +125,42 @@ class PerformancePhasesTest {
     }
 
     @Test
-    void aStridedIndexKeepsItsCheck() {
+    void aStridedIndexIsHoistedToo() {
+        float[] m = new float[16];
+        int n = 4;
+        Function<Integer, Float> f = c -> {
+            float sum = 0f;
+            for (int j = 0; j < 4; j++) {
+                sum += m[j * 4 + c]; // a constant stride: j << 2
+            }
+            for (int k = 0; k < n; k++) {
+                sum += m[k * n + c] * m[n * k]; // a captured stride, on either side
+            }
+            return sum;
+        };
+        List<CapturedValue> captures = new ArrayList<>(arrays(f, float[].class, JavaKind.Float));
+        captures.add(new CapturedValue(capturedField(f, int.class), new ValueShape.Primitive(JavaKind.Int)));
+        StructuredGraph graph = compile(f, Integer.class, Float.class, captures).graph();
+        assertEquals(2, count(graph, LoopBeginNode.class));
+        assertEquals(0, boundsExits(graph), "no check left in the loops");
+        // j * 4 + c: c >= 0 and 12 + c < length; k * n + c: c >= 0 and (n - 1) * n + c < length, and, n
+        // possibly negative, the same two at the other end; n * k: (n - 1) * n < length and its other end.
+        assertTrue(hoistedGuards(graph) >= 4, "guards before the loops: " + hoistedGuards(graph));
+    }
+
+    @Test
+    void anIndexThatIsNotAffineInTheCounterKeepsItsCheck() {
         float[] m = new float[16];
         Function<Integer, Float> f = c -> {
             float sum = 0f;
             for (int j = 0; j < 4; j++) {
-                sum += m[j * 4 + c];
+                sum += m[j * j + c];
             }
             return sum;
         };
         StructuredGraph graph = compile(f, Integer.class, Float.class, arrays(f, float[].class, JavaKind.Float)).graph();
         assertEquals(1, boundsExits(graph));
+        assertEquals(0, hoistedGuards(graph));
     }
 
     @Test

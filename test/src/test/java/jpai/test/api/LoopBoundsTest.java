@@ -2,7 +2,10 @@ package jpai.test.api;
 
 import static jpai.test.api.ExecutorCase.assertSameAsJava;
 import static jpai.test.api.ExecutorCase.javaLoop;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Random;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -11,6 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import jpai.AF;
+import jpai.ArrayFunction;
 import jpai.ElementType;
 import jpai.Executor;
 import jpai.PArray;
@@ -18,7 +22,8 @@ import jpai.PArray;
 /**
  * Loops over captured arrays, whose bounds checks the compiler hoists out of the loop
  * (SpeculativeBoundsCheckHoistingPhase), and float math computed in float: Java's results on every
- * executor, also where the hoisted check exits although Java would not have thrown.
+ * executor, also where the hoisted check exits although Java would not have thrown, and Java's
+ * exception where Java throws one.
  */
 class LoopBoundsTest {
 
@@ -72,6 +77,112 @@ class LoopBoundsTest {
         };
         try (PArray<Integer> input = MapTest.cast(RandomData.of(ElementType.INT, SIZE, 6)); PArray<Float> output = AF.map(f).on(Executor.AUTO).apply(input)) {
             assertSameAsJava(javaLoop(f, input), output, "a loop that breaks early");
+        }
+    }
+
+    private static float[] randomFloats(int length, long seed) {
+        Random random = new Random(seed);
+        float[] values = new float[length];
+        for (int i = 0; i < length; i++) {
+            values[i] = random.nextFloat() * 2f - 1f;
+        }
+        return values;
+    }
+
+    /** Inputs 0 .. size - 1, as a map over element indices uses. */
+    private static PArray<Integer> indices(int size) {
+        int[] values = new int[size];
+        for (int i = 0; i < size; i++) {
+            values[i] = i;
+        }
+        return PArray.of(values);
+    }
+
+    /** On a device, the last apply ran a kernel whose hoisted bounds check failed, then re-ran in Java. */
+    private static void assertHoistedCheckFellBack(String what) {
+        if (ExecutorCase.openCLExpected()) {
+            var profile = AF.lastProfile();
+            assertTrue(profile.kernelCount() == 1 && profile.fellBack() && profile.fallbackReason() != null
+                            && profile.fallbackReason().contains("the bounds check hoisted out of the loop failed"), what + ": " + profile);
+        }
+    }
+
+    /** On a device, the last apply's kernel computed every element: no hoisted check failed. */
+    private static void assertRanOnTheDevice(Executor executor, String what) {
+        if (executor == Executor.ACCELERATOR && ExecutorCase.openCLExpected()) {
+            var profile = AF.lastProfile();
+            assertTrue(profile.kernelCount() == 1 && !profile.fellBack(), what + ": " + profile);
+        }
+    }
+
+    @ParameterizedTest(name = "on {0}")
+    @MethodSource("executors")
+    void stridedLoopsOverCapturedArraysGiveJavasResults(Executor executor) {
+        int n = 48;
+        float[] a = randomFloats(n * n, 11);
+        float[] b = randomFloats(n * n + 3, 12);
+        // Matrix multiply (a row of a times a column of b) plus a constant stride and an offset.
+        Function<Integer, Float> f = index -> {
+            int row = index / n;
+            int col = index % n;
+            float sum = 0f;
+            for (int k = 0; k < n; k++) {
+                sum += a[row * n + k] * b[k * n + col];
+            }
+            for (int k = 1; k < n / 4; k++) {
+                sum += b[4 * k + 3 + col] - a[k * 8];
+            }
+            return sum;
+        };
+        try (PArray<Integer> input = indices(n * n); PArray<Float> output = ExecutorCase.apply(AF.map(f), executor, input)) {
+            assertSameAsJava(javaLoop(f, input), output, "strided loops on " + executor);
+            assertRanOnTheDevice(executor, "strided loops");
+        }
+    }
+
+    @Test
+    void aCapturedArrayShorterThanTheLoopThrowsJavasException() {
+        float[] x = randomFloats(1000, 13);
+        float[] m = randomFloats(999, 14); // one element short: m[999] throws in Java
+        Function<Integer, Float> f = i -> {
+            float sum = 0f;
+            for (int j = 0; j < x.length; j++) {
+                sum += (x[j] - x[i]) * m[j];
+            }
+            return sum;
+        };
+        // The output type given: else finding it runs f on element 0 in Java, which throws first.
+        ArrayFunction<Integer, Float> map = AF.map(f, Float.class).on(Executor.ACCELERATOR);
+        try (PArray<Integer> input = indices(x.length)) {
+            ArrayIndexOutOfBoundsException thrown = assertThrows(ArrayIndexOutOfBoundsException.class, () -> map.apply(input).close());
+            assertTrue(thrown.getMessage().contains("999"), thrown.getMessage());
+            assertHoistedCheckFellBack("an array shorter than the loop");
+        }
+    }
+
+    @Test
+    void aStridedLoopThatLeavesBeforeTheEndOfTheArrayGivesJavasResult() {
+        int n = 32;
+        float[] a = randomFloats(n * n - 1, 15); // the last column is one element short
+        Function<Integer, Float> f = col -> {
+            float sum = 0f;
+            for (int k = 0; k < n; k++) {
+                if (k * n + col >= a.length) {
+                    break; // Java never goes out of bounds; the hoisted check still fails for col = n - 1
+                }
+                sum += a[k * n + col];
+            }
+            return sum;
+        };
+        ArrayFunction<Integer, Float> map = AF.map(f).on(Executor.ACCELERATOR);
+        try (PArray<Integer> input = indices(n); PArray<Float> output = map.apply(input)) {
+            assertHoistedCheckFellBack("a strided loop that breaks early");
+            assertSameAsJava(javaLoop(f, input), output, "a strided loop that breaks early");
+        }
+        // Without the short column the kernel computes every element itself.
+        try (PArray<Integer> input = indices(n - 1); PArray<Float> output = ExecutorCase.apply(map, Executor.ACCELERATOR, input)) {
+            assertSameAsJava(javaLoop(f, input), output, "the same loop, in bounds");
+            assertRanOnTheDevice(Executor.ACCELERATOR, "the same loop, in bounds");
         }
     }
 }
