@@ -12,9 +12,9 @@ import jpai.runtime.opencl.OpenCLRuntime;
  */
 final class DeviceMap {
 
-    /** Work-group size; the kernel's grid-stride loop covers any rounding. */
+    /** Work-group size; work-items past the last element do nothing. */
     private static final long WORK_GROUP = 256;
-    /** One launch covers at most this many work-items; the grid-stride loop does the rest. */
+    /** One enqueue covers at most this many work-items (rounded down to whole work-groups); more elements take several, with global offsets. */
     private static final long MAX_WORK_ITEMS = 1L << 30;
 
     private DeviceMap() {
@@ -28,7 +28,8 @@ final class DeviceMap {
         DeviceContext context = OpenCLRuntime.context(device);
         long localSize = Math.min(WORK_GROUP, context.device().maxWorkGroupSize());
         KernelBinding binding = new KernelBinding(compiled).common(input).outputs(output);
-        binding.launch().localSize(localSize).globalSize(roundUp(Math.min(length, MAX_WORK_ITEMS), localSize));
+        // One work-item per element (the map kernel has no loop).
+        binding.launch().localSize(localSize).globalSize(roundUp(length, localSize)).perEnqueue(MAX_WORK_ITEMS / localSize * localSize);
         LaunchResult result = context.launch(compiled.kernel(), binding.launch());
         KernelBinding.checkStatus(result);
     }

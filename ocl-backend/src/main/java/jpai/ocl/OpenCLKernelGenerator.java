@@ -60,9 +60,12 @@ public final class OpenCLKernelGenerator {
     }
 
     /**
-     * A map: {@code out[i] = f(in[i])} for every {@code i < n}, as one element per work-item where the
-     * grid covers the elements, else a grid-stride loop (any global
-     * size works). Kernel {@code jpai_map}, arguments: the input component buffers
+     * A map: {@code out[i] = f(in[i])} for every {@code i < n}, one element per work-item: element
+     * {@code get_global_id(0)}, work-items at or past {@code n} do nothing. Contract with the runtime:
+     * the launches cover {@code 0..n-1}, in one enqueue or in several with global offsets (the ids
+     * include the offset). No loop, as in a hand-written kernel: a loop around the element (the
+     * grid-stride loop this kernel had) keeps PoCL from inlining the element function and from
+     * vectorising its work-group loop. Kernel {@code jpai_map}, arguments: the input component buffers
      * ({@link Role#INPUT_BUFFER}), the output component buffers ({@link Role#OUTPUT_BUFFER}), the
      * captured values ({@link Role#CAPTURED_SCALAR}, or {@link Role#CAPTURED_ARRAY} followed by
      * {@link Role#CAPTURED_ARRAY_LENGTH}), {@link Role#LENGTH}, {@link Role#STATUS}. A map over indices
@@ -85,27 +88,15 @@ public final class OpenCLKernelGenerator {
 
         CodeWriter code = prelude(kernel.lambda().displayName(), List.of(function), spec.inputComponents(), spec.outputComponents());
         code.open("__kernel void jpai_map(" + kernelParameters.declarations() + ")");
-        // One element per work-item when the grid covers the elements (the runtime launches so): no loop,
-        // as a hand-written kernel. Else 32-bit indices where they suffice (cheaper on GPUs): i < n <=
-        // INT_MAX and a global size of at most INT_MAX, so i + global size < 2^32 never wraps the uint;
-        // otherwise the long loop. The conditions are the same for every work-item.
-        code.open("if (n <= INT_MAX && get_global_size(0) <= (size_t) INT_MAX)");
-        code.open("if (n <= get_global_size(0))");
-        code.line("const uint i = get_global_id(0);");
-        mapLoop(code, "if (i < (uint) n)", function, captureNames, spec);
-        code.between("} else {");
-        mapLoop(code, "for (uint i = get_global_id(0); i < (uint) n; i += (uint) get_global_size(0))", function, captureNames, spec);
-        code.close();
-        code.between("} else {");
-        mapLoop(code, "for (long i = get_global_id(0); i < n; i += get_global_size(0))", function, captureNames, spec);
-        code.close();
+        code.line("const size_t i = get_global_id(0);");
+        mapElement(code, "if (i < (size_t) n)", function, captureNames, spec);
         code.close();
         return new KernelSource("jpai_map", code.toString(), buildOptions(), kernelParameters.parameters, kernel.signature().captures());
     }
 
-    /** The body of a map over element {@code i}, under the header {@code loop} (a loop or an {@code if}). */
-    private static void mapLoop(CodeWriter code, String loop, EmittedFunction function, List<String> captureNames, MapKernelSpec spec) {
-        code.open(loop);
+    /** The body of a map over element {@code i}, under the header {@code guard}. */
+    private static void mapElement(CodeWriter code, String guard, EmittedFunction function, List<String> captureNames, MapKernelSpec spec) {
+        code.open(guard);
         List<String> arguments = new ArrayList<>();
         if (spec.inputIsIndex()) {
             arguments.add("(int) i"); // an index range holds at most INT_MAX elements

@@ -46,6 +46,16 @@ class JavaSemanticsOnDeviceTest {
     }
 
     @Test
+    void divisionAndRemainderByACapturedDivisorAreJavasAndAZeroOneLeaves() {
+        int[] values = {0, 1, 511, 512, 513, -513, 262143, Integer.MAX_VALUE, Integer.MIN_VALUE, -1};
+        for (int divisor : new int[] {512, 7, -3, -1, 1, Integer.MIN_VALUE}) {
+            assertMapEqualsJava((Integer e) -> e / divisor * 31 + e % divisor, Integer.class, Integer.class, values);
+        }
+        int zero = 0;
+        assertEquals(DeoptReason.DIVISION_BY_ZERO, runMap((Integer e) -> e / zero + e % zero, Integer.class, Integer.class, values).reason());
+    }
+
+    @Test
     void shiftsAreMaskedAndWrap() {
         assertMapEqualsJava((Integer x) -> (x << 33) ^ (x >> 65) ^ (x >>> 31) ^ (1 << x) ^ (-8 >> x) ^ (-8 >>> x), Integer.class, Integer.class, INTS);
         assertMapEqualsJava((Long x) -> (x << 65) ^ (x >> 129) ^ (x >>> 63) ^ (1L << x) ^ (-8L >>> x), Long.class, Long.class, LONGS);

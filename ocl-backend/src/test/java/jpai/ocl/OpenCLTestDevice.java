@@ -54,6 +54,9 @@ import jdk.vm.ci.meta.JavaKind;
  */
 final class OpenCLTestDevice {
 
+    /** Work-items per enqueue of a map kernel; more elements take several enqueues with global offsets. */
+    static final long MAP_PIECE = 4096;
+
     /** What a launch gave back: one primitive array per output (or partial) component, and the status. */
     record Result(List<Object> outputs, int[] status) {
         float[] floats(int component) {
@@ -198,9 +201,16 @@ final class OpenCLTestDevice {
                     }
                 }
             }
-            long global = identity == null ? Math.max(1, Math.min(n, 4096)) : (long) groups * localSize;
-            long[] local = identity == null ? null : new long[] {localSize};
-            clEnqueueNDRangeKernel(queue, kernel, 1, null, new long[] {global}, local, 0, null, null);
+            if (identity == null) {
+                // A map: one work-item per element, as the runtime launches it; more than MAP_PIECE elements
+                // in several enqueues with global offsets (so the tests run that path too).
+                for (long offset = 0; offset < Math.max(1, n); offset += MAP_PIECE) {
+                    long[] globalOffset = offset == 0 ? null : new long[] {offset};
+                    clEnqueueNDRangeKernel(queue, kernel, 1, globalOffset, new long[] {Math.min(MAP_PIECE, Math.max(1, n) - offset)}, null, 0, null, null);
+                }
+            } else {
+                clEnqueueNDRangeKernel(queue, kernel, 1, null, new long[] {(long) groups * localSize}, new long[] {localSize}, 0, null, null);
+            }
             clFinish(queue);
             for (int i = 0; i < outputs.size(); i++) {
                 Object array = outputs.get(i);

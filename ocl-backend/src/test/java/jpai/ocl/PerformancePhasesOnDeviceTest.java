@@ -27,8 +27,8 @@ class PerformancePhasesOnDeviceTest {
 
     @Test
     void floatSquareRootIsJavasExactly() {
-        // 10 000 elements: more than the test device's 4096 work-items, so the kernel's grid-stride loop
-        // runs; below, 1000 elements: one element per work-item.
+        // 10 000 elements: more than the test device's 4096 work-items per enqueue, so the map runs in
+        // three enqueues with global offsets; below, 1000 elements: one enqueue.
         float[] values = new float[10_000];
         java.util.Random random = new java.util.Random(7);
         for (int i = 0; i < values.length; i++) {

@@ -56,6 +56,7 @@ public final class KernelLaunch {
     private final List<Binding> bindings = new ArrayList<>();
     private long globalSize = -1;
     private long localSize;
+    private long perEnqueue;
     private boolean keepResultOnDevice = true;
 
     public KernelLaunch readBuffer(int index, ComponentBuffer buffer) {
@@ -132,6 +133,20 @@ public final class KernelLaunch {
     }
 
     /**
+     * At most this many work-items per enqueue: a larger global size is enqueued in pieces of this
+     * size (the last one shorter), each with the global offset of its first work-item, so that
+     * {@code get_global_id(0)} runs over the whole range. 0 (the default) enqueues the range at once.
+     * With a local size given, it must be a multiple of it.
+     */
+    public KernelLaunch perEnqueue(long workItems) {
+        if (workItems < 0) {
+            throw new IllegalArgumentException("perEnqueue must not be negative: " + workItems);
+        }
+        this.perEnqueue = workItems;
+        return this;
+    }
+
+    /**
      * Whether written buffers stay on the device until the host reads them (true, the default) or
      * come back before the launch returns (false: the launch's profile then includes the copy-back).
      */
@@ -150,6 +165,10 @@ public final class KernelLaunch {
 
     long localSize() {
         return localSize;
+    }
+
+    long perEnqueue() {
+        return perEnqueue;
     }
 
     boolean keepsResultOnDevice() {

@@ -74,6 +74,10 @@ final class KernelLauncher {
         if (launch.globalSize() < 0) {
             throw new IllegalArgumentException("the launch of " + source.kernelName() + " has no global size: call globalSize(n)");
         }
+        if (launch.localSize() > 0 && launch.perEnqueue() % launch.localSize() != 0) {
+            throw new IllegalArgumentException("the launch of " + source.kernelName() + " enqueues " + launch.perEnqueue()
+                    + " work-items at a time, not a multiple of its local size " + launch.localSize());
+        }
         long start = System.nanoTime();
         KernelObject kernel = null;
         BuiltProgram program = null;
@@ -88,8 +92,12 @@ final class KernelLauncher {
                 step = "enqueuing the kernel";
                 FaultInjection.check(Fault.ENQUEUE_KERNEL);
                 long[] local = launch.localSize() > 0 ? new long[] {launch.localSize()} : null;
-                clEnqueueNDRangeKernel(context.queue(), kernel.kernel(), 1, null, new long[] {launch.globalSize()}, local, 0, null,
-                        events.next(Kind.KERNEL, 0));
+                long piece = launch.perEnqueue() > 0 ? launch.perEnqueue() : launch.globalSize();
+                for (long offset = 0; offset < launch.globalSize(); offset += piece) {
+                    long[] globalOffset = offset == 0 ? null : new long[] {offset};
+                    clEnqueueNDRangeKernel(context.queue(), kernel.kernel(), 1, globalOffset, new long[] {Math.min(piece, launch.globalSize() - offset)}, local, 0,
+                            null, events.next(Kind.KERNEL, 0));
+                }
             }
             program.giveBack(kernel); // the arguments were captured by the enqueue
             kernel = null;

@@ -77,6 +77,30 @@ class KernelLaunchTest {
     }
 
     @Test
+    void enqueuesALargeRangeInPiecesWithGlobalOffsets() {
+        DeviceContext context = OpenCLTestSupport.context();
+        int n = 1000;
+        float[] values = new float[n];
+        for (int k = 0; k < n; k++) {
+            values[k] = k;
+        }
+        try (PArray<Float> in = PArray.of(values); PArray<Float> out = PArray.allocate(Float.class, n)) {
+            // 1024 work-items in pieces of 192 (three work-groups of 64): six pieces, the last one of 64.
+            LaunchResult result = context.launch(OpenCLTestSupport.SCALE,
+                    OpenCLTestSupport.scale(in.buffer(0), out.buffer(0), n, 2f).globalSize(1024).localSize(64).perEnqueue(192));
+            float[] actual = out.toFloatArray();
+            for (int k = 0; k < n; k++) {
+                assertEquals(2f * k, actual[k], "element " + k + " was covered by exactly the piece with its offset");
+            }
+            assertTrue(result.profile().kernelNanos() > 0);
+            assertThrows(IllegalArgumentException.class, () -> context.launch(OpenCLTestSupport.SCALE,
+                    OpenCLTestSupport.scale(in.buffer(0), out.buffer(0), n, 2f).globalSize(1024).localSize(64).perEnqueue(100)),
+                    "pieces of whole work-groups only");
+            assertThrows(IllegalArgumentException.class, () -> new KernelLaunch().perEnqueue(-1));
+        }
+    }
+
+    @Test
     void sendsAnUnchangedInputOnceAndAChangedOneAgain() {
         DeviceContext context = OpenCLTestSupport.context();
         int n = 4096;

@@ -667,8 +667,9 @@ public final class FunctionEmitter {
     private void emitDivision(IntegerDivRemNode division, CodeWriter code) {
         String x = operand(division.getX());
         String y = operand(division.getY());
-        if (!isNonZero(division.getY())) {
-            // The parser's explicit check normally proves this; where it does not, keep Java's exception.
+        if (!isNonZero(division.getY()) && division.getZeroGuard() == null) {
+            // The zero guard is the parser's explicit check (its non-zero branch), emitted as a branch of
+            // its own; without one, keep Java's exception here.
             code.line("if (" + y + " == 0) return " + exitCode(DeoptReason.DIVISION_BY_ZERO, division) + ";");
         }
         if (!division.hasUsages()) {
