@@ -14,15 +14,17 @@ public final class JavaReduce {
     }
 
     public static <T> T sequential(BinaryOperator<T> operator, T identity, PArray<T> input) {
-        return fold(operator, identity, input, 0, input.length());
+        return fold(operator, identity, ElementReader.of(input), 0, input.length());
     }
 
     public static <T> T threads(BinaryOperator<T> operator, T identity, PArray<T> input) {
         long length = input.length();
         long chunk = Chunks.chunkSize(length);
+        // Taken once here, on the calling thread: the workers then only read memory.
+        ElementReader reader = ElementReader.of(input);
         @SuppressWarnings("unchecked")
         T[] partials = (T[]) new Object[Chunks.count(length)];
-        Chunks.forEach(length, (from, to) -> partials[(int) (from / chunk)] = fold(operator, identity, input, from, to));
+        Chunks.forEach(length, (from, to) -> partials[(int) (from / chunk)] = fold(operator, identity, reader, from, to));
         T result = partials[0];
         for (int i = 1; i < partials.length; i++) {
             result = combine(operator, result, partials[i]);
@@ -39,10 +41,11 @@ public final class JavaReduce {
         return result;
     }
 
-    private static <T> T fold(BinaryOperator<T> operator, T identity, PArray<T> input, long from, long to) {
+    @SuppressWarnings("unchecked")
+    private static <T> T fold(BinaryOperator<T> operator, T identity, ElementReader input, long from, long to) {
         T result = identity;
         for (long i = from; i < to; i++) {
-            result = combine(operator, result, input.get(i));
+            result = combine(operator, result, (T) input.read(i));
         }
         return result;
     }
