@@ -20,26 +20,26 @@ public final class JavaMap {
 
     /** The sequential executor: one loop on the calling thread. */
     public static <T, R> void sequential(Function<T, R> function, PArray<T> input, PArray<R> output) {
-        run(function, ElementReader.of(input), ElementWriter.of(output), 0, input.length());
+        ChunkLoopCopies.of(function).map(erased(function), ElementReader.of(input), ElementWriter.of(output), 0, input.length());
     }
 
     /** The Java-threads executor. */
     public static <T, R> void threads(Function<T, R> function, PArray<T> input, PArray<R> output) {
+        ChunkLoops loops = ChunkLoopCopies.of(function);
         // Taken once here, on the calling thread: the workers then only read and write memory.
         ElementReader reader = ElementReader.of(input);
         ElementWriter writer = ElementWriter.of(output);
-        Chunks.forEach(input.length(), (from, to) -> run(function, reader, writer, from, to));
+        Chunks.forEach(input.length(), (from, to) -> loops.map(erased(function), reader, writer, from, to));
     }
 
+    /** The exception for a null result of element {@code index}. */
+    static NullPointerException nullResult(long index) {
+        return new NullPointerException("the mapped function returned null for element " + index + "; PArray elements cannot be null");
+    }
+
+    /** The element types are checked by the reader and the writer, not by the loop. */
     @SuppressWarnings("unchecked")
-    private static void run(Function<?, ?> function, ElementReader input, ElementWriter output, long from, long to) {
-        Function<Object, Object> f = (Function<Object, Object>) function;
-        for (long i = from; i < to; i++) {
-            Object value = f.apply(input.read(i));
-            if (value == null) {
-                throw new NullPointerException("the mapped function returned null for element " + i + "; PArray elements cannot be null");
-            }
-            output.write(i, value);
-        }
+    private static Function<Object, Object> erased(Function<?, ?> function) {
+        return (Function<Object, Object>) function;
     }
 }
