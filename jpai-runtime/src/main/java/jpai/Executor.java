@@ -13,7 +13,12 @@ public enum Executor {
     AUTO,
     /** One plain loop on the calling thread: the reference semantics. */
     SEQUENTIAL,
-    /** The JVM's fork/join pool, the input cut into contiguous chunks, a few per core. */
+    /**
+     * The JVM's fork/join pool, the input cut into contiguous chunks, a few per core. Results are
+     * {@link #SEQUENTIAL}'s; so are failures: the exception thrown is the first failing element's,
+     * as the lambda threw it (later elements may have run meanwhile). A reduction folds each chunk
+     * from the identity and combines the chunks in order.
+     */
     THREADS,
     /**
      * The OpenCL device. Where it cannot give Java's answer (code the compiler does not support, an

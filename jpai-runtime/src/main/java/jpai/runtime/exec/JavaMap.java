@@ -8,6 +8,10 @@ import jpai.PArray;
  * Runs a map on the JVM: sequentially on the calling thread, or on the fork/join pool with the
  * input cut into contiguous chunks, a few per core. The fallback for everything OpenCL cannot do,
  * and the reference the device's results are tested against.
+ *
+ * <p>Both give the sequential loop's results and failures: each element's result is checked (not
+ * null, of the output's type) before the next element is mapped, and on threads the failure
+ * reported is the one of the first failing element ({@link Chunks}).
  */
 public final class JavaMap {
 
@@ -16,21 +20,26 @@ public final class JavaMap {
 
     /** The sequential executor: one loop on the calling thread. */
     public static <T, R> void sequential(Function<T, R> function, PArray<T> input, PArray<R> output) {
-        runRange(function, input, output, 0, input.length());
+        ChunkLoopCopies.of(function).map(erased(function), ElementReader.of(input), ElementWriter.of(output), 0, input.length());
     }
 
     /** The Java-threads executor. */
     public static <T, R> void threads(Function<T, R> function, PArray<T> input, PArray<R> output) {
-        Chunks.forEach(input.length(), (from, to) -> runRange(function, input, output, from, to));
+        ChunkLoops loops = ChunkLoopCopies.of(function);
+        // Taken once here, on the calling thread: the workers then only read and write memory.
+        ElementReader reader = ElementReader.of(input);
+        ElementWriter writer = ElementWriter.of(output);
+        Chunks.forEach(input.length(), (from, to) -> loops.map(erased(function), reader, writer, from, to));
     }
 
-    private static <T, R> void runRange(Function<T, R> function, PArray<T> input, PArray<R> output, long from, long to) {
-        for (long i = from; i < to; i++) {
-            R value = function.apply(input.get(i));
-            if (value == null) {
-                throw new NullPointerException("the mapped function returned null for element " + i + "; PArray elements cannot be null");
-            }
-            output.put(i, value);
-        }
+    /** The exception for a null result of element {@code index}. */
+    static NullPointerException nullResult(long index) {
+        return new NullPointerException("the mapped function returned null for element " + index + "; PArray elements cannot be null");
+    }
+
+    /** The element types are checked by the reader and the writer, not by the loop. */
+    @SuppressWarnings("unchecked")
+    private static Function<Object, Object> erased(Function<?, ?> function) {
+        return (Function<Object, Object>) function;
     }
 }
