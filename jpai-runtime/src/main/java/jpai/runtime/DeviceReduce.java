@@ -36,7 +36,8 @@ final class DeviceReduce {
         long groups = Math.min(MAX_GROUPS, (length + localSize - 1) / localSize);
         try (PArray<?> partials = PArray.allocateUninitialized(type, groups)) { // every group writes its partial
             KernelBinding binding = new KernelBinding(compiled).common(input).reduction(identity, partials, localSize);
-            binding.launch().localSize(localSize).globalSize(groups * localSize);
+            // The host needs the partials at once: they come back in the launch's one wait, with the status words.
+            binding.launch().localSize(localSize).globalSize(groups * localSize).keepResultOnDevice(false);
             LaunchResult result = context.launch(compiled.kernel(), binding.launch());
             KernelBinding.checkStatus(result);
             List<T> values = new ArrayList<>((int) groups);

@@ -44,6 +44,12 @@ import jpai.runtime.profile.Profiler;
 final class KernelLauncher {
 
 
+    /**
+     * Where a non-blocking status read lands: direct memory, which the driver may write after the
+     * call returns; one per thread, since a thread runs one launch at a time.
+     */
+    private static final ThreadLocal<ByteBuffer> STATUS_WORDS = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(2 * Sizeof.cl_int).order(ByteOrder.nativeOrder()));
+
     private final DeviceContext context;
     private final KernelSource source;
     private final KernelLaunch launch;
@@ -115,7 +121,7 @@ final class KernelLauncher {
                     done = true;
                 } else {
                     // Non-blocking into direct memory: the one wait below covers it and the copy-backs.
-                    statusWords = ByteBuffer.allocateDirect(2 * Sizeof.cl_int).order(ByteOrder.nativeOrder());
+                    statusWords = STATUS_WORDS.get();
                     clEnqueueReadBuffer(context.queue(), statusBuffer.memory(), false, 0, 2L * Sizeof.cl_int, Pointer.to(statusWords), 0, null,
                             events.next(Kind.DEVICE_TO_HOST, 2L * Sizeof.cl_int));
                 }

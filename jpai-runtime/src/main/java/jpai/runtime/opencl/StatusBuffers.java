@@ -60,6 +60,11 @@ final class StatusBuffers {
         zeroed.add(buffer);
     }
 
+    /** The zeroed buffers kept for the next launches (for tests that count buffers in use). */
+    int idleCount() {
+        return zeroed.size();
+    }
+
     /** Gives every idle status buffer back to the context's pool. */
     void clear() {
         DeviceBuffer buffer;

@@ -29,7 +29,8 @@ final class OpenCLTestSupport {
 
     /** Device buffers held by arrays and launches right now: live ones minus those idle in {@code context}'s pool. */
     static long deviceBuffersInUse(DeviceContext context) {
-        return LiveResources.deviceBuffers() - context.bufferPool().idleCount();
+        // Zeroed status buffers kept for later launches are idle too, wherever the test order first made them.
+        return LiveResources.deviceBuffers() - context.bufferPool().idleCount() - context.statusBuffers().idleCount();
     }
 
     /** A launch of {@link #SCALE} over {@code n} elements. */
