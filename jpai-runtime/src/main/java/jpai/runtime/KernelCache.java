@@ -78,6 +78,10 @@ final class KernelCache {
     }
 
     /** The last map kernel looked up, for the common case of a function applied again and again to one type. */
+    /** The last reduce kernel looked up (see {@link LastMap}). */
+    private record LastReduce(DataType type, KernelCache mapper, DataType inputType, Compiled compiled) {
+    }
+
     private record LastMap(DataType input, DataType output, boolean inputIsIndex, Compiled compiled) {
     }
 
@@ -90,6 +94,7 @@ final class KernelCache {
     private volatile String description;
     private volatile List<CapturedValue> captures;
     private volatile LastMap lastMap;
+    private volatile LastReduce lastReduce;
     private volatile ProfileLabel lastLabel;
 
     KernelCache(Function<?, ?> function) {
@@ -176,6 +181,16 @@ final class KernelCache {
      * into the reduction), or to the elements themselves when {@code mapper} is null.
      */
     Compiled forReduce(DataType type, KernelCache mapper, DataType inputType) {
+        LastReduce last = lastReduce;
+        if (last != null && last.type() == type && last.mapper() == mapper && last.inputType() == inputType) {
+            return last.compiled();
+        }
+        Compiled compiled = reduceKernel(type, mapper, inputType);
+        lastReduce = new LastReduce(type, mapper, inputType, compiled);
+        return compiled;
+    }
+
+    private Compiled reduceKernel(DataType type, KernelCache mapper, DataType inputType) {
         return kernels.computeIfAbsent(List.of("reduce", type, mapper == null ? "" : mapper, inputType), key -> compile(() -> {
             ValueShape shape = KernelShapes.of(type);
             KernelGraph combiner = graph(new KernelSignature(List.of(shape, shape), shape, captures()));

@@ -6,7 +6,7 @@ import static org.jocl.CL.clGetKernelInfo;
 import static org.jocl.CL.clReleaseKernel;
 import static org.jocl.CL.clReleaseProgram;
 
-import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.ArrayDeque;
 
 import org.jocl.CLException;
 import org.jocl.Pointer;
@@ -22,14 +22,15 @@ import org.jocl.cl_program;
  * given back is taken first, so a function applied again and again from one thread finds the
  * arguments it set last time still there ({@link KernelObject}).
  *
- * <p>Thread-safe: the idle kernel objects sit in a concurrent queue.
+ * <p>Thread-safe: the idle kernel objects sit in a stack guarded by this object's monitor (taken
+ * once per launch and almost never contended; a lock-free deque cost more per launch).
  */
 final class BuiltProgram {
 
     private final cl_program program;
     private final String kernelName;
     private final int argumentCount;
-    private final ConcurrentLinkedDeque<KernelObject> idle = new ConcurrentLinkedDeque<>();
+    private final ArrayDeque<KernelObject> idle = new ArrayDeque<>();
 
     BuiltProgram(cl_program program, String kernelName) {
         this.program = program;
@@ -52,17 +53,20 @@ final class BuiltProgram {
 
     /** A kernel object no other thread is using. */
     KernelObject take() {
-        KernelObject kernel = idle.pollFirst();
+        KernelObject kernel;
+        synchronized (this) {
+            kernel = idle.pollFirst();
+        }
         return kernel != null ? kernel : new KernelObject(clCreateKernel(program, kernelName, null), argumentCount);
     }
 
     /** Makes {@code kernel} available to the next launch (its arguments were captured at enqueue). */
-    void giveBack(KernelObject kernel) {
+    synchronized void giveBack(KernelObject kernel) {
         idle.push(kernel);
     }
 
     /** Releases the program and its idle kernel objects. */
-    void release() {
+    synchronized void release() {
         try {
             for (KernelObject kernel = idle.pollFirst(); kernel != null; kernel = idle.pollFirst()) {
                 clReleaseKernel(kernel.kernel());

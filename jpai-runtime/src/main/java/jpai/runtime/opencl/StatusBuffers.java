@@ -2,7 +2,7 @@ package jpai.runtime.opencl;
 
 import static org.jocl.CL.clEnqueueFillBuffer;
 
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.ArrayDeque;
 
 import org.jocl.Pointer;
 import org.jocl.Sizeof;
@@ -24,7 +24,8 @@ final class StatusBuffers {
     private static final int[] ZERO = {0};
 
     private final DeviceContext context;
-    private final ConcurrentLinkedQueue<DeviceBuffer> zeroed = new ConcurrentLinkedQueue<>();
+    /** Guarded by its own monitor: one short uncontended lock per launch costs less than a lock-free queue. */
+    private final ArrayDeque<DeviceBuffer> zeroed = new ArrayDeque<>();
 
     StatusBuffers(DeviceContext context) {
         this.context = context;
@@ -32,7 +33,10 @@ final class StatusBuffers {
 
     /** A zeroed status buffer; a new one is zeroed by a fill recorded in {@code events}. */
     DeviceBuffer take(LaunchEvents events) {
-        DeviceBuffer buffer = zeroed.poll();
+        DeviceBuffer buffer;
+        synchronized (zeroed) {
+            buffer = zeroed.poll();
+        }
         if (buffer != null) {
             return buffer;
         }
@@ -57,18 +61,28 @@ final class StatusBuffers {
                 return;
             }
         }
-        zeroed.add(buffer);
+        synchronized (zeroed) {
+            zeroed.add(buffer);
+        }
     }
 
     /** The zeroed buffers kept for the next launches (for tests that count buffers in use). */
     int idleCount() {
-        return zeroed.size();
+        synchronized (zeroed) {
+            return zeroed.size();
+        }
     }
 
     /** Gives every idle status buffer back to the context's pool. */
     void clear() {
-        DeviceBuffer buffer;
-        while ((buffer = zeroed.poll()) != null) {
+        while (true) {
+            DeviceBuffer buffer;
+            synchronized (zeroed) {
+                buffer = zeroed.poll();
+            }
+            if (buffer == null) {
+                return;
+            }
             context.bufferPool().release(buffer);
         }
     }
