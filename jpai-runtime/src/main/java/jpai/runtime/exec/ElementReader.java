@@ -19,6 +19,10 @@ import jpai.Tuple8;
  * brought back then, once): reading an element is then one memory access and the box, with none of
  * {@link PArray#get}'s per-element checks (open, index, device copy), so that worker threads share
  * no written state.
+ *
+ * <p>One small final class per element type and per tuple arity, alike in shape on purpose: each
+ * call site in the chunk loops then sees one exact class and the JIT inlines the access and removes
+ * the box; one class parameterised by a value layout would make every call site polymorphic.
  */
 abstract sealed class ElementReader {
 

@@ -21,6 +21,10 @@ import jpai.Tuple8;
  * then, once): writing an element is then a class test and one memory access per component, with
  * none of {@link PArray#put}'s per-element checks and no shared version counter for worker
  * threads to fight over.
+ *
+ * <p>One small final class per element type and per tuple arity, alike in shape on purpose: each
+ * call site in the chunk loops then sees one exact class and the JIT inlines the access and removes
+ * the box; one class parameterised by a value layout would make every call site polymorphic.
  */
 abstract sealed class ElementWriter {
 
