@@ -78,11 +78,11 @@ final class KernelCache {
     }
 
     /** The last map kernel looked up, for the common case of a function applied again and again to one type. */
-    /** The last reduce kernel looked up (see {@link LastMap}). */
-    private record LastReduce(DataType type, KernelCache mapper, DataType inputType, Compiled compiled) {
+    private record LastMap(DataType input, DataType output, boolean inputIsIndex, Compiled compiled) {
     }
 
-    private record LastMap(DataType input, DataType output, boolean inputIsIndex, Compiled compiled) {
+    /** The last reduce kernel looked up (see {@link LastMap}). */
+    private record LastReduce(DataType type, KernelCache mapper, DataType inputType, Compiled compiled) {
     }
 
     private static final Method FUNCTION_APPLY = method(Function.class, "apply", Object.class);

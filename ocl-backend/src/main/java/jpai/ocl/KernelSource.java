@@ -34,12 +34,6 @@ public record KernelSource(String kernelName, String text, String buildOptions, 
         return text.hashCode();
     }
 
-    @Override
-    public boolean equals(Object other) {
-        return this == other || other instanceof KernelSource that && text.equals(that.text) && kernelName.equals(that.kernelName)
-                        && buildOptions.equals(that.buildOptions) && parameters.equals(that.parameters) && captures.equals(that.captures);
-    }
-
     /** A program whose kernel captures nothing (hand-written kernels, tests). */
     public KernelSource(String kernelName, String text, String buildOptions, List<KernelParameter> parameters) {
         this(kernelName, text, buildOptions, parameters, List.of());

@@ -180,9 +180,9 @@ final class KernelLauncher {
         int[] status = null;
         for (Binding binding : launch.bindings()) {
             int index = binding.index();
+            stepBinding = binding;
             switch (binding) {
                 case ReadBuffer read -> {
-                    stepBinding = binding;
                     DeviceResidency residency = DeviceResidency.of(context, read.buffer());
                     boolean wasNewer = residency.isDeviceNewer();
                     touched.add(new Touched(residency, wasNewer));
@@ -190,14 +190,12 @@ final class KernelLauncher {
                     kernel.setBuffer(index, residency.memory());
                 }
                 case WriteBuffer write -> {
-                    stepBinding = binding;
                     DeviceResidency residency = DeviceResidency.of(context, write.buffer());
                     touched.add(new Touched(residency, residency.isDeviceNewer()));
                     residency.prepareForKernelWrite(write.buffer());
                     kernel.setBuffer(index, residency.memory());
                 }
                 case ReadArray array -> {
-                    stepBinding = binding;
                     DeviceBuffer buffer = temporary(ArrayData.byteSize(array.array()));
                     long bytes = ArrayData.byteSize(array.array());
                     if (bytes > 0) {
@@ -209,15 +207,12 @@ final class KernelLauncher {
                     kernel.setBuffer(index, buffer.memory());
                 }
                 case Scalar scalar -> {
-                    stepBinding = binding;
                     kernel.setScalar(index, scalar.value(), ArrayData.scalarSize(scalar.kind()), () -> ArrayData.scalarPointer(scalar.kind(), scalar.value()));
                 }
                 case Local local -> {
-                    stepBinding = binding;
                     kernel.setLocal(index, local.bytes());
                 }
                 case Status s -> {
-                    stepBinding = binding;
                     FaultInjection.check(Fault.TRANSFER);
                     // Status buffers are kept zeroed between launches: only a launch whose kernel wrote one
                     // pays for zeroing it again, and the common launch makes no driver call for it here.
