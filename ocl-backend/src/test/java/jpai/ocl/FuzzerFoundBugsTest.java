@@ -69,6 +69,51 @@ class FuzzerFoundBugsTest {
         assertMapEqualsJava((Long x) -> Math.abs(x) >>> 1, Long.class, Long.class, longs);
     }
     /**
+     * NVIDIA's OpenCL compiler (H100, driver 580) folded the backend's {@code as_short((ushort) ...)}
+     * narrowing chains differently from PoCL: fuzz seed 20261124 program 3830,
+     * {@code (short) (((short) p1) * ((short) -1))} for {@code p1 = (char) 32768} was 32768 (Java: -32768).
+     * Narrowing now goes through arithmetic on in-range values only (docs/java-semantics.md, "C forms
+     * the backend never emits"). PoCL gave Java's answer before and after; the H100 run is the check.
+     */
+    @Test
+    void narrowingOfANegatedMinimum() {
+        char[] chars = {(char) 32768, 0, 1, 0x7fff, 0xffff, 'a'};
+        assertMapEqualsJava((Character p1) -> (short) (((short) (char) p1) * ((short) -1)), Character.class, Short.class, chars);
+        assertMapEqualsJava((Character p1) -> (int) (short) (((short) (char) p1) * ((short) -1)), Character.class, Integer.class, chars);
+        // seed 20261125 program 2313: (char) (p0 * (byte) -1), then (short) (p0 & p0), widened to double
+        assertMapEqualsJava((Character c) -> {
+            char p0 = (char) (c * ((byte) -1));
+            short v7 = (short) (((int) p0) & ((int) p0));
+            return (double) v7;
+        }, Character.class, Double.class, chars);
+    }
+
+    /** Fuzz seed 20261125 program 1730 on the H100: {@code (short) Math.abs((long) -32768)} was 32768.0 after widening (Java: -32768.0). */
+    @Test
+    void narrowingOfAnAbsoluteValue() {
+        short[] shorts = {Short.MIN_VALUE, -1, 0, 1, Short.MAX_VALUE, -255};
+        assertMapEqualsJava((Short p1) -> ((short) Math.abs((long) p1)) + (double) Integer.bitCount(p1), Short.class, Double.class, shorts);
+        assertMapEqualsJava((Short p1) -> (byte) Math.abs((int) p1), Short.class, Byte.class, shorts);
+        assertMapEqualsJava((Short p1) -> (short) -p1, Short.class, Short.class, shorts);
+    }
+
+    /** Every char: Java's narrowing and widening chains, exhaustively, against the JVM. */
+    @Test
+    void narrowingChainsOverEveryChar() {
+        char[] every = new char[65536];
+        for (int i = 0; i < every.length; i++) {
+            every[i] = (char) i;
+        }
+        assertMapEqualsJava((Character c) -> (int) (short) (char) c + 31 * (int) (byte) (char) c, Character.class, Integer.class, every);
+        assertMapEqualsJava((Character c) -> (short) ((short) (char) c * -1), Character.class, Short.class, every);
+        assertMapEqualsJava((Character c) -> (byte) ((byte) (char) c * (byte) -1), Character.class, Byte.class, every);
+        assertMapEqualsJava((Character c) -> (char) ((short) (char) c - 1), Character.class, Character.class, every);
+        assertMapEqualsJava((Character c) -> (long) (short) (c * 65537), Character.class, Long.class, every);
+        assertMapEqualsJava((Character c) -> (int) ((long) (short) (char) c * 0x100000001L), Character.class, Integer.class, every);
+        assertMapEqualsJava((Character c) -> Math.abs((short) (char) c) == 32768, Character.class, Boolean.class, every);
+    }
+
+    /**
      * Fuzz seed 20261121 programs 211 and 302 (OpenCL rejected the kernel: "use of undeclared label"):
      * a loop left from its body (two exits of a short-circuit condition, joined) and from its header,
      * both paths meeting at the one return. That merge is dominated by the loop header but lies after

@@ -59,7 +59,36 @@ class OpenCLKernelGeneratorTest {
     void branchesBecomeJumpsWithPhis() throws Exception {
         KernelSource source = map((Integer x) -> x > 10 ? x * 3 : x - 7, Integer.class, Integer.class);
         System.out.println(source.text());
-        assertTrue(source.text().contains("as_int((uint)("), "wrapping integer arithmetic: " + source.text());
+        assertTrue(source.text().contains("jpai_wrap_int((uint)("), "wrapping integer arithmetic: " + source.text());
+        assertFalse(source.text().contains("as_int("), "no reinterpretation between integer types (docs/java-semantics.md): " + source.text());
+    }
+
+    /**
+     * The C forms whose meaning C leaves to the implementation, which NVIDIA's compiler folds
+     * differently from PoCL's (docs/java-semantics.md, "C forms the backend never emits"): a signed
+     * reinterpretation of an unsigned integer computation, OpenCL's {@code abs} on integers, a cast of an
+     * arbitrary integer to a narrower signed type. None may appear in any kernel. (The map kernel's
+     * store {@code (short) r0} converts the element function's result, which Java's narrowing already
+     * put in range: defined.)
+     */
+    @Test
+    void noImplementationDefinedIntegerForms() throws Exception {
+        java.util.regex.Pattern forbidden = java.util.regex.Pattern.compile("as_(char|short|int|long)\\(\\(u(char|short|int|long)\\)|[^_a-z]abs\\(|\\((char|short)\\) ?\\(?(?!r\\d)[a-z]");
+        List<KernelSource> kernels = List.of(
+                        map((Integer x) -> x * 3 + (x << 4) - (x >>> 2), Integer.class, Integer.class),
+                        map((Integer x) -> (short) (x * -1), Integer.class, Short.class),
+                        map((Integer x) -> (byte) (int) x, Integer.class, Byte.class),
+                        map((Long x) -> (int) (long) x, Long.class, Integer.class),
+                        map((Long x) -> (short) (x * 31), Long.class, Short.class),
+                        map((Integer x) -> Math.abs(x) < 0, Integer.class, Boolean.class),
+                        map((Long x) -> Math.abs(x), Long.class, Long.class),
+                        map((Integer x) -> -x, Integer.class, Integer.class),
+                        map((Integer x) -> x / 7 + x % 5 + Integer.divideUnsigned(x, 3), Integer.class, Integer.class),
+                        map((Character c) -> (short) ((short) (char) c * -1), Character.class, Short.class));
+        for (KernelSource kernel : kernels) {
+            java.util.regex.Matcher m = forbidden.matcher(kernel.text());
+            assertFalse(m.find(), () -> "implementation-defined form '" + m.group() + "' in:\n" + kernel.text());
+        }
     }
 
     @Test

@@ -84,7 +84,8 @@ import jpai.ocl.OpenCLTypes;
 /**
  * Turns one value node into an OpenCL C expression over the names of its inputs, with Java's
  * meaning: integer arithmetic wraps (computed on unsigned types, whose overflow C defines, and
- * reinterpreted with {@code as_T}), shift counts are masked, float-to-integer conversions saturate and
+ * brought back to the signed type by {@link Helper#WRAP_INT} and its kin, never by a conversion C
+ * leaves to the implementation), shift counts are masked, float-to-integer conversions saturate and
  * send NaN to 0, comparisons treat NaN as Java does.
  *
  * <p>Knows nothing of control flow or variables: {@code operand} names an input.
@@ -126,7 +127,7 @@ final class ExpressionEmitter {
             return "(" + x(conditional.condition()) + " ? " + x(conditional.trueValue()) + " : " + x(conditional.falseValue()) + ")";
         }
         if (node instanceof NegateNode negate) {
-            return isInteger(negate) ? wrap(type(negate), "0 - (" + unsignedType(negate) + ")" + x(negate.getValue())) : "(-" + x(negate.getValue()) + ")";
+            return isInteger(negate) ? wrapped(type(negate), "0 - (" + unsignedType(negate) + ")" + x(negate.getValue())) : "(-" + x(negate.getValue()) + ")";
         }
         if (node instanceof NotNode not) {
             return "(~" + x(not.getValue()) + ")";
@@ -135,11 +136,10 @@ final class ExpressionEmitter {
             if (!isInteger(abs)) {
                 return "fabs(" + x(abs.getValue()) + ")";
             }
-            // Negated on the unsigned type, so Math.abs(MIN_VALUE) == MIN_VALUE as in Java. Not OpenCL's
-            // abs(): PoCL's LLVM takes abs(INT_MIN) as poison and then assumes the result non-negative.
-            String value = x(abs.getValue());
-            String unsigned = unsignedType(abs);
-            return wrap(type(abs), value + " < 0 ? (" + unsigned + ")0 - (" + unsigned + ")" + value + " : (" + unsigned + ")" + value);
+            // Math.abs(MIN_VALUE) == MIN_VALUE as in Java. Not OpenCL's abs(): PoCL's LLVM takes
+            // abs(INT_MIN) as poison and then assumes the result non-negative.
+            boolean isInt = type(abs).equals("int");
+            return call(isInt ? Helper.ABS_INT : Helper.ABS_LONG, isInt ? "jpai_abs_int" : "jpai_abs_long", x(abs.getValue()));
         }
         if (node instanceof SqrtNode sqrt) {
             return "sqrt(" + x(sqrt.getValue()) + ")";
@@ -162,8 +162,7 @@ final class ExpressionEmitter {
             return "((" + type(extend) + ")(" + source + ")" + x(extend.getValue()) + ")";
         }
         if (node instanceof NarrowNode narrow) {
-            // Conversion to an unsigned type is modular in C; reinterpreting gives Java's (byte)/(short).
-            return "as_" + type(narrow) + "((" + unsignedType(narrow) + ")" + x(narrow.getValue()) + ")";
+            return narrowed(narrow.getResultBits(), x(narrow.getValue()), narrow);
         }
         if (node instanceof FloatConvertNode convert) {
             return floatConvert(convert);
@@ -178,7 +177,7 @@ final class ExpressionEmitter {
             if (FunctionEmitter.cannotBeMinusOne(division.getY())) {
                 return "(" + x + " / " + y + ")";
             }
-            return "(" + y + " == -1 ? " + wrap(type(division), "0 - (" + unsignedType(division) + ")" + x) + " : " + x + " / " + y + ")";
+            return "(" + y + " == -1 ? " + wrapped(type(division), "0 - (" + unsignedType(division) + ")" + x) + " : " + x + " / " + y + ")";
         }
         if (node instanceof SignedFloatingIntegerRemNode remainder) {
             String y = x(remainder.getY());
@@ -318,8 +317,8 @@ final class ExpressionEmitter {
         if (node instanceof IntegerNegExactOverflowNode || node instanceof IntegerNegExactSplitNode) {
             return "(" + x + " == " + min + ")";
         }
-        String sum = "as_" + t + "((" + u + ")" + x + " + (" + u + ")" + y + ")";
-        String difference = "as_" + t + "((" + u + ")" + x + " - (" + u + ")" + y + ")";
+        String sum = wrapped(t, "(" + u + ")" + x + " + (" + u + ")" + y);
+        String difference = wrapped(t, "(" + u + ")" + x + " - (" + u + ")" + y);
         if (node instanceof IntegerAddExactOverflowNode || node instanceof IntegerAddExactSplitNode) {
             return "(((" + x + " ^ " + sum + ") & (" + y + " ^ " + sum + ")) < 0)";
         }
@@ -328,7 +327,7 @@ final class ExpressionEmitter {
         }
         if (node instanceof IntegerMulExactOverflowNode || node instanceof IntegerMulExactSplitNode) {
             if (bits == 64) {
-                String product = "as_long((ulong)" + x + " * (ulong)" + y + ")";
+                String product = wrapped("long", "(ulong)" + x + " * (ulong)" + y);
                 return "(mul_hi(" + x + ", " + y + ") != (" + product + " >> 63))";
             }
             String product = "((long)" + x + " * (long)" + y + ")";
@@ -342,18 +341,18 @@ final class ExpressionEmitter {
         String t = type(split);
         String u = unsignedType(split);
         if (split instanceof IntegerNegExactSplitNode neg) {
-            return wrap(t, "0 - (" + u + ")" + x(neg.getValue()));
+            return wrapped(t, "0 - (" + u + ")" + x(neg.getValue()));
         }
         BinaryIntegerExactArithmeticSplitNode binary = (BinaryIntegerExactArithmeticSplitNode) split;
         String op = split instanceof IntegerAddExactSplitNode ? " + " : split instanceof IntegerSubExactSplitNode ? " - " : " * ";
-        return wrap(t, "(" + u + ")" + x(binary.getX()) + op + "(" + u + ")" + x(binary.getY()));
+        return wrapped(t, "(" + u + ")" + x(binary.getX()) + op + "(" + u + ")" + x(binary.getY()));
     }
 
     private String minMax(MinMaxNode<?> node) {
         boolean isMin = node instanceof MinNode;
         if (node instanceof UnsignedMinNode || node instanceof UnsignedMaxNode) {
             String unsigned = unsignedType(node);
-            return "as_" + type(node) + "(" + (node instanceof UnsignedMinNode ? "min" : "max") + "((" + unsigned + ")" + x(node.getX()) + ", (" + unsigned + ")" + x(node.getY()) + "))";
+            return wrapped(type(node), (node instanceof UnsignedMinNode ? "min" : "max") + "((" + unsigned + ")" + x(node.getX()) + ", (" + unsigned + ")" + x(node.getY()) + ")");
         }
         if (isInteger(node)) {
             return (isMin ? "min(" : "max(") + x(node.getX()) + ", " + x(node.getY()) + ")";
@@ -397,11 +396,11 @@ final class ExpressionEmitter {
         int bits = ((IntegerStamp) stamp(node)).getBits();
         String count = "(" + b + " & " + (bits - 1) + ")"; // Java masks shift counts to the operand width.
         if (node instanceof AddNode) {
-            return wrap(type(node), "(" + unsigned + ")" + a + " + (" + unsigned + ")" + b);
+            return wrapped(type(node), "(" + unsigned + ")" + a + " + (" + unsigned + ")" + b);
         } else if (node instanceof SubNode) {
-            return wrap(type(node), "(" + unsigned + ")" + a + " - (" + unsigned + ")" + b);
+            return wrapped(type(node), "(" + unsigned + ")" + a + " - (" + unsigned + ")" + b);
         } else if (node instanceof MulNode) {
-            return wrap(type(node), "(" + unsigned + ")" + a + " * (" + unsigned + ")" + b);
+            return wrapped(type(node), "(" + unsigned + ")" + a + " * (" + unsigned + ")" + b);
         } else if (node instanceof AndNode) {
             return "(" + a + " & " + b + ")";
         } else if (node instanceof OrNode) {
@@ -409,11 +408,11 @@ final class ExpressionEmitter {
         } else if (node instanceof XorNode) {
             return "(" + a + " ^ " + b + ")";
         } else if (node instanceof LeftShiftNode) {
-            return wrap(type(node), "(" + unsigned + ")" + a + " << " + count);
+            return wrapped(type(node), "(" + unsigned + ")" + a + " << " + count);
         } else if (node instanceof RightShiftNode) {
             return "(" + a + " >> " + count + ")"; // OpenCL C defines >> on signed values as arithmetic.
         } else if (node instanceof UnsignedRightShiftNode) {
-            return wrap(type(node), "(" + unsigned + ")" + a + " >> " + count);
+            return wrapped(type(node), "(" + unsigned + ")" + a + " >> " + count);
         }
         throw KernelBailoutException.at(node, node.getNodeClass().shortName() + " on integers is not supported on OpenCL yet");
     }
@@ -478,10 +477,26 @@ final class ExpressionEmitter {
         };
     }
 
-    /** Reinterprets an unsigned computation as the signed type: two's complement wrap-around, as in Java. */
-    private static String wrap(String signedType, String unsignedExpression) {
-        String unsigned = OpenCLTypes.unsigned(signedType);
-        return "as_" + signedType + "((" + unsigned + ")(" + unsignedExpression + "))";
+    /**
+     * An unsigned computation's value as the signed type {@code int} or {@code long}: two's complement
+     * wrap-around, as in Java, through {@link Helper#WRAP_INT} / {@link Helper#WRAP_LONG}.
+     */
+    String wrapped(String signedType, String unsignedExpression) {
+        return switch (signedType) {
+            case "int" -> call(Helper.WRAP_INT, "jpai_wrap_int", "(uint)(" + unsignedExpression + ")");
+            case "long" -> call(Helper.WRAP_LONG, "jpai_wrap_long", "(ulong)(" + unsignedExpression + ")");
+            default -> throw new IllegalArgumentException("no wrapping helper for " + signedType);
+        };
+    }
+
+    /** Java's narrowing of an integer {@code value} to {@code bits} (8, 16, 32) bits: its low bits as a signed value. */
+    String narrowed(int bits, String value, Node at) {
+        return switch (bits) {
+            case 8 -> call(Helper.NARROW_BYTE, "jpai_narrow_byte", "(long)(" + value + ")");
+            case 16 -> call(Helper.NARROW_SHORT, "jpai_narrow_short", "(long)(" + value + ")");
+            case 32 -> wrapped("int", "(uint)(" + value + ")");
+            default -> throw KernelBailoutException.at(at, "a narrowing to " + bits + " bits is not supported on OpenCL");
+        };
     }
 
     private String x(ValueNode value) {

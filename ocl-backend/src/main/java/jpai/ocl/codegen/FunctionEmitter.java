@@ -679,13 +679,13 @@ public final class FunctionEmitter {
         String unsigned = OpenCLTypes.unsigned(type);
         String value;
         if (division instanceof SignedDivNode) {
-            value = cannotBeMinusOne(division.getY()) ? "(" + x + " / " + y + ")" : "(" + y + " == -1 ? as_" + type + "((" + unsigned + ")(0 - (" + unsigned + ")" + x + ")) : " + x + " / " + y + ")";
+            value = cannotBeMinusOne(division.getY()) ? "(" + x + " / " + y + ")" : "(" + y + " == -1 ? " + expressions.wrapped(type, "0 - (" + unsigned + ")" + x) + " : " + x + " / " + y + ")";
         } else if (division instanceof SignedRemNode) {
             value = cannotBeMinusOne(division.getY()) ? "(" + x + " % " + y + ")" : "(" + y + " == -1 ? 0 : " + x + " % " + y + ")";
         } else if (division instanceof UnsignedDivNode) {
-            value = "as_" + type + "((" + unsigned + ")" + x + " / (" + unsigned + ")" + y + ")";
+            value = expressions.wrapped(type, "(" + unsigned + ")" + x + " / (" + unsigned + ")" + y);
         } else if (division instanceof UnsignedRemNode) {
-            value = "as_" + type + "((" + unsigned + ")" + x + " % (" + unsigned + ")" + y + ")";
+            value = expressions.wrapped(type, "(" + unsigned + ")" + x + " % (" + unsigned + ")" + y);
         } else {
             throw KernelBailoutException.at(division, describeUnsupported(division));
         }
@@ -705,8 +705,8 @@ public final class FunctionEmitter {
         String value = operand(store.value());
         return switch (store.elementKind()) {
             case Boolean -> "(uchar)(" + value + " & 1)"; // bastore on boolean[] keeps the lowest bit
-            case Byte -> "as_char((uchar)" + value + ")";
-            case Short -> "as_short((ushort)" + value + ")";
+            case Byte -> expressions.narrowed(8, value, store);
+            case Short -> expressions.narrowed(16, value, store);
             case Char -> "(ushort)" + value;
             default -> value;
         };

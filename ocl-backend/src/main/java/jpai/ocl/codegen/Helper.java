@@ -6,6 +6,44 @@ package jpai.ocl.codegen;
  * functions that call it.
  */
 public enum Helper {
+    /*
+     * Integer conversions with no implementation-defined step. C leaves the conversion of an
+     * out-of-range value to a signed type to the implementation (C99 6.3.1.3, which OpenCL C 1.2
+     * 6.2.3 refers to), and NVIDIA's OpenCL compiler folds chains of such conversions and of as_T
+     * reinterpretations differently from PoCL's LLVM (fuzz seeds 20261124/3830, 20261125/1730 and
+     * 2313 on the H100). These compute Java's two's complement results with conversions of in-range
+     * values only; compilers fold them to plain moves.
+     */
+    /** The {@code int} with the bits of {@code u}: what Java's wrapping {@code int} arithmetic gives. */
+    WRAP_INT(false, """
+            static int jpai_wrap_int(uint u) {
+                return u <= 2147483647u ? (int) u : (int) (u - 2147483648u) - 2147483647 - 1;
+            }"""),
+    /** The {@code long} with the bits of {@code u}, as {@link #WRAP_INT}. */
+    WRAP_LONG(false, """
+            static long jpai_wrap_long(ulong u) {
+                return u <= 9223372036854775807UL ? (long) u : (long) (u - 9223372036854775808UL) - 9223372036854775807L - 1L;
+            }"""),
+    /** Java's {@code (short)} of an integer: its low 16 bits as a signed value. */
+    NARROW_SHORT(false, """
+            static short jpai_narrow_short(long x) {
+                return (short) ((int) ((x & 0xFFFFL) ^ 0x8000L) - 32768);
+            }"""),
+    /** Java's {@code (byte)} of an integer: its low 8 bits as a signed value (OpenCL's {@code char}). */
+    NARROW_BYTE(false, """
+            static char jpai_narrow_byte(long x) {
+                return (char) ((int) ((x & 0xFFL) ^ 0x80L) - 128);
+            }"""),
+    /** {@code Math.abs(int)}: {@code MIN_VALUE} stays {@code MIN_VALUE}; no negation of it, no {@code abs()} (PoCL's LLVM takes {@code abs(INT_MIN)} as poison). */
+    ABS_INT(false, """
+            static int jpai_abs_int(int x) {
+                return x == (-2147483647 - 1) ? x : x < 0 ? -x : x;
+            }"""),
+    /** {@code Math.abs(long)}, as {@link #ABS_INT}. */
+    ABS_LONG(false, """
+            static long jpai_abs_long(long x) {
+                return x == (-9223372036854775807L - 1L) ? x : x < 0 ? -x : x;
+            }"""),
     /** {@code Math.min(float, float)}: NaN if either is NaN; {@code -0.0f} is smaller than {@code 0.0f}. */
     MIN_FLOAT(false, """
             static float jpai_min_float(float a, float b) {
