@@ -67,6 +67,14 @@ public final class PArray<T> implements AutoCloseable {
             throw new IllegalArgumentException("negative PArray length: " + length);
         }
         this.type = Objects.requireNonNull(type, "element type");
+        for (ElementType component : type.components()) {
+            // The byte size must be a long: a length whose byte size overflows would reserve a few
+            // bytes and hand out indices far past them (issue 19: a crash of the JVM on the first apply).
+            if (length > Long.MAX_VALUE / Math.max(1, component.byteSize())) {
+                throw new IllegalArgumentException("a PArray<" + type.javaName() + "> of " + length + " elements would need more than Long.MAX_VALUE bytes for its "
+                                + component.javaName() + " component");
+            }
+        }
         this.length = length;
         List<ElementType> components = type.components();
         this.buffers = new ComponentBuffer[components.size()];
@@ -123,34 +131,42 @@ public final class PArray<T> implements AutoCloseable {
     }
 
     public static PArray<Byte> of(byte... values) {
+        Objects.requireNonNull(values, "PArray.of: the byte[] is null");
         return copyOf(Byte.class, MemorySegment.ofArray(values));
     }
 
     public static PArray<Short> of(short... values) {
+        Objects.requireNonNull(values, "PArray.of: the short[] is null");
         return copyOf(Short.class, MemorySegment.ofArray(values));
     }
 
     public static PArray<Character> of(char... values) {
+        Objects.requireNonNull(values, "PArray.of: the char[] is null");
         return copyOf(Character.class, MemorySegment.ofArray(values));
     }
 
     public static PArray<Integer> of(int... values) {
+        Objects.requireNonNull(values, "PArray.of: the int[] is null");
         return copyOf(Integer.class, MemorySegment.ofArray(values));
     }
 
     public static PArray<Long> of(long... values) {
+        Objects.requireNonNull(values, "PArray.of: the long[] is null");
         return copyOf(Long.class, MemorySegment.ofArray(values));
     }
 
     public static PArray<Float> of(float... values) {
+        Objects.requireNonNull(values, "PArray.of: the float[] is null");
         return copyOf(Float.class, MemorySegment.ofArray(values));
     }
 
     public static PArray<Double> of(double... values) {
+        Objects.requireNonNull(values, "PArray.of: the double[] is null");
         return copyOf(Double.class, MemorySegment.ofArray(values));
     }
 
     public static PArray<Boolean> of(boolean... values) {
+        Objects.requireNonNull(values, "PArray.of: the boolean[] is null");
         PArray<Boolean> array = allocate(Boolean.class, values.length);
         MemorySegment memory = array.buffers[0].forHostWrite();
         for (int i = 0; i < values.length; i++) {

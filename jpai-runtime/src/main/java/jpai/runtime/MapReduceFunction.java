@@ -49,7 +49,11 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
                 return unfused(input);
             }
             try {
-                return reduce.resultArray(DeviceReduce.run(device, compiled, reduce.operator(), reduce.identity(), reduce.type(), input));
+                KernelCache.Compiled partials = reduce.kernels().forReduce(reduce.type());
+                if (partials.bailout() != null) {
+                    throw new OpenCLRuntimeException("the combiner alone does not compile for the reduction's later passes: " + partials.bailout());
+                }
+                return reduce.resultArray(DeviceReduce.run(device, compiled, partials, reduce.identity(), reduce.type(), input));
             } catch (KernelDeoptimizedException e) {
                 Offload.deoptimized(toString(), e.getMessage());
             } catch (OpenCLRuntimeException e) {

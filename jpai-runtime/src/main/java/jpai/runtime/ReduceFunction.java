@@ -14,9 +14,10 @@ import jpai.runtime.profile.Profiler;
 
 /**
  * {@code AF.reduce(operator, identity)}: combines all elements into one, returned as an array of one
- * element. On the device, each work-group reduces its part in local memory and the host combines
- * the groups' results with the same operator; on Java threads, each chunk is folded and the chunks
- * combined in order.
+ * element, in {@code CombiningTree}'s order on every executor (so the result of any associative
+ * operator is the sequential fold's, and a float reduction's bits do not depend on where it ran):
+ * on the device in passes of work-group trees ({@link DeviceReduce}), on Java threads in chunks that
+ * are nodes of the same tree.
  *
  * <p>Immutable and thread-safe.
  */
@@ -95,7 +96,7 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
         String reason = compiled.bailout();
         if (reason == null) {
             try {
-                return DeviceReduce.run(device, compiled, operator, identity, type, input);
+                return DeviceReduce.run(device, compiled, compiled, identity, type, input);
             } catch (KernelDeoptimizedException e) {
                 Offload.deoptimized("reduce of " + compiled.description(), e.getMessage());
                 return null;

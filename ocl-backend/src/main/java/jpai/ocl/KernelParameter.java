@@ -37,6 +37,8 @@ public record KernelParameter(int index, String name, Role role, JavaKind kind, 
          * local size × element size and a null pointer.
          */
         LOCAL_SCRATCH,
+        /** {@code const long leafWidth}: a reduction pass's elements per leaf (see {@code OpenCLKernelGenerator.reduce}). */
+        LEAF_WIDTH,
         /** {@code const long n}: the number of elements. */
         LENGTH,
         /**

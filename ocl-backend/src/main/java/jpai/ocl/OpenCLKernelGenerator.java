@@ -118,21 +118,29 @@ public final class OpenCLKernelGenerator {
     }
 
     /**
-     * A reduction's device part: each work-group folds its share of the elements into one partial
-     * result. Kernel {@code jpai_reduce}, arguments: the input component buffers, the captured values
-     * (the mapper's, then the combiner's; slots count over both), the identity's components
-     * ({@link Role#IDENTITY}), one {@link Role#PARTIAL_BUFFER} per element component (one value per
-     * work-group), one {@link Role#LOCAL_SCRATCH} per element component (the runtime passes a size
-     * of local size × element size and a null pointer), {@link Role#LENGTH}, {@link Role#STATUS}.
+     * One pass of a reduction in the canonical combining order (docs/java-semantics.md, "Reductions";
+     * the runtime's {@code CombiningTree} is the same order in Java). The elements are cut into
+     * <em>leaves</em> of {@code leafWidth} consecutive elements; leaf {@code j} is work-item
+     * {@code j}'s (global id), folded left to right from the identity ({@code acc = combiner(acc,
+     * mapper(in[i]))}, or {@code combiner(acc, in[i])} without a mapper). The work-group then combines
+     * its leaves by the aligned binary tree: at stride {@code s = 1, 2, 4, ...}, the value at local id
+     * {@code l} (a multiple of {@code 2s}) becomes {@code combiner(value[l], value[l + s])} when leaf
+     * {@code l + s} exists, and stays as it is when not; work-item 0 writes the group's value to
+     * {@code partial[firstLeaf / localSize]} (the group's number). With a local size that is a power of two, each group's value
+     * is a node of the aligned binary tree over all leaves, whatever the local size: so the next pass
+     * (the partials as its elements, leaf width 1, no mapper) continues the same tree, and the last
+     * pass's one value is the root. The order of operands never changes, so any associative combiner
+     * gives the sequential fold's result, and the bits of a float reduction depend on the length only.
      *
-     * <p>Contract with the runtime: the local size is a power of two. Each work-item folds a
-     * grid-stride range of elements starting from the identity ({@code acc = combiner(acc,
-     * mapper(in[i]))}, or {@code combiner(acc, in[i])} without a mapper), then the work-group
-     * combines the work-items' values in a tree in local memory, and work-item 0 writes the group's
-     * value to {@code partial[get_group_id(0)]}. The runtime combines the partials on the host, in
-     * Java. The combiner must be associative and the identity its neutral element, as for Java's
-     * {@code Stream.reduce}. A failure in the tree (after the elements) reports the work-item's
-     * global id as its index.
+     * <p>Kernel {@code jpai_reduce}, arguments: the input component buffers, the captured values (the
+     * mapper's, then the combiner's; slots count over both), the identity's components
+     * ({@link Role#IDENTITY}), one {@link Role#PARTIAL_BUFFER} per element component (one value per
+     * work-group), one {@link Role#LOCAL_SCRATCH} per element component (the runtime passes a size of
+     * local size × element size and a null pointer), {@link Role#LEAF_WIDTH}, {@link Role#LENGTH},
+     * {@link Role#STATUS}. Contract with the runtime: the local size is a power of two, the global
+     * size covers {@code ceil(n / leafWidth)} work-items (more do nothing). The combiner must be
+     * associative and the identity its neutral element, as for Java's {@code Stream.reduce}. A failure
+     * in the tree (after the elements) reports the work-item's first element as its index.
      *
      * @param combiner a two-argument function of the element shape to the element shape
      * @param mapper a function from the input shape to the element shape applied to each input
@@ -175,6 +183,7 @@ public final class OpenCLKernelGenerator {
         for (int i = 0; i < element.size(); i++) {
             kernelParameters.add("scratch" + i, Role.LOCAL_SCRATCH, element.get(i), i, "__local " + OpenCLTypes.storageType(element.get(i)) + " *scratch" + i);
         }
+        kernelParameters.add("leafWidth", Role.LEAF_WIDTH, JavaKind.Long, 0, "const long leafWidth");
         kernelParameters.lengthAndStatus();
 
         List<EmittedFunction> functions = map == null ? List.of(combine) : List.of(map, combine);
@@ -183,12 +192,19 @@ public final class OpenCLKernelGenerator {
         code.open("__kernel void jpai_reduce(" + kernelParameters.declarations() + ")");
         code.line("int reason = 0;");
         code.line("long failed = 0;");
+        code.line("const size_t lid = get_local_id(0);");
+        code.line("const long localSize = (long) get_local_size(0);");
+        code.line("const long firstLeaf = (long) get_global_id(0) - (long) lid; /* the group's first leaf, also in a launch split at global offsets */");
+        code.line("const long leaves = n / leafWidth + (n % leafWidth != 0);");
+        code.line("const long start = (firstLeaf + (long) lid) * leafWidth;");
+        code.line("const long end = min(start + leafWidth, n);");
         List<String> accumulator = new ArrayList<>();
         for (int i = 0; i < element.size(); i++) {
             accumulator.add("acc" + i);
             code.line(OpenCLTypes.valueType(element.get(i)) + " acc" + i + " = identity" + i + ";");
         }
-        code.open("for (long i = get_global_id(0); i < n; i += get_global_size(0))");
+        code.comment("This work-item's leaf, left to right from the identity.");
+        code.open("for (long i = start; i < end; i++)");
         List<String> elementValues;
         if (map != null) {
             elementValues = declareComponents(code, "e", element);
@@ -216,14 +232,14 @@ public final class OpenCLKernelGenerator {
         code.open("if (reason != 0)");
         code.line("jpai_report(jpai_status, reason, failed);");
         code.close();
-        code.line("const size_t lid = get_local_id(0);");
         for (int i = 0; i < element.size(); i++) {
             code.line("scratch" + i + "[lid] = " + store(element.get(i), accumulator.get(i)) + ";");
         }
+        code.line("const long present = min(localSize, leaves - firstLeaf); /* the group's leaves that exist */");
         code.line("barrier(CLK_LOCAL_MEM_FENCE);");
-        code.comment("A tree in local memory; every work-item reaches every barrier, also after a failure.");
-        code.open("for (size_t stride = get_local_size(0) / 2; stride > 0; stride >>= 1)");
-        code.open("if (lid < stride)");
+        code.comment("The aligned binary tree over the group's leaves, operands in order; every work-item reaches every barrier, also after a failure.");
+        code.open("for (long stride = 1; stride < localSize; stride <<= 1)");
+        code.open("if (((long) lid & (2 * stride - 1)) == 0 && (long) lid + stride < present)");
         List<String> pair = new ArrayList<>();
         for (int i = 0; i < element.size(); i++) {
             pair.add("(" + OpenCLTypes.valueType(element.get(i)) + ") scratch" + i + "[lid]");
@@ -234,7 +250,7 @@ public final class OpenCLKernelGenerator {
         List<String> tree = declareComponents(code, "u", element);
         code.line("int treeReason = " + call(combine, combinerCaptures, pair, addressesOf(tree)) + ";");
         code.open("if (treeReason != 0)");
-        code.line("jpai_report(jpai_status, treeReason, get_global_id(0));");
+        code.line("jpai_report(jpai_status, treeReason, start);");
         code.line("} else {");
         for (int i = 0; i < element.size(); i++) {
             code.line("    scratch" + i + "[lid] = " + store(element.get(i), tree.get(i)) + ";");
@@ -245,7 +261,7 @@ public final class OpenCLKernelGenerator {
         code.close();
         code.open("if (lid == 0)");
         for (int i = 0; i < element.size(); i++) {
-            code.line("partial" + i + "[get_group_id(0)] = scratch" + i + "[0];");
+            code.line("partial" + i + "[firstLeaf / localSize] = scratch" + i + "[0];");
         }
         code.close();
         code.close();

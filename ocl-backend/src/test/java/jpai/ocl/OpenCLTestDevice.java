@@ -194,6 +194,8 @@ final class OpenCLTestDevice {
                     }
                     case LOCAL_SCRATCH -> clSetKernelArg(kernel, index, (long) localSize * bytes(parameter.kind()), null);
                     case LENGTH -> clSetKernelArg(kernel, index, Sizeof.cl_long, Pointer.to(new long[] {n}));
+                    // a reduction pass: leaves wide enough for the work-items to cover the n elements
+                    case LEAF_WIDTH -> clSetKernelArg(kernel, index, Sizeof.cl_long, Pointer.to(new long[] {Math.max(1, (n + (long) groups * localSize - 1) / ((long) groups * localSize))}));
                     case STATUS -> {
                         statusBuffer = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 2L * Sizeof.cl_int, Pointer.to(status), null);
                         buffers.add(statusBuffer);

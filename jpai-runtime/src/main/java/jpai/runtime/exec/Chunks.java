@@ -48,8 +48,12 @@ public final class Chunks {
      * (the same object, not wrapped); chunks after a failed one may be skipped.
      */
     public static void forEach(long length, Range range) {
-        long chunk = chunkSize(length);
-        int chunks = count(length);
+        forEach(length, chunkSize(length), range);
+    }
+
+    /** {@link #forEach(long, Range)} with chunks of {@code chunk} elements (the last may be shorter). */
+    public static void forEach(long length, long chunk, Range range) {
+        int chunks = (int) Math.max(1, (length + chunk - 1) / chunk);
         if (chunks == 1) {
             range.run(0, length);
             return;

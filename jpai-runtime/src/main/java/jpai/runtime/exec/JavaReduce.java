@@ -5,8 +5,9 @@ import java.util.function.BinaryOperator;
 import jpai.PArray;
 
 /**
- * Runs a reduction on the JVM: sequentially, or per chunk on the fork/join pool (each chunk folded
- * from the identity) with the chunks' results combined in order.
+ * Runs a reduction on the JVM in {@link CombiningTree}'s order: sequentially, or on the fork/join
+ * pool with each chunk an aligned block of {@code 2^k} leaves (a node of the tree) and the chunks'
+ * nodes combined in order by the same tree. So the result, bits of floats included, is the device's.
  */
 public final class JavaReduce {
 
@@ -15,41 +16,31 @@ public final class JavaReduce {
 
     @SuppressWarnings("unchecked")
     public static <T> T sequential(BinaryOperator<T> operator, T identity, PArray<T> input) {
-        return (T) ChunkLoopCopies.of(operator).fold(erased(operator), identity, ElementReader.of(input), 0, input.length());
+        return (T) CombiningTree.node(ChunkLoopCopies.of(operator), erased(operator), identity, ElementReader.of(input), 0, input.length());
     }
 
     @SuppressWarnings("unchecked")
     public static <T> T threads(BinaryOperator<T> operator, T identity, PArray<T> input) {
         long length = input.length();
-        long chunk = Chunks.chunkSize(length);
+        long leaves = (length + CombiningTree.LEAF - 1) / CombiningTree.LEAF;
+        // Chunks of 2^k leaves, at least as many as Chunks would cut: each is a node of the tree.
+        long wanted = Math.max(1, (Chunks.chunkSize(length) + CombiningTree.LEAF - 1) / CombiningTree.LEAF);
+        int level = 63 - Long.numberOfLeadingZeros(Long.highestOneBit(wanted));
+        long chunk = CombiningTree.LEAF * (1L << level);
         ChunkLoops loops = ChunkLoopCopies.of(operator);
         // Taken once here, on the calling thread: the workers then only read memory.
         ElementReader reader = ElementReader.of(input);
-        @SuppressWarnings("unchecked")
-        T[] partials = (T[]) new Object[Chunks.count(length)];
-        Chunks.forEach(length, (from, to) -> partials[(int) (from / chunk)] = (T) loops.fold(erased(operator), identity, reader, from, to));
-        T result = partials[0];
-        for (int i = 1; i < partials.length; i++) {
-            result = combine(operator, result, partials[i]);
+        int chunks = (int) Math.max(1, (length + chunk - 1) / chunk);
+        Object[] nodes = new Object[chunks];
+        Chunks.forEach(length, chunk, (from, to) -> nodes[(int) (from / chunk)] = CombiningTree.node(loops, erased(operator), identity, reader, from, to));
+        if (leaves == 0) {
+            return identity;
         }
-        return result;
-    }
-
-    /** Folds {@code partials} (the device's per-work-group results) in order. */
-    public static <T> T combineAll(BinaryOperator<T> operator, T identity, Iterable<T> partials) {
-        T result = identity;
-        for (T partial : partials) {
-            result = combine(operator, result, partial);
+        CombiningTree.Accumulator tree = new CombiningTree.Accumulator(erased(operator));
+        for (Object node : nodes) {
+            tree.push(node, level);
         }
-        return result;
-    }
-
-    private static <T> T combine(BinaryOperator<T> operator, T left, T right) {
-        T result = operator.apply(left, right);
-        if (result == null) {
-            throw nullResult();
-        }
-        return result;
+        return (T) tree.root(identity);
     }
 
     /** The exception for a null result of the operator. */

@@ -115,4 +115,29 @@ class BadInputTest {
             }
         }
     }
+
+    /**
+     * Issue 19: {@code PArray.allocate(Float.class, (1L << 62) + 1)} was accepted (its byte size
+     * overflowed to 4) and the first apply then aborted the JVM. Lengths whose byte size does not fit
+     * a long are refused; lengths that fit but that no memory can hold fail with a Java exception.
+     */
+    @Test
+    void lengthsWhoseByteSizeOverflowsAreRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PArray.allocate(Float.class, (1L << 62) + 1));
+        assertTrue(e.getMessage().contains("Long.MAX_VALUE bytes"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> PArray.allocate(Double.class, Long.MAX_VALUE / 4));
+        assertThrows(IllegalArgumentException.class, () -> PArray.allocateTuples(Long.MAX_VALUE / 2, Byte.class, Long.class));
+        Throwable tooLarge = assertThrows(Throwable.class, () -> PArray.allocate(Byte.class, Long.MAX_VALUE / 2));
+        assertTrue(tooLarge instanceof OutOfMemoryError || tooLarge instanceof IllegalArgumentException || tooLarge instanceof IllegalStateException, tooLarge.toString());
+    }
+
+    /** Issue 19: {@code PArray.of((float[]) null)} threw a NullPointerException with no message. */
+    @Test
+    void nullArraysGetAMessage() {
+        for (Runnable call : new Runnable[] {() -> PArray.of((float[]) null), () -> PArray.of((int[]) null), () -> PArray.of((boolean[]) null), () -> PArray.of((char[]) null),
+                        () -> PArray.of((double[]) null), () -> PArray.of((long[]) null), () -> PArray.of((short[]) null), () -> PArray.of((byte[]) null)}) {
+            NullPointerException e = assertThrows(NullPointerException.class, call::run);
+            assertTrue(e.getMessage() != null && e.getMessage().startsWith("PArray.of: the "), String.valueOf(e.getMessage()));
+        }
+    }
 }

@@ -1,0 +1,96 @@
+package jpai.runtime.exec;
+
+import java.util.function.BinaryOperator;
+
+/**
+ * The one order in which every JPAI reduction combines its elements, on every executor and device
+ * (docs/java-semantics.md, "Reductions"). The elements are cut into <em>leaves</em> of
+ * {@link #LEAF} consecutive elements (the last may be shorter), each folded left to right from the
+ * identity; the leaves' values are then combined by the aligned binary tree over them: the node at
+ * level {@code l} and index {@code m} covers leaves {@code [m 2^l, (m + 1) 2^l)} and is
+ * {@code operator(left half, right half)}, or its left half alone where the right half lies past the
+ * last leaf. The tree depends on the length only. So a float reduction has the same bits on the JVM
+ * and on any device, whatever the work-group size or the number of Java threads; and since operands
+ * are never reordered, any associative operator with a neutral identity gives exactly the result of
+ * the sequential fold.
+ *
+ * <p>An aligned block of {@code 2^k} leaves is a node of the tree: a Java thread or an OpenCL
+ * work-group computes one, and the nodes of consecutive blocks are combined by the same tree, a level
+ * higher. {@link Accumulator} builds the tree from nodes pushed left to right, with memory for one
+ * node per level.
+ */
+public final class CombiningTree {
+
+    /** Elements per leaf. Part of the definition of every reduction's result: never depends on the device. */
+    public static final int LEAF = 16;
+
+    private CombiningTree() {
+    }
+
+    /**
+     * Builds the tree from its nodes, pushed left to right: equal-level neighbours combine at once,
+     * and {@link #root} combines what is left from the right.
+     */
+    public static final class Accumulator {
+        private final BinaryOperator<Object> operator;
+        private Object[] values = new Object[8];
+        private int[] levels = new int[8];
+        private int size;
+
+        public Accumulator(BinaryOperator<Object> operator) {
+            this.operator = operator;
+        }
+
+        /** Adds the next node, at {@code level} (leaves are level 0); every node pushed before it lies to its left. */
+        public void push(Object node, int level) {
+            Object value = node;
+            int at = level;
+            while (size > 0 && levels[size - 1] == at) {
+                value = combine(operator, values[size - 1], value);
+                size--;
+                at++;
+            }
+            if (size == values.length) {
+                values = java.util.Arrays.copyOf(values, size * 2);
+                levels = java.util.Arrays.copyOf(levels, size * 2);
+            }
+            values[size] = value;
+            levels[size] = at;
+            size++;
+        }
+
+        /** The node covering everything pushed: the root when all leaves were pushed; {@code identity} when none. */
+        public Object root(Object identity) {
+            if (size == 0) {
+                return identity;
+            }
+            Object value = values[--size];
+            while (size > 0) {
+                value = combine(operator, values[--size], value);
+            }
+            return value;
+        }
+    }
+
+    /**
+     * The node over elements {@code [from, to)} of {@code input}: {@code from} is a multiple of
+     * {@link #LEAF}, and for a complete node {@code to - from} is {@code LEAF * 2^k}, or {@code to} is
+     * the end of the input.
+     */
+    public static Object node(ChunkLoops loops, BinaryOperator<Object> operator, Object identity, ElementReader input, long from, long to) {
+        Accumulator tree = new Accumulator(operator);
+        for (long leaf = from; leaf < to; leaf += LEAF) {
+            tree.push(loops.fold(operator, identity, input, leaf, Math.min(to, leaf + LEAF)), 0);
+        }
+        return tree.root(identity);
+    }
+
+    /** {@code operator(left, right)}, which a PArray element may never be null. */
+    static Object combine(BinaryOperator<Object> operator, Object left, Object right) {
+        Object result = operator.apply(left, right);
+        if (result == null) {
+            throw JavaReduce.nullResult();
+        }
+        return result;
+    }
+}

@@ -1,0 +1,193 @@
+package jpai.test.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Random;
+import java.util.function.BinaryOperator;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import jpai.AF;
+import jpai.ArrayFunction;
+import jpai.Executor;
+import jpai.PArray;
+import jpai.Tuple2;
+import jpai.Tuple4;
+
+/**
+ * Reductions give the sequential fold's result for every associative operator, commutative or not,
+ * on every executor (issue 11: the device combined operands out of order), for every length; and a
+ * float reduction has the same bits on every executor and work-group size (one combining tree, see
+ * docs/java-semantics.md, "Reductions"). Each operator below is associative with a neutral identity
+ * but not commutative, so any reordering shows.
+ */
+class OrderedReductionTest {
+
+    private static final int[] LENGTHS = {1, 2, 15, 16, 17, 1023, 1025, 4097, (1 << 20) + 3};
+
+    static Stream<Executor> executors() {
+        return Stream.of(ExecutorCase.ALL);
+    }
+
+    /** The sequential fold from the identity: Java's own answer. */
+    private static <T> T fold(BinaryOperator<T> op, T identity, PArray<T> input) {
+        T result = identity;
+        for (long i = 0; i < input.length(); i++) {
+            result = op.apply(result, input.get(i));
+        }
+        return result;
+    }
+
+    private static <T> T reduceOn(ArrayFunction<T, T> reduce, Executor executor, PArray<T> input) {
+        try (PArray<T> result = ExecutorCase.apply(reduce, executor, input)) {
+            assertEquals(1, result.length());
+            return result.get(0);
+        }
+    }
+
+    @ParameterizedTest(name = "on {0}")
+    @MethodSource("executors")
+    void firstNonZero(Executor executor) {
+        BinaryOperator<Integer> firstNonZero = (p, q) -> p != 0 ? p : q;
+        Random random = new Random(11);
+        for (int n : LENGTHS) {
+            int[] values = new int[n];
+            for (int i = 0; i < n; i++) {
+                values[i] = random.nextInt(10) == 0 ? random.nextInt(1000) + 1 : 0;
+            }
+            try (PArray<Integer> input = PArray.of(values)) {
+                assertEquals(fold(firstNonZero, 0, input), reduceOn(AF.reduce(firstNonZero, 0), executor, input), n + " ints");
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "on {0}")
+    @MethodSource("executors")
+    void productsOf2x2Matrices(Executor executor) {
+        BinaryOperator<Tuple4<Integer, Integer, Integer, Integer>> product = (a, b) -> new Tuple4<>(a._1() * b._1() + a._2() * b._3(), a._1() * b._2() + a._2() * b._4(),
+                        a._3() * b._1() + a._4() * b._3(), a._3() * b._2() + a._4() * b._4());
+        Tuple4<Integer, Integer, Integer, Integer> identity = new Tuple4<>(1, 0, 0, 1);
+        Random random = new Random(12);
+        for (int n : new int[] {1, 2, 17, 1025, 100_003}) {
+            try (PArray<Integer> a = PArray.of(ints(random, n, 5)); PArray<Integer> b = PArray.of(ints(random, n, 5)); PArray<Integer> c = PArray.of(ints(random, n, 5));
+                            PArray<Integer> d = PArray.of(ints(random, n, 5)); PArray<Tuple4<Integer, Integer, Integer, Integer>> input = PArray.zip(a, b, c, d)) {
+                assertEquals(fold(product, identity, input), reduceOn(AF.reduce(product, identity), executor, input), n + " matrices");
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "on {0}")
+    @MethodSource("executors")
+    void compositionOfAffineMapsAfterAMap(Executor executor) {
+        // (a, b) is x -> a * x + b; compose f then g
+        BinaryOperator<Tuple2<Long, Long>> then = (f, g) -> new Tuple2<>(f._1() * g._1(), g._1() * f._2() + g._2());
+        Tuple2<Long, Long> identity = new Tuple2<>(1L, 0L);
+        Function<Integer, Tuple2<Long, Long>> affine = x -> new Tuple2<>((long) (x % 7) - 3, (long) x * 31);
+        Random random = new Random(13);
+        for (int n : LENGTHS) {
+            try (PArray<Integer> input = PArray.of(ints(random, n, 1000))) {
+                Tuple2<Long, Long> expected = identity;
+                for (long i = 0; i < n; i++) {
+                    expected = then.apply(expected, affine.apply(input.get(i)));
+                }
+                ArrayFunction<Integer, Tuple2<Long, Long>> mapThenReduce = AF.map(affine).reduce(then, identity);
+                try (PArray<Tuple2<Long, Long>> result = ExecutorCase.apply(mapThenReduce, executor, input)) {
+                    assertEquals(expected, result.get(0), n + " maps");
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "on {0}")
+    @MethodSource("executors")
+    void polynomialHashOfAConcatenation(Executor executor) {
+        // (hash, 31^length) of a string; the hash of a concatenation
+        BinaryOperator<Tuple2<Integer, Integer>> concat = (a, b) -> new Tuple2<>(a._1() * b._2() + b._1(), a._2() * b._2());
+        Random random = new Random(14);
+        for (int n : new int[] {1, 2, 1023, 1025, (1 << 20) + 3}) {
+            int[] chars = ints(random, n, 128);
+            for (int i = 0; i < n; i++) {
+                chars[i] = Math.floorMod(chars[i], 128); // char values, as String.hashCode sees them
+            }
+            int[] powers = new int[n];
+            java.util.Arrays.fill(powers, 31);
+            try (PArray<Integer> c = PArray.of(chars); PArray<Integer> p = PArray.of(powers); PArray<Tuple2<Integer, Integer>> input = PArray.zip(c, p)) {
+                StringBuilder text = new StringBuilder();
+                for (int ch : chars) {
+                    text.append((char) ch);
+                }
+                Tuple2<Integer, Integer> result = reduceOn(AF.reduce(concat, new Tuple2<>(0, 1)), executor, input);
+                assertEquals(text.toString().hashCode(), result._1(), n + " chars: String.hashCode");
+                assertEquals(fold(concat, new Tuple2<>(0, 1), input), result);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "on {0}")
+    @MethodSource("executors")
+    void theSameFloatBitsForEveryWorkGroupSize(Executor executor) {
+        Random random = new Random(15);
+        for (int n : LENGTHS) {
+            float[] values = new float[n];
+            for (int i = 0; i < n; i++) {
+                values[i] = (random.nextFloat() - 0.3f) * (float) Math.pow(10, random.nextInt(7) - 3);
+            }
+            try (PArray<Float> input = PArray.of(values)) {
+                BinaryOperator<Float> sum = (a, b) -> a + b;
+                float reference = reduceOn(AF.reduce(sum, 0f), Executor.SEQUENTIAL, input);
+                for (long workGroup : new long[] {2, 64, 256, 1024}) {
+                    String previous = System.getProperty("jpai.reduce.workGroup");
+                    System.setProperty("jpai.reduce.workGroup", Long.toString(workGroup));
+                    try {
+                        float got = reduceOn(AF.reduce(sum, 0f), executor, input);
+                        assertEquals(Float.floatToRawIntBits(reference), Float.floatToRawIntBits(got), n + " floats, work-group " + workGroup + ": " + got + " vs " + reference);
+                    } finally {
+                        if (previous == null) {
+                            System.clearProperty("jpai.reduce.workGroup");
+                        } else {
+                            System.setProperty("jpai.reduce.workGroup", previous);
+                        }
+                    }
+                }
+                // and the tree is the documented one: leaves of 16 folded from 0, aligned pairs above
+                assertEquals(Float.floatToRawIntBits(canonicalSum(values)), Float.floatToRawIntBits(reference), n + " floats: the documented tree");
+            }
+        }
+    }
+
+    /** docs/java-semantics.md's combining tree, written out for float sums. */
+    private static float canonicalSum(float[] values) {
+        int leaves = (values.length + 15) / 16;
+        float[] level = new float[leaves];
+        for (int j = 0; j < leaves; j++) {
+            float acc = 0f;
+            for (int i = j * 16; i < Math.min(values.length, j * 16 + 16); i++) {
+                acc = acc + values[i];
+            }
+            level[j] = acc;
+        }
+        int count = leaves;
+        while (count > 1) {
+            int next = (count + 1) / 2;
+            for (int m = 0; m < count / 2; m++) {
+                level[m] = level[2 * m] + level[2 * m + 1];
+            }
+            if (count % 2 == 1) {
+                level[next - 1] = level[count - 1];
+            }
+            count = next;
+        }
+        return leaves == 0 ? 0f : level[0];
+    }
+
+    private static int[] ints(Random random, int n, int bound) {
+        int[] values = new int[n];
+        for (int i = 0; i < n; i++) {
+            values[i] = random.nextInt(bound) - bound / 2;
+        }
+        return values;
+    }
+}
