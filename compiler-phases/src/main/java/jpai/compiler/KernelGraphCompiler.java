@@ -32,6 +32,7 @@ import jdk.vm.ci.meta.ResolvedJavaMethod;
 import jdk.vm.ci.meta.ResolvedJavaType;
 import jpai.compiler.phases.CapturedValuesToParametersPhase;
 import jpai.compiler.phases.DropFrameStatesPhase;
+import jpai.compiler.phases.FieldReadsThroughPhisPhase;
 import jpai.compiler.phases.CountedLoopIndexStampPhase;
 import jpai.compiler.phases.ElementReaderCallsToAccessesPhase;
 import jpai.compiler.phases.FloatSqrtPhase;
@@ -145,7 +146,10 @@ public final class KernelGraphCompiler {
             run("unbox result", timings, () -> new UnboxKernelResultPhase(canonicalizer, signature), graph, context);
             run("unbox phis of boxes", timings, () -> new UnboxPhisOfBoxesPhase(canonicalizer), graph, context);
             run("unbox arguments", timings, () -> new UnboxKernelArgumentsPhase(canonicalizer, signature, inputs), graph, context);
+            run("field reads through phis", timings, () -> new FieldReadsThroughPhisPhase(canonicalizer), graph, context);
             run("tuple arguments", timings, () -> new TupleKernelArgumentsPhase(canonicalizer, signature, inputs), graph, context);
+            // the components of a tuple chosen at a merge are phis of boxes of the new parameters
+            run("unbox phis of boxes", timings, () -> new UnboxPhisOfBoxesPhase(canonicalizer), graph, context);
             run("captured values", timings, () -> new CapturedValuesToParametersPhase(canonicalizer, signature, inputs, lambda), graph, context);
             run("float sqrt", timings, FloatSqrtPhase::new, graph, context);
             if (floatTranscendentals()) {

@@ -126,6 +126,29 @@ class OrderedReductionTest {
         }
     }
 
+    /**
+     * Issue 19 item 9: a combiner that returns one of its tuple arguments (argmax) was refused on the
+     * device ("ValuePhiNode"); ties keep the first index, so the order shows too.
+     */
+    @ParameterizedTest(name = "on {0}")
+    @MethodSource("executors")
+    void argmaxWithTiesKeepsTheFirstIndex(Executor executor) {
+        BinaryOperator<Tuple2<Float, Integer>> argmax = (a, b) -> b._1() > a._1() ? b : a;
+        Tuple2<Float, Integer> identity = new Tuple2<>(Float.NEGATIVE_INFINITY, -1);
+        Random random = new Random(16);
+        for (int n : LENGTHS) {
+            float[] values = new float[n];
+            int[] indices = new int[n];
+            for (int i = 0; i < n; i++) {
+                values[i] = random.nextInt(50); // many ties
+                indices[i] = i;
+            }
+            try (PArray<Float> v = PArray.of(values); PArray<Integer> i = PArray.of(indices); PArray<Tuple2<Float, Integer>> input = PArray.zip(v, i)) {
+                assertEquals(fold(argmax, identity, input), reduceOn(AF.reduce(argmax, identity), executor, input), n + " values");
+            }
+        }
+    }
+
     @ParameterizedTest(name = "on {0}")
     @MethodSource("executors")
     void theSameFloatBitsForEveryWorkGroupSize(Executor executor) {
