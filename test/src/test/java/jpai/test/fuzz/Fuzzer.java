@@ -182,7 +182,7 @@ public final class Fuzzer {
                         Function<Object, Object> f = batch.lambdas().get(p.className());
                         current.set(p);
                         currentStart.set(System.nanoTime());
-                        outcome = runner.run(p, f);
+                        outcome = runner.run(p, f, batch.reductions().get(p.className()));
                         current.set(null);
                     }
                     summary.add(outcome);
@@ -330,7 +330,8 @@ public final class Fuzzer {
                           --program I         only program I, printing its source and outcome (a reproducer)
                           --features LIST     which features programs may use: all (default), none, names to add,
                                               -name to remove: branches, loops, arrays, captures, tuple_input,
-                                              tuple_output, math, transcendentals, division, exceptions
+                                              tuple_output, math, transcendentals, division, exceptions,
+                                              strided, reductions
                           --elements MIN:MAX  input elements per program (default 200:2000)
                           --batch B           programs per javac task (default 50)
                           --timeout SECONDS   stop (exit 3) when one program runs longer (default 300)
