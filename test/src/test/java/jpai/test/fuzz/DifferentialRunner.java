@@ -6,6 +6,7 @@ import java.util.function.Function;
 import java.util.regex.Pattern;
 
 import jpai.AF;
+import jpai.ArrayFunction;
 import jpai.Executor;
 import jpai.PArray;
 import jpai.Tuple;
@@ -66,20 +67,28 @@ final class DifferentialRunner {
     }
 
     Outcome run(Program program, Function<Object, Object> f) {
+        return run(program, f, null);
+    }
+
+    /**
+     * @param reduce for a {@link Feature#REDUCTIONS} program, its combiner and identity: the
+     *        program is then {@code AF.map(f, type).reduce(combiner, identity)}, a one-element result
+     */
+    Outcome run(Program program, Function<Object, Object> f, InMemoryCompiler.ReduceParts reduce) {
         long start = System.nanoTime();
         try (PArray<Object> input = FuzzInputs.of(program)) {
-            Outcome outcome = compare(program, f, input);
+            Outcome outcome = compare(program, f, reduce, input);
             return new Outcome(program, outcome.category(), outcome.detail(), outcome.reason(), System.nanoTime() - start);
         }
     }
 
-    private Outcome compare(Program program, Function<Object, Object> f, PArray<Object> input) {
+    private Outcome compare(Program program, Function<Object, Object> f, InMemoryCompiler.ReduceParts reduce, PArray<Object> input) {
         // The JVM first, as a user's program (and the runtime's output-type inference) would run the
         // lambda before offloading it. Graal's graph depends on what the JVM resolved and profiled
         // before (a never-run lambda parses with deoptimizations for unresolved entries), so an
         // outcome can depend on the JVM's history: see docs/fuzzing.md, "Reproducing".
-        Result reference = apply(f, program, input, Executor.SEQUENTIAL, false);
-        Result actual = apply(f, program, input, device, openCL);
+        Result reference = apply(f, reduce, program, input, Executor.SEQUENTIAL, false);
+        Result actual = apply(f, reduce, program, input, device, openCL);
         try {
             if (actual.thrown instanceof FallbackException fallback) {
                 String reason = reason(fallback.getMessage());
@@ -87,7 +96,7 @@ final class DifferentialRunner {
                     return outcome(program, Category.OPENCL_REJECTED, fallback.getMessage(), reason);
                 }
                 // The runtime's own fallback (Java threads) must still give Java's answer.
-                Result fallen = apply(f, program, input, device, false);
+                Result fallen = apply(f, reduce, program, input, device, false);
                 try {
                     Outcome check = judge(program, f, input, reference, fallen);
                     if (check.category().isBug) {
@@ -131,9 +140,9 @@ final class DifferentialRunner {
                 long bound = program.ulpBound(c);
                 boolean same = bound == 0 ? ec.equals(ac) : UlpBounds.distance(ec, ac) <= bound;
                 if (!same) {
-                    String where = program.tupleOutput() ? " component _" + (c + 1) : "";
+                    String where = (program.reduction() != null ? " of the reduction (" + program.reduction().family() + ")" : "") + (program.tupleOutput() ? " component _" + (c + 1) : "");
                     String tolerance = bound == 0 ? "bit for bit" : "within " + bound + " ulp (" + program.tolerant().get(c) + "), off by " + UlpBounds.distance(ec, ac) + " ulp";
-                    return outcome(program, Category.MISMATCH, "element " + i + where + ": input " + show(input.get(i)) + ", JVM " + show(ec) + ", device " + show(ac) + " (compared " + tolerance + ")",
+                    return outcome(program, Category.MISMATCH, "element " + i + where + ": input " + (program.reduction() != null ? "all " + input.length() + " elements" : show(input.get(i))) + ", JVM " + show(ec) + ", device " + show(ac) + " (compared " + tolerance + ")",
                                     null);
                 }
             }
@@ -231,7 +240,7 @@ final class DifferentialRunner {
         }
     }
 
-    private static Result apply(Function<Object, Object> f, Program program, PArray<Object> input, Executor executor, boolean fallbackIsError) {
+    private static Result apply(Function<Object, Object> f, InMemoryCompiler.ReduceParts reduce, Program program, PArray<Object> input, Executor executor, boolean fallbackIsError) {
         String previous = System.getProperty("jpai.fallback");
         if (fallbackIsError) {
             System.setProperty("jpai.fallback", "error");
@@ -239,7 +248,11 @@ final class DifferentialRunner {
             System.clearProperty("jpai.fallback");
         }
         try {
-            return new Result(AF.map(f, program.outputType()).on(executor).apply(input), null);
+            ArrayFunction<Object, Object> function = AF.map(f, program.outputType());
+            if (reduce != null) {
+                function = function.reduce(reduce.combiner(), reduce.identity());
+            }
+            return new Result(function.on(executor).apply(input), null);
         } catch (RuntimeException | StackOverflowError e) {
             return new Result(null, e);
         } finally {

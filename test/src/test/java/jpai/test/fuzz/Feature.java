@@ -29,7 +29,26 @@ enum Feature {
     /** Integer / and % (with divisors that cannot be zero unless EXCEPTIONS), floorDiv, floorMod. */
     DIVISION,
     /** Code that may throw: integer division by a possible zero, array indices possibly out of bounds, Math.*Exact. */
-    EXCEPTIONS;
+    EXCEPTIONS,
+    /**
+     * Captured matrices (row-major primitive arrays) walked by counted loops at strided and 2-D
+     * indices ({@code m[k * n + col]}, {@code a[row * n + k] * b[k * m + col]}), loops that break
+     * early, searches: the shapes the bounds-check hoisting speculates on. Drawn from a second random
+     * stream, so programs without it are the ones earlier runs generated.
+     */
+    STRIDED,
+    /**
+     * The program is a map then a reduce: {@code AF.map(f).reduce(op, identity)} with an operator
+     * from a family of associative ones, most of them not commutative (first match, 2x2 matrix
+     * product, affine composition, polynomial hash, argmax with ties), some commutative (sum, min,
+     * xor, ...); the device must give the sequential fold's result. Drawn from a second random stream.
+     */
+    REDUCTIONS;
+
+    /** The features of the first two fuzzing rounds: with only these, seed S program i is what those runs generated. */
+    static Set<Feature> original() {
+        return EnumSet.range(BRANCHES, EXCEPTIONS);
+    }
 
     static Set<Feature> all() {
         return EnumSet.allOf(Feature.class);

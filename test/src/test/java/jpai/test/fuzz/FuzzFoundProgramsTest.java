@@ -32,7 +32,7 @@ class FuzzFoundProgramsTest {
     void foundProgramsShowNoBug() {
         List<String> bugs = new ArrayList<>();
         for (Found found : FOUND) {
-            Fuzzer.Config config = new Fuzzer.Config(found.seed(), found.program(), 1, Feature.all(), found.minElements(), found.maxElements(), 1, false, FuzzCiTest.openCLExpected(), 300);
+            Fuzzer.Config config = new Fuzzer.Config(found.seed(), found.program(), 1, Feature.original(), found.minElements(), found.maxElements(), 1, false, FuzzCiTest.openCLExpected(), 300);
             Fuzzer.Summary summary = new Fuzzer(config, System.out).run();
             System.out.println(summary.line());
             if (!summary.bugs.isEmpty()) {

@@ -61,6 +61,8 @@ public final class Fuzzer {
         final Map<String, Integer> fallbackReasons = new TreeMap<>();
         final Map<String, Integer> exceptions = new TreeMap<>();
         final List<Outcome> bugs = new ArrayList<>();
+        /** Per bug: its kind (category and detail's signature) and its reproducer line; also for bugs merged from {@code --jobs} children. */
+        final List<String[]> bugLines = new ArrayList<>();
         /** FALLBACK programs whose JVM run threw, and whose Java fallback threw the same. */
         int fallbackThrew;
         long compileNanos;
@@ -91,6 +93,40 @@ public final class Fuzzer {
             }
             if (o.category().isBug) {
                 bugs.add(o);
+                bugLines.add(new String[] {o.category() + ": " + signature(o.detail()), config.reproducer(o.program().index()) + "    # " + o.category() + ": " + shorten(o.detail())});
+            }
+        }
+
+        /** The counts as lines of text, for a {@code --jobs} parent to add up ({@link #addSaved}). */
+        void save(java.nio.file.Path file) throws java.io.IOException {
+            List<String> lines = new ArrayList<>();
+            lines.add("T\t" + programs + "\t" + fallbackThrew + "\t" + compileNanos + "\t" + runNanos);
+            counts.forEach((c, n) -> lines.add("C\t" + c + "\t" + n));
+            fallbackReasons.forEach((r, n) -> lines.add("R\t" + n + "\t" + r.replace('\t', ' ').replace('\n', ' ')));
+            exceptions.forEach((e, n) -> lines.add("E\t" + n + "\t" + e.replace('\t', ' ').replace('\n', ' ')));
+            for (String[] b : bugLines) {
+                lines.add("B\t" + b[0].replace('\t', ' ').replace('\n', ' ') + "\t" + b[1].replace('\t', ' ').replace('\n', ' '));
+            }
+            java.nio.file.Files.write(file, lines);
+        }
+
+        /** Adds the counts a {@code --jobs} child saved. */
+        void addSaved(java.nio.file.Path file) throws java.io.IOException {
+            for (String line : java.nio.file.Files.readAllLines(file)) {
+                String[] f = line.split("\t", -1);
+                switch (f[0]) {
+                    case "T" -> {
+                        programs += Integer.parseInt(f[1]);
+                        fallbackThrew += Integer.parseInt(f[2]);
+                        compileNanos += Long.parseLong(f[3]);
+                        runNanos += Long.parseLong(f[4]);
+                    }
+                    case "C" -> counts.merge(Category.valueOf(f[1]), Integer.parseInt(f[2]), Integer::sum);
+                    case "R" -> fallbackReasons.merge(f[2], Integer.parseInt(f[1]), Integer::sum);
+                    case "E" -> exceptions.merge(f[2], Integer.parseInt(f[1]), Integer::sum);
+                    case "B" -> bugLines.add(new String[] {f[1], f[2]});
+                    default -> throw new IllegalStateException("bad line in " + file + ": " + line);
+                }
             }
         }
 
@@ -120,16 +156,16 @@ public final class Fuzzer {
             double seconds = wallNanos / 1e9;
             out.printf(Locale.ROOT, "fuzz: %d programs in %.1f s (%.1f programs/s; javac %.1f s, runs %.1f s)%n", programs, seconds, programs / Math.max(seconds, 1e-9), compileNanos / 1e9,
                             runNanos / 1e9);
-            if (!bugs.isEmpty()) {
+            if (!bugLines.isEmpty()) {
                 Map<String, Integer> kinds = new TreeMap<>();
-                for (Outcome b : bugs) {
-                    kinds.merge(b.category() + ": " + signature(b.detail()), 1, Integer::sum);
+                for (String[] b : bugLines) {
+                    kinds.merge(b[0], 1, Integer::sum);
                 }
                 out.println("fuzz: bugs by kind:");
                 kinds.forEach((k, n) -> out.printf(Locale.ROOT, "fuzz:   %6d  %s%n", n, k));
-                out.println("fuzz: " + bugs.size() + " bug(s); reproduce each with:");
-                for (Outcome b : bugs) {
-                    out.println("fuzz:   " + config.reproducer(b.program().index()) + "    # " + b.category() + ": " + shorten(b.detail()));
+                out.println("fuzz: " + bugLines.size() + " bug(s); reproduce each with:");
+                for (String[] b : bugLines) {
+                    out.println("fuzz:   " + b[1]);
                 }
             }
             out.println(line());
@@ -182,7 +218,7 @@ public final class Fuzzer {
                         Function<Object, Object> f = batch.lambdas().get(p.className());
                         current.set(p);
                         currentStart.set(System.nanoTime());
-                        outcome = runner.run(p, f);
+                        outcome = runner.run(p, f, batch.reductions().get(p.className()));
                         current.set(null);
                     }
                     summary.add(outcome);
@@ -303,6 +339,11 @@ public final class Fuzzer {
             System.exit(2);
             return;
         }
+        int jobs = Integer.parseInt(options.getOrDefault("jobs", "1"));
+        if (jobs > 1 && !options.containsKey("program")) {
+            System.exit(runJobs(config, jobs, args));
+            return;
+        }
         DeviceChoice choice = OpenCLRuntime.choice();
         if (!(choice instanceof DeviceChoice.OpenCL)) {
             System.err.println("fuzz: no OpenCL device in use (" + choice + "): nothing to compare with the JVM");
@@ -317,8 +358,119 @@ public final class Fuzzer {
         }
         Summary summary = fuzzer.run();
         summary.print(System.out);
+        if (options.containsKey("summary-out")) {
+            try {
+                summary.save(java.nio.file.Path.of(options.get("summary-out")));
+            } catch (java.io.IOException e) {
+                System.err.println("fuzz: could not write " + options.get("summary-out") + ": " + e);
+                System.exit(2);
+            }
+        }
         System.out.flush();
         System.exit(summary.bugs.isEmpty() ? 0 : 1);
+    }
+
+    /**
+     * {@code --jobs K}: runs the programs in K JVMs at once, each with a contiguous share, started with
+     * this JVM's own command line (so with the same flags and device), and adds up their summaries.
+     * Each program is generated from its own seed, so the programs are the same as in one JVM; only
+     * the history each JVM has seen before a program differs (see docs/fuzzing.md, "Reproducing").
+     * The device's compiler and the host's cores are then used in parallel: the H100's host has 16.
+     */
+    private static int runJobs(Config config, int jobs, String[] args) {
+        List<String> command;
+        try {
+            byte[] raw = java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc/self/cmdline"));
+            command = new ArrayList<>(List.of(new String(raw, java.nio.charset.StandardCharsets.UTF_8).split("\0")));
+        } catch (java.io.IOException e) {
+            System.err.println("fuzz: --jobs needs /proc/self/cmdline (Linux): " + e);
+            return 2;
+        }
+        int main = command.indexOf(Fuzzer.class.getName());
+        if (main < 0) {
+            System.err.println("fuzz: --jobs: cannot find " + Fuzzer.class.getName() + " on this JVM's command line");
+            return 2;
+        }
+        List<String> prefix = command.subList(0, main + 1);
+        List<String> passOn = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("--jobs") || a.equals("--first") || a.equals("--count") || a.equals("--seed") || a.equals("--summary-out")) {
+                i++;
+            } else {
+                passOn.add(a);
+            }
+        }
+        System.out.println("fuzz: seed " + config.seed() + ", programs " + config.first() + ".." + (config.first() + config.count() - 1) + " in " + jobs + " JVMs");
+        long start = System.nanoTime();
+        Summary total = new Summary(config);
+        List<Process> processes = new ArrayList<>();
+        List<Thread> relays = new ArrayList<>();
+        List<java.nio.file.Path> summaries = new ArrayList<>();
+        try {
+            int share = (config.count() + jobs - 1) / jobs;
+            for (int j = 0; j < jobs; j++) {
+                int first = config.first() + j * share;
+                int count = Math.min(share, config.first() + config.count() - first);
+                if (count <= 0) {
+                    break;
+                }
+                java.nio.file.Path file = java.nio.file.Files.createTempFile("jpai-fuzz-job" + j + "-", ".txt");
+                summaries.add(file);
+                List<String> child = new ArrayList<>(prefix);
+                child.addAll(List.of("--seed", Long.toString(config.seed()), "--first", Integer.toString(first), "--count", Integer.toString(count), "--summary-out", file.toString()));
+                child.addAll(passOn);
+                Process process = new ProcessBuilder(child).redirectErrorStream(true).start();
+                processes.add(process);
+                String tag = "[job " + j + ": " + first + ".." + (first + count - 1) + "] ";
+                Thread relay = new Thread(() -> {
+                    try (var reader = new java.io.BufferedReader(new java.io.InputStreamReader(process.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
+                        for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                            synchronized (System.out) {
+                                System.out.println(tag + line);
+                            }
+                        }
+                    } catch (java.io.IOException e) {
+                        System.out.println(tag + "output lost: " + e);
+                    }
+                }, "jpai-fuzz-relay-" + j);
+                relay.start();
+                relays.add(relay);
+            }
+            int worst = 0;
+            for (int j = 0; j < processes.size(); j++) {
+                int code = processes.get(j).waitFor();
+                relays.get(j).join();
+                if (code == 0 || code == 1) {
+                    total.addSaved(summaries.get(j));
+                } else {
+                    System.out.println("fuzz: job " + j + " ended with exit code " + code + " (see its lines above)");
+                }
+                worst = Math.max(worst, code);
+            }
+            total.wallNanos = System.nanoTime() - start;
+            System.out.println("fuzz: all " + processes.size() + " jobs, added up:");
+            total.print(System.out);
+            if (worst > 1) {
+                return worst;
+            }
+            return total.bugLines.isEmpty() ? 0 : 1;
+        } catch (java.io.IOException e) {
+            System.err.println("fuzz: --jobs: " + e);
+            return 2;
+        } catch (InterruptedException e) {
+            processes.forEach(Process::destroyForcibly);
+            Thread.currentThread().interrupt();
+            return 2;
+        } finally {
+            for (java.nio.file.Path file : summaries) {
+                try {
+                    java.nio.file.Files.deleteIfExists(file);
+                } catch (java.io.IOException e) {
+                    // a temporary file left behind is harmless
+                }
+            }
+        }
     }
 
     private static void usage(PrintStream out) {
@@ -330,10 +482,12 @@ public final class Fuzzer {
                           --program I         only program I, printing its source and outcome (a reproducer)
                           --features LIST     which features programs may use: all (default), none, names to add,
                                               -name to remove: branches, loops, arrays, captures, tuple_input,
-                                              tuple_output, math, transcendentals, division, exceptions
+                                              tuple_output, math, transcendentals, division, exceptions,
+                                              strided, reductions
                           --elements MIN:MAX  input elements per program (default 200:2000)
                           --batch B           programs per javac task (default 50)
                           --timeout SECONDS   stop (exit 3) when one program runs longer (default 300)
+                          --jobs K            run in K JVMs at once (contiguous shares; summaries added up)
                           --verbose           print every program's outcome
                         Exit code 0: no bug found; 1: bugs found (each with its reproducer); 2: bad arguments or no OpenCL device.""");
     }

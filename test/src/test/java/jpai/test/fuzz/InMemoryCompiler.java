@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BinaryOperator;
 import java.util.function.Function;
 
 import javax.tools.Diagnostic;
@@ -37,7 +38,11 @@ import jpai.Tuple2;
 final class InMemoryCompiler {
 
     /** The outcome of one batch: each program's lambda, or why it did not compile. */
-    record Batch(Map<String, Function<Object, Object>> lambdas, Map<String, String> errors) {
+    /** A reduction program's combiner and identity, from its class's {@code combiner()} and {@code identity()}. */
+    record ReduceParts(BinaryOperator<Object> combiner, Object identity) {
+    }
+
+    record Batch(Map<String, Function<Object, Object>> lambdas, Map<String, ReduceParts> reductions, Map<String, String> errors) {
     }
 
     private final JavaCompiler javac;
@@ -78,6 +83,7 @@ final class InMemoryCompiler {
         }
         MemoryClassLoader loader = new MemoryClassLoader(classes, InMemoryCompiler.class.getClassLoader());
         Map<String, Function<Object, Object>> lambdas = new LinkedHashMap<>();
+        Map<String, ReduceParts> reductions = new LinkedHashMap<>();
         for (Program p : programs) {
             if (errors.containsKey(p.className())) {
                 continue;
@@ -87,11 +93,16 @@ final class InMemoryCompiler {
                 @SuppressWarnings("unchecked")
                 Function<Object, Object> f = (Function<Object, Object>) type.getMethod("make").invoke(null);
                 lambdas.put(p.className(), f);
+                if (p.reduction() != null) {
+                    @SuppressWarnings("unchecked")
+                    BinaryOperator<Object> combiner = (BinaryOperator<Object>) type.getMethod("combiner").invoke(null);
+                    reductions.put(p.className(), new ReduceParts(combiner, type.getMethod("identity").invoke(null)));
+                }
             } catch (ReflectiveOperationException | LinkageError e) {
                 errors.put(p.className(), "could not load or make it: " + e);
             }
         }
-        return new Batch(lambdas, errors);
+        return new Batch(lambdas, reductions, errors);
     }
 
     private String compileInto(List<Program> programs, Map<String, byte[]> classes) {

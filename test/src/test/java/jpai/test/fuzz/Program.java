@@ -20,9 +20,10 @@ import jpai.TupleType;
  *        is compared bit for bit
  * @param features the features the program uses
  * @param elements the number of input elements
+ * @param reduction for a {@link Feature#REDUCTIONS} program, the reduce after the map; else null
  */
 record Program(long runSeed, int index, long seed, String className, String source, List<Prim> inputs, boolean tupleInput,
-                List<Prim> outputs, boolean tupleOutput, List<Set<String>> tolerant, Set<Feature> features, int elements) {
+                List<Prim> outputs, boolean tupleOutput, List<Set<String>> tolerant, Set<Feature> features, int elements, Reduction reduction) {
 
     static final String PACKAGE = "fuzzgen";
 

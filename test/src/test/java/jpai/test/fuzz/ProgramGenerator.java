@@ -60,6 +60,13 @@ final class ProgramGenerator {
 
     private final class Builder {
         private final SplittableRandom r;
+        /**
+         * The second random stream: every decision about {@link Feature#STRIDED} and
+         * {@link Feature#REDUCTIONS} is drawn from it, and none is drawn unless the program has the
+         * feature, so that programs without them are exactly what the runs before these features
+         * generated from {@link #r} (docs/fuzzing.md keeps those runs' reproducers).
+         */
+        private final SplittableRandom r2;
         private final long runSeed;
         private final int index;
         private final long seed;
@@ -78,21 +85,46 @@ final class ProgramGenerator {
         private List<Set<String>> tolerant;
         /** While generating a result: leaves prefer variables, so that results depend on the input and the computation. */
         private boolean inResult;
+        /** Whether the program is "core" (see {@link #drawFeatures()}). */
+        private boolean core;
+        /** The reduce of a {@link Feature#REDUCTIONS} program, else null. */
+        private Reduction reduction;
+        /** The captured matrices of {@link Feature#STRIDED}, made when first used. */
+        private final List<Matrix> matrices = new ArrayList<>();
 
         Builder(SplittableRandom r, long runSeed, int index, long seed, String className) {
             this.r = r;
+            this.r2 = new SplittableRandom(seed ^ 0x2D5A1F0E9C3B7A61L);
             this.runSeed = runSeed;
             this.index = index;
             this.seed = seed;
             this.className = className;
             this.features = drawFeatures();
+            drawSecondStreamFeatures();
+        }
+
+        /** {@link Feature#STRIDED} and {@link Feature#REDUCTIONS}, from {@link #r2}, never in core programs. */
+        private void drawSecondStreamFeatures() {
+            if (core) {
+                return;
+            }
+            if (enabled.contains(Feature.STRIDED) && r2.nextDouble() < 0.4) {
+                features.add(Feature.STRIDED);
+            }
+            if (enabled.contains(Feature.REDUCTIONS) && r2.nextDouble() < 0.3) {
+                features.add(Feature.REDUCTIONS);
+            }
         }
 
         /** A third of programs are "core" (scalar in and out, no captures, arrays or division); the rest draw each feature with probability 1/2. */
         private Set<Feature> drawFeatures() {
             Set<Feature> set = EnumSet.noneOf(Feature.class);
             boolean core = r.nextInt(3) == 0;
-            for (Feature f : enabled) {
+            this.core = core;
+            for (Feature f : Feature.original()) {
+                if (!enabled.contains(f)) {
+                    continue;
+                }
                 boolean coreFeature = f == Feature.BRANCHES || f == Feature.LOOPS || f == Feature.MATH || f == Feature.TRANSCENDENTALS;
                 double p = switch (f) {
                     case BRANCHES, LOOPS, MATH -> 0.75;
@@ -147,6 +179,18 @@ final class ProgramGenerator {
                 }
                 outputs.add(type);
             }
+            if (has(Feature.REDUCTIONS)) {
+                // the reduce's element type replaces the drawn result (which was drawn all the same,
+                // so that what follows comes from the same random numbers)
+                used.add(Feature.REDUCTIONS);
+                reduction = drawReduction();
+                outputs = new ArrayList<>(reduction.elements());
+                tupleOutput = reduction.tuple();
+                tolerant = new ArrayList<>();
+                for (int i = 0; i < outputs.size(); i++) {
+                    tolerant.add(null);
+                }
+            }
             if (tupleInput) {
                 used.add(Feature.TUPLE_INPUT);
             }
@@ -184,7 +228,7 @@ final class ProgramGenerator {
                 tolerance.add(t == null ? null : Collections.unmodifiableSet(t));
             }
             return new Program(runSeed, index, seed, className, source, List.copyOf(inputs), tupleInput, List.copyOf(outputs), tupleOutput,
-                            Collections.unmodifiableList(tolerance), Collections.unmodifiableSet(EnumSet.copyOf(usedOrNone())), elements);
+                            Collections.unmodifiableList(tolerance), Collections.unmodifiableSet(EnumSet.copyOf(usedOrNone())), elements, reduction);
         }
 
         private Set<Feature> usedOrNone() {
@@ -221,6 +265,9 @@ final class ProgramGenerator {
             StringBuilder s = new StringBuilder();
             s.append("package ").append(Program.PACKAGE).append(";\n");
             s.append("\n");
+            if (reduction != null) {
+                s.append("import java.util.function.BinaryOperator;\n");
+            }
             s.append("import java.util.function.Function;\n");
             s.append("import jpai.*;\n");
             s.append("\n");
@@ -235,6 +282,20 @@ final class ProgramGenerator {
             s.append(body);
             s.append("        };\n");
             s.append("    }\n");
+            if (reduction != null) {
+                s.append("\n");
+                s.append("    public static BinaryOperator<").append(outType).append("> combiner() {\n");
+                s.append("        return ").append(reduction.combiner()).append(";\n");
+                s.append("    }\n");
+                s.append("\n");
+                s.append("    public static ").append(outType).append(" identity() {\n");
+                s.append("        return ").append(reduction.identity()).append(";\n");
+                s.append("    }\n");
+                if (reduction.wrapperSource() != null) {
+                    s.append("\n");
+                    s.append("    ").append(reduction.wrapperSource()).append("\n");
+                }
+            }
             s.append("}\n");
             return s.toString();
         }
@@ -313,6 +374,10 @@ final class ProgramGenerator {
 
         private void statement(int indent, int nesting) {
             statements++;
+            if (has(Feature.STRIDED) && nesting < MAX_NESTING && r2.nextInt(100) < 18) {
+                stridedLoop(indent);
+                return;
+            }
             List<Var> mutable = visible().stream().filter(v -> v.mutable && !v.isArray()).toList();
             List<Var> arrays = visible().stream().filter(Var::isArray).toList();
             List<Var> writableArrays = arrays.stream().filter(v -> v.mutable).toList();
@@ -480,6 +545,195 @@ final class ProgramGenerator {
             return "Math.floorMod(" + expr(Prim.INT, 2) + ", " + length + ")";
         }
 
+        // ---------------------------------------------------------------- strided loops (Feature.STRIDED)
+
+        /** A captured row-major matrix {@code name} of {@code rows x cols}, and the captured int {@code stride} that holds {@code cols}. */
+        private record Matrix(String name, Prim type, int rows, int cols, String stride) {
+        }
+
+        /** The {@code n}-th captured matrix with {@code rows} rows (0: any), made (in make()) when first asked for. */
+        private Matrix matrix(int rows) {
+            for (Matrix m : matrices) {
+                if (rows == 0 || m.rows() == rows) {
+                    return m;
+                }
+            }
+            Prim type = rows == 0 ? pickSecond(Prim.WIDE) : matrices.get(0).type();
+            int rowCount = rows == 0 ? 1 + r2.nextInt(6) : rows;
+            int cols = 1 + r2.nextInt(6);
+            String name = fresh("km");
+            String stride = fresh("kn");
+            StringBuilder init = new StringBuilder();
+            for (int i = 0; i < rowCount * cols; i++) {
+                init.append(i == 0 ? "" : ", ").append(literal(type));
+            }
+            captureLines.add(type.java + "[] " + name + " = {" + init + "}; // " + rowCount + " x " + cols + ", row-major");
+            captureLines.add("int " + stride + " = " + cols + ";");
+            Matrix m = new Matrix(name, type, rowCount, cols, stride);
+            matrices.add(m);
+            List<Var> captures = scopes.peekLast();
+            captures.add(new Var(name, type, false, rowCount * cols, false, Integer.MAX_VALUE));
+            captures.add(new Var(stride, Prim.INT, false, -1, false, cols));
+            used.add(Feature.CAPTURES);
+            return m;
+        }
+
+        @SafeVarargs
+        private <T> T pickSecond(T... options) {
+            return options[r2.nextInt(options.length)];
+        }
+
+        /** The stride of {@code m} in an index: its captured int (a loop invariant the compiler cannot fold) or the literal. */
+        private String stride(Matrix m) {
+            return r2.nextBoolean() ? m.stride() : Integer.toString(m.cols());
+        }
+
+        /** An int in 0..bound-1, from the data (or a constant). */
+        private String indexBelow(int bound) {
+            if (bound == 1 || r2.nextInt(4) == 0) {
+                return Integer.toString(r2.nextInt(bound));
+            }
+            used.add(Feature.DIVISION);
+            return "Math.floorMod(" + expr(Prim.INT, 2) + ", " + bound + ")";
+        }
+
+        /**
+         * A counted loop over a captured matrix at a strided or 2-D index, into a new accumulator
+         * (which later statements may read): a column walk {@code m[k * n + col]}, a row walk
+         * {@code m[row * n + k]}, a row-times-column product over two matrices (matmul's inner loop), a
+         * walk over all of it in two nested loops, or a search that breaks at the first element past a
+         * bound. With {@link Feature#EXCEPTIONS}, some loops run one step too far (Java's
+         * ArrayIndexOutOfBoundsException for the elements that get there).
+         */
+        private void stridedLoop(int indent) {
+            used.add(Feature.STRIDED);
+            used.add(Feature.LOOPS);
+            Matrix m = matrix(0);
+            Prim type = m.type();
+            String acc = fresh("s");
+            String k = fresh("k");
+            boolean tooFar = has(Feature.EXCEPTIONS) && r2.nextInt(5) == 0;
+            if (tooFar) {
+                used.add(Feature.EXCEPTIONS);
+            }
+            String extra = tooFar ? " + 1" : "";
+            int kind = r2.nextInt(5);
+            if (kind == 4) { // search: the first row whose element in a column passes a bound
+                String col = fresh("c");
+                line(indent, "int " + col + " = " + indexBelow(m.cols()) + ";");
+                line(indent, "int " + acc + " = -1;");
+                line(indent, "for (int " + k + " = 0; " + k + " < " + m.rows() + extra + "; " + k + "++) {");
+                line(indent + 1, "if (" + m.name() + "[" + k + " * " + stride(m) + " + " + col + "] " + pickSecond(">", "<=", "==", "!=") + " " + leaf(type) + ") {");
+                line(indent + 2, acc + " = " + k + ";");
+                line(indent + 2, "break;");
+                line(indent + 1, "}");
+                line(indent, "}");
+                declare(new Var(acc, Prim.INT, true, -1, false, Integer.MAX_VALUE));
+                return;
+            }
+            line(indent, type.java + " " + acc + " = " + leaf(type) + ";");
+            String earlyBreak = r2.nextInt(3) == 0 ? "if (" + acc + " " + pickSecond(">", "<", "!=") + " " + literal(type) + ") break;" : null;
+            if (kind == 0) { // column walk
+                String col = fresh("c");
+                line(indent, "int " + col + " = " + indexBelow(m.cols()) + ";");
+                line(indent, "for (int " + k + " = 0; " + k + " < " + m.rows() + extra + "; " + k + "++) {");
+                line(indent + 1, acc + " " + pickSecond("+=", "-=", "*=") + " " + m.name() + "[" + k + " * " + stride(m) + " + " + col + "];");
+            } else if (kind == 1) { // row walk
+                String row = fresh("r");
+                line(indent, "int " + row + " = " + indexBelow(m.rows()) + ";");
+                line(indent, "for (int " + k + " = 0; " + k + " < " + m.cols() + extra + "; " + k + "++) {");
+                line(indent + 1, acc + " " + pickSecond("+=", "-=") + " " + m.name() + "[" + row + " * " + stride(m) + " + " + k + "];");
+            } else if (kind == 2) { // matmul's inner loop: a row of m times a column of a matrix with m.cols() rows
+                Matrix b = matrix(m.cols());
+                String row = fresh("r");
+                String col = fresh("c");
+                line(indent, "int " + row + " = " + indexBelow(m.rows()) + ";");
+                line(indent, "int " + col + " = " + indexBelow(b.cols()) + ";");
+                line(indent, "for (int " + k + " = 0; " + k + " < " + m.cols() + extra + "; " + k + "++) {");
+                line(indent + 1, acc + " += " + m.name() + "[" + row + " * " + stride(m) + " + " + k + "] * " + b.name() + "[" + k + " * " + stride(b) + " + " + col + "];");
+            } else { // all of it, two nested counted loops
+                String j = fresh("k");
+                line(indent, "for (int " + k + " = 0; " + k + " < " + m.rows() + "; " + k + "++) {");
+                line(indent + 1, "for (int " + j + " = 0; " + j + " < " + m.cols() + extra + "; " + j + "++) {");
+                line(indent + 2, acc + " " + pickSecond("+=", "-=", "*=") + " " + m.name() + "[" + k + " * " + stride(m) + " + " + j + "];");
+                if (earlyBreak != null) {
+                    line(indent + 2, earlyBreak);
+                }
+                line(indent + 1, "}");
+                earlyBreak = null;
+            }
+            if (earlyBreak != null) {
+                line(indent + 1, earlyBreak);
+            }
+            line(indent, "}");
+            declare(new Var(acc, type, true, -1, false, Integer.MAX_VALUE));
+        }
+
+        // ---------------------------------------------------------------- reductions (Feature.REDUCTIONS)
+
+        private Reduction drawReduction() {
+            Reduction.Family family = Reduction.Family.values()[r2.nextInt(Reduction.Family.values().length)];
+            switch (family) {
+                case FIRST_MATCH: {
+                    Prim t = pickSecond(Prim.INT, Prim.LONG, Prim.FLOAT, Prim.DOUBLE, Prim.SHORT);
+                    String zero = zero(t);
+                    String tuple = "Tuple2<Boolean, " + t.box + ">";
+                    return new Reduction(family, List.of(Prim.BOOLEAN, t), "(a, b) -> a._1() ? a : b", "new Tuple2<>(false, " + zero + ")", "found",
+                                    "private static " + tuple + " found(boolean found, " + t.java + " value) {\n        return new Tuple2<>(found, found ? value : " + zero + ");\n    }");
+                }
+                case MATRIX_PRODUCT: {
+                    Prim t = pickSecond(Prim.INT, Prim.LONG);
+                    String one = t == Prim.LONG ? "1L" : "1";
+                    String zero = t == Prim.LONG ? "0L" : "0";
+                    return new Reduction(family, List.of(t, t, t, t),
+                                    "(a, b) -> new Tuple4<>(a._1() * b._1() + a._2() * b._3(), a._1() * b._2() + a._2() * b._4(), a._3() * b._1() + a._4() * b._3(), a._3() * b._2() + a._4() * b._4())",
+                                    "new Tuple4<>(" + one + ", " + zero + ", " + zero + ", " + one + ")", null, null);
+                }
+                case AFFINE_COMPOSITION: {
+                    Prim t = pickSecond(Prim.INT, Prim.LONG);
+                    String suffix = t == Prim.LONG ? "L" : "";
+                    return new Reduction(family, List.of(t, t), "(f, g) -> new Tuple2<>(f._1() * g._1(), g._1() * f._2() + g._2())", "new Tuple2<>(1" + suffix + ", 0" + suffix + ")", null, null);
+                }
+                case POLYNOMIAL_HASH: {
+                    Prim t = pickSecond(Prim.INT, Prim.LONG);
+                    String suffix = t == Prim.LONG ? "L" : "";
+                    return new Reduction(family, List.of(t, t), "(a, b) -> new Tuple2<>(a._1() * b._2() + b._1(), a._2() * b._2())", "new Tuple2<>(0" + suffix + ", 1" + suffix + ")", null, null);
+                }
+                case ARG_MAX: {
+                    Prim t = pickSecond(Prim.INT, Prim.LONG, Prim.SHORT, Prim.CHAR, Prim.BYTE);
+                    String min = t.box.equals("Integer") ? "Integer.MIN_VALUE" : t.box + ".MIN_VALUE";
+                    String tuple = "Tuple2<" + t.box + ", Integer>";
+                    // values at the minimum carry payload -1, as the identity does: so the identity is neutral
+                    return new Reduction(family, List.of(t, Prim.INT), "(a, b) -> b._1() > a._1() ? b : a", "new Tuple2<>(" + min + ", -1)", "arg",
+                                    "private static " + tuple + " arg(" + t.java + " value, int payload) {\n        return new Tuple2<>(value, value == " + min + " ? -1 : payload);\n    }");
+                }
+                default: {
+                    Prim t = pickSecond(Prim.INT, Prim.LONG, Prim.FLOAT, Prim.DOUBLE);
+                    String suffix = t == Prim.LONG ? "L" : "";
+                    if (t.isFloating()) {
+                        boolean min = r2.nextBoolean();
+                        String infinity = t.box + (min ? ".POSITIVE_INFINITY" : ".NEGATIVE_INFINITY");
+                        return new Reduction(family, List.of(t), "(a, b) -> Math." + (min ? "min" : "max") + "(a, b)", infinity, null, null);
+                    }
+                    int op = r2.nextInt(7);
+                    String[] combiners = {"a + b", "a * b", "a ^ b", "a & b", "a | b", "Math.min(a, b)", "Math.max(a, b)"};
+                    String[] identities = {"0" + suffix, "1" + suffix, "0" + suffix, "-1" + suffix, "0" + suffix, t.box + ".MAX_VALUE", t.box + ".MIN_VALUE"};
+                    String identity = identities[op].startsWith("-") ? "(" + identities[op] + ")" : identities[op];
+                    return new Reduction(family, List.of(t), "(a, b) -> " + combiners[op], identity, null, null);
+                }
+            }
+        }
+
+        private static String zero(Prim t) {
+            return switch (t) {
+                case LONG -> "0L";
+                case FLOAT -> "0.0f";
+                case DOUBLE -> "0.0";
+                case SHORT -> "((short) 0)";
+                default -> "0";
+            };
+        }
+
         // ---------------------------------------------------------------- results
 
         private String result() {
@@ -495,7 +749,7 @@ final class ProgramGenerator {
             if (!tupleOutput) {
                 return component(0);
             }
-            StringBuilder s = new StringBuilder("new Tuple").append(outputs.size()).append("<>(");
+            StringBuilder s = new StringBuilder(reduction != null && reduction.wrapper() != null ? reduction.wrapper() + "(" : "new Tuple" + outputs.size() + "<>(");
             for (int c = 0; c < outputs.size(); c++) {
                 s.append(c == 0 ? "" : ", ").append(component(c));
             }
