@@ -19,6 +19,12 @@ public final class JpaiOptions {
     public static final String PROFILE = "jpai.profile";
     /** {@code -Djpai.cache=false}: build every kernel from source, with no disk cache. */
     public static final String CACHE = "jpai.cache";
+    /**
+     * {@code -Djpai.cache.maxBytes=N}: the most bytes of program binaries kept on disk (default 256 MiB);
+     * past it the least recently used entries are removed.
+     */
+    public static final String CACHE_MAX_BYTES = "jpai.cache.maxBytes";
+    public static final long DEFAULT_CACHE_MAX_BYTES = 256L << 20;
     /** {@code -Djpai.cache.dir=DIR}: where built program binaries are kept (default {@code ~/.cache/jpai}). */
     public static final String CACHE_DIR = "jpai.cache.dir";
 
@@ -64,5 +70,20 @@ public final class JpaiOptions {
             return Path.of(dir);
         }
         return Path.of(System.getProperty("user.home"), ".cache", "jpai");
+    }
+
+    /** The bound on the disk program cache's size in bytes ({@link #CACHE_MAX_BYTES}). */
+    public static long programCacheMaxBytes() {
+        String value = System.getProperty(CACHE_MAX_BYTES);
+        if (value == null || value.isBlank()) {
+            return DEFAULT_CACHE_MAX_BYTES;
+        }
+        try {
+            return Math.max(0, Long.parseLong(value.strip()));
+        } catch (NumberFormatException e) {
+            Explain.notice("-D" + CACHE_MAX_BYTES + "=" + value + " is not a number of bytes; the kernel cache keeps at most "
+                    + DEFAULT_CACHE_MAX_BYTES + " bytes");
+            return DEFAULT_CACHE_MAX_BYTES;
+        }
     }
 }

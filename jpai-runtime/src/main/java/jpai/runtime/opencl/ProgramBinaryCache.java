@@ -19,12 +19,16 @@ import java.nio.file.attribute.UserPrincipal;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
 import java.util.HexFormat;
 import java.util.Set;
 
 import jpai.ocl.KernelSource;
 import jpai.runtime.Explain;
+import jpai.runtime.JpaiOptions;
 import jpai.runtime.device.OpenCLDeviceInfo;
 
 /**
@@ -62,9 +66,16 @@ final class ProgramBinaryCache {
     static final Duration STALE_TEMPORARY = Duration.ofMinutes(10);
 
     private final Path directory;
+    private final long maxBytes;
+
+    /** @param maxBytes the most bytes of entries kept; past it the least recently used are removed */
+    ProgramBinaryCache(Path directory, long maxBytes) {
+        this.directory = directory;
+        this.maxBytes = maxBytes;
+    }
 
     ProgramBinaryCache(Path directory) {
-        this.directory = directory;
+        this(directory, JpaiOptions.programCacheMaxBytes());
     }
 
     /**
@@ -72,6 +83,10 @@ final class ProgramBinaryCache {
      * not be trusted or made: then a notice says why, once, and kernels are built in memory.
      */
     static ProgramBinaryCache open(Path directory) {
+        return open(directory, JpaiOptions.programCacheMaxBytes());
+    }
+
+    static ProgramBinaryCache open(Path directory, long maxBytes) {
         try {
             if (!Files.exists(directory, LinkOption.NOFOLLOW_LINKS)) {
                 createPrivateDirectories(directory);
@@ -86,7 +101,7 @@ final class ProgramBinaryCache {
                     + "; kernels are built in memory only (make it yours with mode 700, or set -Djpai.cache.dir)");
             return null;
         }
-        ProgramBinaryCache cache = new ProgramBinaryCache(directory);
+        ProgramBinaryCache cache = new ProgramBinaryCache(directory, maxBytes);
         cache.removeStaleTemporaries();
         return cache;
     }
@@ -181,7 +196,11 @@ final class ProgramBinaryCache {
         digest.update(file, keyStart, expectedKey.length);
         digest.update(file, payloadStart, file.length - payloadStart);
         byte[] stored = Arrays.copyOfRange(file, digestStart, payloadStart);
-        return MessageDigest.isEqual(stored, digest.digest()) ? Arrays.copyOfRange(file, payloadStart, file.length) : null;
+        if (!MessageDigest.isEqual(stored, digest.digest())) {
+            return null;
+        }
+        markUsed(file(key(source, device)));
+        return Arrays.copyOfRange(file, payloadStart, file.length);
     }
 
     /** Stores {@code binary} for {@code source} on {@code device}, replacing what was there, atomically. */
@@ -203,6 +222,7 @@ final class ProgramBinaryCache {
                 Files.move(temporary, file(key), StandardCopyOption.REPLACE_EXISTING);
             }
             temporary = null;
+            evictBeyondBound(file(key));
         } catch (IOException e) {
             Explain.notice("cannot write the kernel cache " + directory + " (" + e.getMessage() + "); kernels will be built again next run");
         } finally {
@@ -212,6 +232,51 @@ final class ProgramBinaryCache {
                 } catch (IOException e) {
                     // Left for removeStaleTemporaries of a later JVM.
                 }
+            }
+        }
+    }
+
+    /** An entry's modification time is its last use: eviction removes the oldest first. */
+    private static void markUsed(Path entry) {
+        try {
+            Files.setLastModifiedTime(entry, FileTime.fromMillis(System.currentTimeMillis()));
+        } catch (IOException e) {
+            // Only the eviction order suffers.
+        }
+    }
+
+    /**
+     * Removes the least recently used entries until the entries together take at most
+     * {@code maxBytes}, never {@code kept} (just written). Runs after each store: stores follow a
+     * driver build, which takes far longer than listing the directory.
+     */
+    private void evictBeyondBound(Path kept) throws IOException {
+        record Entry(Path path, long bytes, FileTime used) {
+        }
+        List<Entry> entries = new ArrayList<>();
+        long total = 0;
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, "*.bin")) {
+            for (Path file : files) {
+                try {
+                    long bytes = Files.size(file);
+                    entries.add(new Entry(file, bytes, Files.getLastModifiedTime(file, LinkOption.NOFOLLOW_LINKS)));
+                    total += bytes;
+                } catch (NoSuchFileException e) {
+                    // Removed by another JVM meanwhile.
+                }
+            }
+        }
+        if (total <= maxBytes) {
+            return;
+        }
+        entries.sort(Comparator.comparing(Entry::used));
+        for (Entry entry : entries) {
+            if (total <= maxBytes) {
+                break;
+            }
+            if (!entry.path().equals(kept)) {
+                Files.deleteIfExists(entry.path());
+                total -= entry.bytes();
             }
         }
     }

@@ -106,4 +106,24 @@ class ProgramBinaryCacheTest {
         assertFalse(Files.exists(stale), "a temporary older than any write is removed");
         assertTrue(Files.exists(beingWritten), "a fresh temporary may be another JVM's write in progress");
     }
+
+    @Test
+    void theLeastRecentlyUsedEntriesAreEvictedPastTheBound(@TempDir Path directory) throws IOException {
+        KernelSource[] sources = {map("1.0f"), map("2.0f"), map("3.0f"), map("4.0f")};
+        ProgramBinaryCache probe = ProgramBinaryCache.open(directory, Long.MAX_VALUE);
+        probe.store(sources[0], DEVICE, new byte[1000]);
+        long entryBytes = Files.size(probe.file(ProgramBinaryCache.key(sources[0], DEVICE))); // the same for all four
+        ProgramBinaryCache cache = ProgramBinaryCache.open(directory, 3 * entryBytes + entryBytes / 2); // room for three
+        long now = System.currentTimeMillis();
+        for (int i = 0; i < 3; i++) {
+            cache.store(sources[i], DEVICE, new byte[1000]);
+            Files.setLastModifiedTime(cache.file(ProgramBinaryCache.key(sources[i], DEVICE)), FileTime.fromMillis(now - 60_000 * (10 - i)));
+        }
+        assertNotNull(cache.load(sources[0], DEVICE)); // the oldest written, now the most recently used
+        cache.store(sources[3], DEVICE, new byte[1000]);
+        assertNotNull(cache.load(sources[0], DEVICE), "used last: kept");
+        assertNull(cache.load(sources[1], DEVICE), "least recently used: evicted");
+        assertNotNull(cache.load(sources[2], DEVICE));
+        assertNotNull(cache.load(sources[3], DEVICE), "just written: kept");
+    }
 }
