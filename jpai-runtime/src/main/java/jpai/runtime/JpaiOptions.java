@@ -25,6 +25,12 @@ public final class JpaiOptions {
      */
     public static final String CACHE_MAX_BYTES = "jpai.cache.maxBytes";
     public static final long DEFAULT_CACHE_MAX_BYTES = 256L << 20;
+    /**
+     * {@code -Djpai.cache.minFreeBytes=N}: PoCL builds are refused (fallback with a reason) when fewer
+     * bytes are free for its kernel cache (default 64 MiB): PoCL ends the JVM when that disk fills.
+     */
+    public static final String CACHE_MIN_FREE_BYTES = "jpai.cache.minFreeBytes";
+    public static final long DEFAULT_CACHE_MIN_FREE_BYTES = 64L << 20;
     /** {@code -Djpai.cache.dir=DIR}: where built program binaries are kept (default {@code ~/.cache/jpai}). */
     public static final String CACHE_DIR = "jpai.cache.dir";
 
@@ -84,6 +90,20 @@ public final class JpaiOptions {
             Explain.notice("-D" + CACHE_MAX_BYTES + "=" + value + " is not a number of bytes; the kernel cache keeps at most "
                     + DEFAULT_CACHE_MAX_BYTES + " bytes");
             return DEFAULT_CACHE_MAX_BYTES;
+        }
+    }
+
+    /** The least free space for a driver's kernel cache before a build ({@link #CACHE_MIN_FREE_BYTES}). */
+    public static long programCacheMinFreeBytes() {
+        String value = System.getProperty(CACHE_MIN_FREE_BYTES);
+        if (value == null || value.isBlank()) {
+            return DEFAULT_CACHE_MIN_FREE_BYTES;
+        }
+        try {
+            return Math.max(0, Long.parseLong(value.strip()));
+        } catch (NumberFormatException e) {
+            Explain.notice("-D" + CACHE_MIN_FREE_BYTES + "=" + value + " is not a number of bytes; " + DEFAULT_CACHE_MIN_FREE_BYTES + " is used");
+            return DEFAULT_CACHE_MIN_FREE_BYTES;
         }
     }
 }

@@ -100,6 +100,7 @@ final class ProgramCache {
                 }
             }
         }
+        DriverCacheSpace.checkBeforeBuild(owner.device());
         cl_program program = buildFromSource(source);
         sourceBuilds.incrementAndGet();
         BuiltProgram built;

@@ -123,6 +123,23 @@ class ProgramCacheTest {
         }
     }
 
+    /** Issue 19: with PoCL's cache disk full, the first apply ended the JVM (LLVM ERROR, exit status 1). */
+    @Test
+    void aBuildWithNoRoomForPoclsCacheIsRefusedNotAttempted() {
+        DeviceContext context = OpenCLTestSupport.context();
+        org.junit.jupiter.api.Assumptions.assumeTrue(context.device().platformName().contains("Portable Computing Language"), "PoCL only");
+        KernelSource source = kernel("cached_no_room");
+        System.setProperty(jpai.runtime.JpaiOptions.CACHE_MIN_FREE_BYTES, Long.toString(Long.MAX_VALUE)); // no disk has that much free
+        try (PArray<Float> in = PArray.of(1f, 2f, 3f); PArray<Float> out = PArray.allocate(Float.class, 3)) {
+            OpenCLRuntimeException refused = org.junit.jupiter.api.Assertions.assertThrows(OpenCLRuntimeException.class,
+                    () -> context.launch(source, OpenCLTestSupport.scale(in.buffer(0), out.buffer(0), 3, 2f)));
+            assertTrue(refused.getMessage().contains("bytes are free for PoCL's kernel cache"), refused.getMessage());
+        } finally {
+            System.clearProperty(jpai.runtime.JpaiOptions.CACHE_MIN_FREE_BYTES);
+        }
+        runAndCheck(context, source); // with room again, the same kernel builds and runs
+    }
+
     private static void assertRebuiltOnce(OpenCLDeviceInfo device, Path cache, KernelSource source) {
         DeviceContext context = new DeviceContext(device, cache, Transfers.DEFAULT_SLICE_BYTES);
         try {
