@@ -19,6 +19,18 @@ public final class JpaiOptions {
     public static final String PROFILE = "jpai.profile";
     /** {@code -Djpai.cache=false}: build every kernel from source, with no disk cache. */
     public static final String CACHE = "jpai.cache";
+    /**
+     * {@code -Djpai.cache.maxBytes=N}: the most bytes of program binaries kept on disk (default 256 MiB);
+     * past it the least recently used entries are removed.
+     */
+    public static final String CACHE_MAX_BYTES = "jpai.cache.maxBytes";
+    public static final long DEFAULT_CACHE_MAX_BYTES = 256L << 20;
+    /**
+     * {@code -Djpai.cache.minFreeBytes=N}: PoCL builds are refused (fallback with a reason) when fewer
+     * bytes are free for its kernel cache (default 64 MiB): PoCL ends the JVM when that disk fills.
+     */
+    public static final String CACHE_MIN_FREE_BYTES = "jpai.cache.minFreeBytes";
+    public static final long DEFAULT_CACHE_MIN_FREE_BYTES = 64L << 20;
     /** {@code -Djpai.cache.dir=DIR}: where built program binaries are kept (default {@code ~/.cache/jpai}). */
     public static final String CACHE_DIR = "jpai.cache.dir";
 
@@ -64,5 +76,34 @@ public final class JpaiOptions {
             return Path.of(dir);
         }
         return Path.of(System.getProperty("user.home"), ".cache", "jpai");
+    }
+
+    /** The bound on the disk program cache's size in bytes ({@link #CACHE_MAX_BYTES}). */
+    public static long programCacheMaxBytes() {
+        String value = System.getProperty(CACHE_MAX_BYTES);
+        if (value == null || value.isBlank()) {
+            return DEFAULT_CACHE_MAX_BYTES;
+        }
+        try {
+            return Math.max(0, Long.parseLong(value.strip()));
+        } catch (NumberFormatException e) {
+            Explain.notice("-D" + CACHE_MAX_BYTES + "=" + value + " is not a number of bytes; the kernel cache keeps at most "
+                    + DEFAULT_CACHE_MAX_BYTES + " bytes");
+            return DEFAULT_CACHE_MAX_BYTES;
+        }
+    }
+
+    /** The least free space for a driver's kernel cache before a build ({@link #CACHE_MIN_FREE_BYTES}). */
+    public static long programCacheMinFreeBytes() {
+        String value = System.getProperty(CACHE_MIN_FREE_BYTES);
+        if (value == null || value.isBlank()) {
+            return DEFAULT_CACHE_MIN_FREE_BYTES;
+        }
+        try {
+            return Math.max(0, Long.parseLong(value.strip()));
+        } catch (NumberFormatException e) {
+            Explain.notice("-D" + CACHE_MIN_FREE_BYTES + "=" + value + " is not a number of bytes; " + DEFAULT_CACHE_MIN_FREE_BYTES + " is used");
+            return DEFAULT_CACHE_MIN_FREE_BYTES;
+        }
     }
 }

@@ -80,7 +80,7 @@ public final class DeviceContext {
             clReleaseContext(context);
             throw e;
         }
-        this.programs = new ProgramCache(this, cacheDir == null ? null : new ProgramBinaryCache(cacheDir));
+        this.programs = new ProgramCache(this, cacheDir == null ? null : ProgramBinaryCache.open(cacheDir));
         // Idle device memory kept for reuse: an eighth of the device, at most 4 GiB.
         this.bufferPool = new DeviceBufferPool(this, Math.min(device.globalMemoryBytes() / 8, 4L << 30));
         this.pinnedMemory = new PinnedHostMemory(this);

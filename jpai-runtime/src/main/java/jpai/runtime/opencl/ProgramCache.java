@@ -89,9 +89,8 @@ final class ProgramCache {
 
     private BuiltProgram obtainAlone(KernelSource source) {
         long start = System.nanoTime();
-        String key = disk == null ? null : ProgramBinaryCache.key(source, owner.device());
-        if (key != null) {
-            byte[] binary = disk.load(key);
+        if (disk != null) {
+            byte[] binary = disk.load(source, owner.device());
             if (binary != null) {
                 BuiltProgram loaded = loadBinary(source, binary);
                 if (loaded != null) {
@@ -101,6 +100,7 @@ final class ProgramCache {
                 }
             }
         }
+        DriverCacheSpace.checkBeforeBuild(owner.device());
         cl_program program = buildFromSource(source);
         sourceBuilds.incrementAndGet();
         BuiltProgram built;
@@ -110,10 +110,10 @@ final class ProgramCache {
             clReleaseProgram(program);
             throw e;
         }
-        if (key != null) {
+        if (disk != null) {
             byte[] binary = binaryOf(program);
             if (binary != null) {
-                disk.store(key, binary);
+                disk.store(source, owner.device(), binary);
             }
         }
         Profiler.driverBuild(System.nanoTime() - start, false);

@@ -75,11 +75,11 @@ class ProgramCacheTest {
         Files.createDirectories(cache);
         Files.write(disk.file(key), new byte[] {1, 2, 3, 4, 5}); // truncated: fails the integrity check
         assertRebuiltOnce(device, cache, source);
-        assertNotNull(disk.load(key), "the damaged entry was overwritten by a good one");
+        assertNotNull(disk.load(source, device), "the damaged entry was overwritten by a good one");
 
-        disk.store(key, "not a program binary at all".getBytes()); // intact file, but the driver refuses it
+        disk.store(source, device, "not a program binary at all".getBytes()); // intact file, but the driver refuses it
         assertRebuiltOnce(device, cache, source);
-        byte[] stored = disk.load(key);
+        byte[] stored = disk.load(source, device);
         assertTrue(stored != null && !new String(stored).equals("not a program binary at all"), "the refused entry was replaced");
         assertEquals(1, files(cache).size(), "no temporary files left behind: " + files(cache));
     }
@@ -93,6 +93,51 @@ class ProgramCacheTest {
         assertEquals(ProgramBinaryCache.key(source, device), ProgramBinaryCache.key(kernel("keyed"), device));
         assertTrue(!ProgramBinaryCache.key(source, device).equals(ProgramBinaryCache.key(otherOptions, device)));
         assertTrue(!ProgramBinaryCache.key(source, device).equals(ProgramBinaryCache.key(kernel("keyed2"), device)));
+    }
+
+    /** Issue 19: the entry of one kernel copied over another's made the next JVM compute the first for the second. */
+    @Test
+    void anEntryCopiedOverAnotherIsRebuiltNotRun(@TempDir Path cache) throws IOException {
+        OpenCLDeviceInfo device = OpenCLTestSupport.context().device();
+        KernelSource doubling = kernel("cached_swapped");
+        KernelSource tripling = new KernelSource(doubling.kernelName(), doubling.text().replace("in[i] * factor + 1.0f", "in[i] * factor * 3.0f - 7.0f"),
+                "", List.of());
+        DeviceContext first = new DeviceContext(device, cache, Transfers.DEFAULT_SLICE_BYTES);
+        try {
+            runAndCheck(first, doubling);
+            try (PArray<Float> in = PArray.of(1f, 2f, 3f); PArray<Float> out = PArray.allocate(Float.class, 3)) {
+                first.launch(tripling, OpenCLTestSupport.scale(in.buffer(0), out.buffer(0), 3, 2f));
+            }
+        } finally {
+            first.close();
+        }
+        Files.copy(cache.resolve(ProgramBinaryCache.key(tripling, device) + ".bin"), cache.resolve(ProgramBinaryCache.key(doubling, device) + ".bin"),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        DeviceContext second = new DeviceContext(device, cache, Transfers.DEFAULT_SLICE_BYTES);
+        try {
+            runAndCheck(second, doubling); // computes in * 2 + 1, not the planted in * 2 * 3 - 7
+            assertEquals(1, second.programsBuiltFromSource(), "the planted entry was refused and the kernel rebuilt");
+            assertEquals(0, second.programsLoadedFromDisk());
+        } finally {
+            second.close();
+        }
+    }
+
+    /** Issue 19: with PoCL's cache disk full, the first apply ended the JVM (LLVM ERROR, exit status 1). */
+    @Test
+    void aBuildWithNoRoomForPoclsCacheIsRefusedNotAttempted() {
+        DeviceContext context = OpenCLTestSupport.context();
+        org.junit.jupiter.api.Assumptions.assumeTrue(context.device().platformName().contains("Portable Computing Language"), "PoCL only");
+        KernelSource source = kernel("cached_no_room");
+        System.setProperty(jpai.runtime.JpaiOptions.CACHE_MIN_FREE_BYTES, Long.toString(Long.MAX_VALUE)); // no disk has that much free
+        try (PArray<Float> in = PArray.of(1f, 2f, 3f); PArray<Float> out = PArray.allocate(Float.class, 3)) {
+            OpenCLRuntimeException refused = org.junit.jupiter.api.Assertions.assertThrows(OpenCLRuntimeException.class,
+                    () -> context.launch(source, OpenCLTestSupport.scale(in.buffer(0), out.buffer(0), 3, 2f)));
+            assertTrue(refused.getMessage().contains("bytes are free for PoCL's kernel cache"), refused.getMessage());
+        } finally {
+            System.clearProperty(jpai.runtime.JpaiOptions.CACHE_MIN_FREE_BYTES);
+        }
+        runAndCheck(context, source); // with room again, the same kernel builds and runs
     }
 
     private static void assertRebuiltOnce(OpenCLDeviceInfo device, Path cache, KernelSource source) {
