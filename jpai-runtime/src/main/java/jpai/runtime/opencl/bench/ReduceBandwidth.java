@@ -1,0 +1,91 @@
+package jpai.runtime.opencl.bench;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.function.BinaryOperator;
+import java.util.function.Function;
+
+import jpai.AF;
+import jpai.ArrayFunction;
+import jpai.PArray;
+import jpai.runtime.device.DeviceChoice;
+import jpai.runtime.opencl.OpenCLRuntime;
+
+/**
+ * The order-preserving float-sum reduction against a device copy of the same data: both run on
+ * an array already resident on the device. The reduction reads {@code 4n} bytes; the copy (a map
+ * {@code x -> x}) reads and writes them, {@code 8n} bytes. Reports each one's GB/s and the
+ * reduction's rate as a share of the copy's (the goal: at least 80%).
+ *
+ * <p>Usage: {@code ReduceBandwidth [--log2n 28] [--repeats 10]}. A single-threaded program.
+ */
+public final class ReduceBandwidth {
+
+    private ReduceBandwidth() {
+    }
+
+    public static void main(String[] args) {
+        int log2n = 28;
+        int repeats = 10;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--log2n" -> log2n = Integer.parseInt(args[++i]);
+                case "--repeats" -> repeats = Integer.parseInt(args[++i]);
+                default -> {
+                    System.err.println("usage: ReduceBandwidth [--log2n L] [--repeats R]");
+                    System.exit(2);
+                }
+            }
+        }
+        DeviceChoice choice = OpenCLRuntime.choice();
+        if (!(choice instanceof DeviceChoice.OpenCL device)) {
+            System.err.println("ReduceBandwidth needs an OpenCL device; the runtime chose Java threads: " + choice.why());
+            System.exit(2);
+            return;
+        }
+        System.out.println("device: " + device.device().describe());
+        System.setProperty("jpai.fallback", "error"); // both must run on the device
+        long n = 1L << log2n;
+        BinaryOperator<Float> add = (a, b) -> a + b;
+        Function<Float, Float> identity = x -> x;
+        ArrayFunction<Float, Float> sum = AF.reduce(add, 0f);
+        ArrayFunction<Float, Float> copy = AF.map(identity);
+        float[] values = new float[Math.toIntExact(n)];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = (i % 1000) * 0.001f;
+        }
+        try (PArray<Float> input = PArray.of(values)) {
+            values = null; // the JVM's copy is not needed any more
+            double[] reduceSeconds = new double[repeats];
+            double[] copySeconds = new double[repeats];
+            float result = 0;
+            for (int r = -1; r < repeats; r++) { // r = -1: compiles both and makes the input resident
+                long start = System.nanoTime();
+                try (PArray<Float> total = sum.apply(input)) {
+                    result = total.get(0);
+                }
+                long middle = System.nanoTime();
+                try (PArray<Float> copied = copy.apply(input)) {
+                    // stays on the device: nothing reads it
+                }
+                long end = System.nanoTime();
+                if (r >= 0) {
+                    reduceSeconds[r] = (middle - start) * 1e-9;
+                    copySeconds[r] = (end - middle) * 1e-9;
+                }
+            }
+            double reduceRate = 4.0 * n / median(reduceSeconds) / 1e9;
+            double copyRate = 8.0 * n / median(copySeconds) / 1e9;
+            System.out.printf(Locale.ROOT, "n = 2^%d floats (%.2f GiB), %d repeats, medians of wall time per apply%n", log2n, 4.0 * n / (1L << 30), repeats);
+            System.out.printf(Locale.ROOT, "float sum reduce: %.3f ms, %.1f GB/s read (sum = %s)%n", median(reduceSeconds) * 1e3, reduceRate, result);
+            System.out.printf(Locale.ROOT, "device copy (map x -> x): %.3f ms, %.1f GB/s read + written%n", median(copySeconds) * 1e3, copyRate);
+            System.out.printf(Locale.ROOT, "reduce / copy bandwidth: %.1f%% (goal >= 80%%)%n", 100 * reduceRate / copyRate);
+        }
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
+    }
+}
