@@ -128,7 +128,8 @@ class ProgramCacheTest {
     void aBuildWithNoRoomForPoclsCacheIsRefusedNotAttempted() {
         DeviceContext context = OpenCLTestSupport.context();
         org.junit.jupiter.api.Assumptions.assumeTrue(context.device().platformName().contains("Portable Computing Language"), "PoCL only");
-        KernelSource source = kernel("cached_no_room");
+        // a name no earlier run has built: an entry in the disk cache would be loaded without a build
+        KernelSource source = kernel("cached_no_room_" + Long.toHexString(System.nanoTime()));
         System.setProperty(jpai.runtime.JpaiOptions.CACHE_MIN_FREE_BYTES, Long.toString(Long.MAX_VALUE)); // no disk has that much free
         try (PArray<Float> in = PArray.of(1f, 2f, 3f); PArray<Float> out = PArray.allocate(Float.class, 3)) {
             OpenCLRuntimeException refused = org.junit.jupiter.api.Assertions.assertThrows(OpenCLRuntimeException.class,
