@@ -185,4 +185,23 @@ class CPrinterTest {
         CStmt noDefault = new Switch(A, List.of(new Case(List.of(literal("1")), false, Block.of(new Return(B)))));
         assertTrue(CFlow.canCompleteNormally(noDefault));
     }
+
+    @Test
+    void labelsNoGotoNamesAreDroppedFromTheFinishedTree() {
+        Block body = Block.of(
+                new While(A, Block.of(new If(B, Block.of(new Goto("used"))), new Label("unused"), new Assignment(C, A))),
+                new Label("used"),
+                new Label("alsoUnused"),
+                new Return(C));
+        assertEquals("""
+                while (a) {
+                    if (b) {
+                        goto used;
+                    }
+                    c = a;
+                }
+                used:;
+                return c;
+                """, CPrinter.statements(CLabels.withoutUnused(body), 0));
+    }
 }
