@@ -1,6 +1,9 @@
 package jpai.ocl.codegen;
 
-/** Indented lines of C text. */
+/**
+ * Indented lines of C text, for the kernel wrappers. Element functions are built as a C syntax tree
+ * ({@link jpai.ocl.c.CStmt}) and printed by {@link jpai.ocl.c.CPrinter}.
+ */
 public final class CodeWriter {
 
     private final StringBuilder text = new StringBuilder();
@@ -20,12 +23,6 @@ public final class CodeWriter {
         return this;
     }
 
-    /** A label, one level out from the code around it, as C programmers write them. */
-    public CodeWriter label(String label) {
-        text.append("    ".repeat(Math.max(depth - 1, 0))).append(label).append(":;\n");
-        return this;
-    }
-
     public CodeWriter open(String line) {
         line(line + " {");
         depth++;
@@ -38,27 +35,6 @@ public final class CodeWriter {
         line(line);
         depth++;
         return this;
-    }
-
-    /**
-     * True if the last statement written at this writer's own depth is a jump ({@code break},
-     * {@code continue}, {@code return} or {@code goto}): control never falls off its end.
-     */
-    public boolean endsInJump() {
-        String[] lines = text.toString().split("\n");
-        String indent = "    ".repeat(depth);
-        for (int i = lines.length - 1; i >= 0; i--) {
-            String line = lines[i];
-            if (line.isBlank() || line.trim().endsWith(":;")) {
-                continue;
-            }
-            if (!line.startsWith(indent) || line.startsWith(indent + " ")) {
-                return false;
-            }
-            String statement = line.trim();
-            return statement.equals("break;") || statement.equals("continue;") || statement.startsWith("return ") || statement.startsWith("goto ");
-        }
-        return false;
     }
 
     public CodeWriter close() {

@@ -72,6 +72,21 @@ import jpai.compiler.SourceLocation;
 import jpai.compiler.ValueShape;
 import jpai.compiler.nodes.TupleValueNode;
 import jpai.ocl.DeoptReason;
+import jpai.ocl.c.CExpr;
+import jpai.ocl.c.CFlow;
+import jpai.ocl.c.CLabels;
+import jpai.ocl.c.CPrinter;
+import jpai.ocl.c.CStmt;
+import jpai.ocl.c.CStmt.Assignment;
+import jpai.ocl.c.CStmt.Block;
+import jpai.ocl.c.CStmt.Break;
+import jpai.ocl.c.CStmt.Continue;
+import jpai.ocl.c.CStmt.Declaration;
+import jpai.ocl.c.CStmt.For;
+import jpai.ocl.c.CStmt.Goto;
+import jpai.ocl.c.CStmt.If;
+import jpai.ocl.c.CStmt.Label;
+import jpai.ocl.c.CStmt.Return;
 import jpai.ocl.OpenCLTypes;
 
 /**
@@ -176,7 +191,6 @@ public final class FunctionEmitter {
     private final Set<HIRBlock> follows = new HashSet<>();
     /** Exit blocks of a loop that only lead into the loop's follow merge: their break carries their code. */
     private final Map<HIRBlock, HIRBlock> exitsIntoFollow = new HashMap<>();
-    private final Set<HIRBlock> gotoTargets = new HashSet<>();
     private final Set<HIRBlock> continueTargets = new HashSet<>();
 
     public FunctionEmitter(KernelGraph kernel, String name) {
@@ -193,7 +207,7 @@ public final class FunctionEmitter {
         checkNoOtherParameters();
         findLoopFollows();
 
-        CodeWriter body = new CodeWriter(1);
+        List<CStmt> body = new ArrayList<>();
         emitTree(schedule.getCFG().getStartBlock(), null, null, body);
 
         List<String> declarations = new ArrayList<>();
@@ -211,7 +225,7 @@ public final class FunctionEmitter {
         for (String array : arrayDeclarations) {
             function.line(array);
         }
-        function.appendText(resolveLabels(body.toString()));
+        function.appendText(CPrinter.statements(CLabels.withoutUnused(new Block(body)), 1));
         function.close();
         return new EmittedFunction(name, parameters, function.toString(), usesDoubles || helpers.stream().anyMatch(Helper::usesDoubles), helpers);
     }
@@ -341,7 +355,7 @@ public final class FunctionEmitter {
         return block.getSuccessorCount() == 0;
     }
 
-    private void emitTree(HIRBlock block, Loops loops, HIRBlock fallsInto, CodeWriter code) {
+    private void emitTree(HIRBlock block, Loops loops, HIRBlock fallsInto, List<CStmt> code) {
         List<HIRBlock> merges = new ArrayList<>();
         for (HIRBlock child = block.getFirstDominated(); child != null; child = child.getDominatedSibling()) {
             if (child.getBeginNode() instanceof AbstractMergeNode && !follows.contains(child)) {
@@ -357,11 +371,11 @@ public final class FunctionEmitter {
     }
 
     /** {@code block}'s code, then the merge blocks it dominates (the first of {@code merges} last). */
-    private void emitWithin(HIRBlock block, List<HIRBlock> merges, Loops loops, HIRBlock fallsInto, CodeWriter code) {
+    private void emitWithin(HIRBlock block, List<HIRBlock> merges, Loops loops, HIRBlock fallsInto, List<CStmt> code) {
         if (!merges.isEmpty()) {
             HIRBlock last = merges.get(0);
             emitWithin(block, merges.subList(1, merges.size()), loops, last, code);
-            code.label(pendingLabel(last));
+            code.add(new Label(label(last)));
             emitTree(last, loops, fallsInto, code);
             return;
         }
@@ -376,19 +390,19 @@ public final class FunctionEmitter {
      * ascending order, each falling into the next. Emitting such a merge inside the loop body would
      * put it where a path from after the loop can only reach it by a jump into the loop.
      */
-    private void emitLoop(HIRBlock header, List<HIRBlock> merges, Loops loops, HIRBlock fallsInto, CodeWriter code) {
+    private void emitLoop(HIRBlock header, List<HIRBlock> merges, Loops loops, HIRBlock fallsInto, List<CStmt> code) {
         HIRBlock follow = loopFollows.get(header);
         List<HIRBlock> inside = new ArrayList<>();
         List<HIRBlock> after = new ArrayList<>();
         for (HIRBlock merge : merges) {
             (isInLoop(merge, header) ? inside : after).add(merge);
         }
-        code.open("for (;;)");
-        emitWithin(header, inside, new Loops(header, follow, loops), header, code);
+        List<CStmt> body = new ArrayList<>();
+        emitWithin(header, inside, new Loops(header, follow, loops), header, body);
         if (continueTargets.contains(header)) {
-            code.label(continueLabel(header));
+            body.add(new Label(continueLabel(header)));
         }
-        code.close();
+        code.add(new For(null, null, null, new Block(body)));
         List<HIRBlock> sequence = new ArrayList<>();
         if (follow != null) {
             sequence.add(follow);
@@ -399,7 +413,7 @@ public final class FunctionEmitter {
         }
         for (int i = 0; i < sequence.size(); i++) {
             HIRBlock block = sequence.get(i);
-            code.label(pendingLabel(block));
+            code.add(new Label(label(block)));
             emitTree(block, loops, i + 1 < sequence.size() ? sequence.get(i + 1) : fallsInto, code);
         }
     }
@@ -414,7 +428,7 @@ public final class FunctionEmitter {
         return false;
     }
 
-    private void emitTerminator(HIRBlock block, Loops loops, HIRBlock fallsInto, CodeWriter code) {
+    private void emitTerminator(HIRBlock block, Loops loops, HIRBlock fallsInto, List<CStmt> code) {
         FixedNode end = block.getEndNode();
         if (end instanceof IfNode ifNode) {
             emitTwoWay(block, operand(ifNode.condition()), ifNode.trueSuccessor(), ifNode.falseSuccessor(), loops, fallsInto, code);
@@ -429,7 +443,7 @@ public final class FunctionEmitter {
                 overflow = expressions.exactOverflow(split, value, operand(value), null);
             }
             if (split.hasUsages()) {
-                code.line(operand(split) + " = " + expressions.exactResult(split) + ";");
+                code.add(assign(operand(split), expressions.exactResult(split)));
             }
             emitTwoWay(block, overflow, split.getOverflowSuccessor(), split.getNext(), loops, fallsInto, code);
         } else if (end instanceof IntegerSwitchNode switchNode) {
@@ -437,7 +451,7 @@ public final class FunctionEmitter {
         } else if (end instanceof ReturnNode ret) {
             emitReturn(ret, code);
         } else if (end instanceof DeoptimizeNode deoptimize) {
-            code.line("return " + exitCode(DeoptReason.of(deoptimize.getReason()), deoptimize) + ";");
+            code.add(exit(exitCode(DeoptReason.of(deoptimize.getReason()), deoptimize)));
         } else if (end instanceof ControlSplitNode || end instanceof ControlSinkNode) {
             throw KernelBailoutException.at(end, describeUnsupported(end));
         } else if (block.getSuccessorCount() == 1) {
@@ -448,27 +462,28 @@ public final class FunctionEmitter {
     }
 
     /** A two-way branch on a C {@code condition}: {@code if}/{@code else}, or a guard clause and the main path unnested. */
-    private void emitTwoWay(HIRBlock block, String condition, AbstractBeginNode ifTrue, AbstractBeginNode ifFalse, Loops loops, HIRBlock fallsInto, CodeWriter code) {
-        CodeWriter whenTrue = new CodeWriter(code.depth() + 1);
-        CodeWriter whenFalse = new CodeWriter(code.depth() + 1);
+    private void emitTwoWay(HIRBlock block, String condition, AbstractBeginNode ifTrue, AbstractBeginNode ifFalse, Loops loops, HIRBlock fallsInto, List<CStmt> code) {
+        List<CStmt> whenTrue = new ArrayList<>();
+        List<CStmt> whenFalse = new ArrayList<>();
         branch(block, schedule.blockFor(ifTrue), loops, fallsInto, whenTrue);
         branch(block, schedule.blockFor(ifFalse), loops, fallsInto, whenFalse);
-        String negated = "!" + parenthesized(condition);
+        CExpr test = text(condition);
+        CExpr negated = text("!" + parenthesized(condition));
+        Block trueBlock = new Block(whenTrue);
+        Block falseBlock = new Block(whenFalse);
         if (whenFalse.isEmpty()) {
-            code.open("if (" + condition + ")").append(whenTrue).close();
+            code.add(new If(test, trueBlock));
         } else if (whenTrue.isEmpty()) {
-            code.open("if (" + negated + ")").append(whenFalse).close();
-        } else if (whenFalse.endsInJump() && !whenTrue.endsInJump()) {
+            code.add(new If(negated, falseBlock));
+        } else if (!CFlow.canCompleteNormally(falseBlock) && CFlow.canCompleteNormally(trueBlock)) {
             // A guard clause (an exit, break or early return) first, then the main path unnested.
-            code.open("if (" + negated + ")").append(whenFalse).close();
-            code.append(reindented(whenTrue, code.depth()));
-        } else if (whenTrue.endsInJump() && !whenFalse.endsInJump()) {
-            code.open("if (" + condition + ")").append(whenTrue).close();
-            code.append(reindented(whenFalse, code.depth()));
+            code.add(new If(negated, falseBlock));
+            code.addAll(whenTrue);
+        } else if (!CFlow.canCompleteNormally(trueBlock) && CFlow.canCompleteNormally(falseBlock)) {
+            code.add(new If(test, trueBlock));
+            code.addAll(whenFalse);
         } else {
-            code.open("if (" + condition + ")").append(whenTrue);
-            code.between("} else {");
-            code.append(whenFalse).close();
+            code.add(new If(test, trueBlock, falseBlock));
         }
     }
 
@@ -478,7 +493,7 @@ public final class FunctionEmitter {
      * keys, the default last. Not a C {@code switch}: a {@code break} in a branch's code means
      * leaving the enclosing loop, which inside a C {@code switch} would leave the switch instead.
      */
-    private void emitSwitch(HIRBlock block, IntegerSwitchNode switchNode, Loops loops, HIRBlock fallsInto, CodeWriter code) {
+    private void emitSwitch(HIRBlock block, IntegerSwitchNode switchNode, Loops loops, HIRBlock fallsInto, List<CStmt> code) {
         String value = operand(switchNode.value());
         Map<AbstractBeginNode, List<String>> keysByTarget = new LinkedHashMap<>();
         for (int i = 0; i < switchNode.keyCount(); i++) {
@@ -487,34 +502,31 @@ public final class FunctionEmitter {
                 keysByTarget.computeIfAbsent(target, t -> new ArrayList<>()).add(value + " == " + Literals.of(switchNode.keyAt(i)));
             }
         }
-        CodeWriter otherwise = new CodeWriter(code.depth() + 1);
+        List<CStmt> otherwise = new ArrayList<>();
         branch(block, schedule.blockFor(switchNode.defaultSuccessor()), loops, fallsInto, otherwise);
         if (keysByTarget.isEmpty()) {
-            code.append(reindented(otherwise, code.depth()));
+            code.addAll(otherwise);
             return;
         }
-        boolean first = true;
+        List<CExpr> conditions = new ArrayList<>();
+        List<Block> arms = new ArrayList<>();
         for (Map.Entry<AbstractBeginNode, List<String>> target : keysByTarget.entrySet()) {
-            CodeWriter whenTaken = new CodeWriter(code.depth() + 1);
+            List<CStmt> whenTaken = new ArrayList<>();
             branch(block, schedule.blockFor(target.getKey()), loops, fallsInto, whenTaken);
-            String condition = String.join(" || ", target.getValue());
-            if (first) {
-                code.open("if (" + condition + ")");
-            } else {
-                code.between("} else if (" + condition + ") {");
-            }
-            code.append(whenTaken);
-            first = false;
+            conditions.add(text(String.join(" || ", target.getValue())));
+            arms.add(new Block(whenTaken));
         }
-        if (!otherwise.isEmpty()) {
-            code.between("} else {");
-            code.append(otherwise);
+        // the chain is built from its end: each test's else is the rest of the chain
+        Block rest = new Block(otherwise);
+        for (int i = arms.size() - 1; i >= 0; i--) {
+            CStmt test = new If(conditions.get(i), arms.get(i), rest);
+            rest = Block.of(test);
         }
-        code.close();
+        code.addAll(rest.statements());
     }
 
     /** The code for the edge {@code from → to}. */
-    private void branch(HIRBlock from, HIRBlock to, Loops loops, HIRBlock fallsInto, CodeWriter code) {
+    private void branch(HIRBlock from, HIRBlock to, Loops loops, HIRBlock fallsInto, List<CStmt> code) {
         if (to.getBeginNode() instanceof AbstractMergeNode merge) {
             AbstractEndNode end = (AbstractEndNode) from.getEndNode();
             assignPhis(merge, end, code);
@@ -523,10 +535,10 @@ public final class FunctionEmitter {
                     return;
                 }
                 if (loops != null && loops.header() == to) {
-                    code.line("continue;");
+                    code.add(new Continue());
                 } else {
                     continueTargets.add(to);
-                    code.line("goto " + continueLabel(to) + ";");
+                    code.add(new Goto(continueLabel(to)));
                 }
                 return;
             }
@@ -543,65 +555,19 @@ public final class FunctionEmitter {
         }
     }
 
-    /** The same lines one level out: a branch's code placed after its {@code if}. */
-    private static CodeWriter reindented(CodeWriter branch, int depth) {
-        CodeWriter result = new CodeWriter(depth);
-        String text = branch.toString();
-        for (String line : text.split("\n")) {
-            if (!line.isEmpty()) {
-                result.raw(line.startsWith("    ") ? line.substring(4) : line);
-            }
-        }
-        return result;
-    }
-
-    private void jumpForward(HIRBlock target, Loops loops, HIRBlock fallsInto, CodeWriter code) {
+    private void jumpForward(HIRBlock target, Loops loops, HIRBlock fallsInto, List<CStmt> code) {
         if (fallsInto == target) {
             return;
         }
         if (loops != null && loops.follow() == target) {
-            code.line("break;");
+            code.add(new Break());
             return;
         }
-        gotoTargets.add(target);
-        code.line("goto " + label(target) + ";");
+        code.add(new Goto(label(target)));
     }
 
     private static String label(HIRBlock block) {
         return "L" + block.getBeginNode().getId();
-    }
-
-    /**
-     * A block's label, written before the jumps to it are all known (a jump may be emitted after
-     * its target's code): {@link #resolveLabels} keeps it where some {@code goto} names it and
-     * drops it elsewhere.
-     */
-    private static String pendingLabel(HIRBlock block) {
-        return PENDING_LABEL + label(block);
-    }
-
-    private static final String PENDING_LABEL = "@pending@";
-
-    /** The function body with the pending labels that some {@code goto} names made real, the others removed. */
-    private String resolveLabels(String body) {
-        Set<String> targets = new HashSet<>();
-        for (HIRBlock target : gotoTargets) {
-            targets.add(label(target));
-        }
-        StringBuilder result = new StringBuilder(body.length());
-        for (String line : body.split("\n", -1)) {
-            int at = line.indexOf(PENDING_LABEL);
-            if (at < 0) {
-                result.append(line).append('\n');
-            } else {
-                String label = line.substring(at + PENDING_LABEL.length(), line.length() - ":;".length());
-                if (targets.contains(label)) {
-                    result.append(line, 0, at).append(label).append(":;\n");
-                }
-            }
-        }
-        result.setLength(Math.max(0, result.length() - 1)); // the split's last (empty) piece
-        return result.toString();
     }
 
     private static String continueLabel(HIRBlock header) {
@@ -610,7 +576,7 @@ public final class FunctionEmitter {
 
     // ---------------------------------------------------------------- statements
 
-    private void emitStatements(HIRBlock block, CodeWriter code) {
+    private void emitStatements(HIRBlock block, List<CStmt> code) {
         FixedNode end = block.getEndNode();
         for (Node node : schedule.nodesFor(block)) {
             if (node == end && (node instanceof ControlSplitNode || node instanceof ControlSinkNode || node instanceof AbstractEndNode)) {
@@ -620,24 +586,24 @@ public final class FunctionEmitter {
                 emitFixed(fixed, code);
             } else if (needsVariable(node)) {
                 ValueNode value = (ValueNode) node;
-                code.line(operand(value) + " = " + expressions.emit(value) + ";");
+                code.add(assign(operand(value), expressions.emit(value)));
             }
         }
     }
 
-    private void emitFixed(FixedNode node, CodeWriter code) {
+    private void emitFixed(FixedNode node, List<CStmt> code) {
         if (node instanceof AbstractBeginNode) {
             return; // block entries: phis are assigned on the incoming edges
         }
         if (node instanceof FixedGuardNode guard) {
             String condition = operand(guard.condition());
             String fails = guard.isNegated() ? condition : "!" + parenthesized(condition);
-            code.line("if (" + fails + ") return " + exitCode(DeoptReason.of(guard.getReason()), guard) + ";");
+            code.add(new If(text(fails), Block.of(exit(exitCode(DeoptReason.of(guard.getReason()), guard)))));
         } else if (node instanceof IntegerDivRemNode division) {
             emitDivision(division, code);
         } else if (node instanceof LoadIndexedNode load) {
             if (load.hasUsages()) {
-                code.line(operand(load) + " = " + array(load) + "[" + operand(load.index()) + "];");
+                code.add(assign(operand(load), array(load) + "[" + operand(load.index()) + "]"));
             }
         } else if (node instanceof StoreIndexedNode store) {
             if (arrayOf(store) instanceof ConstantNode) {
@@ -646,13 +612,13 @@ public final class FunctionEmitter {
             if (arrayOf(store) instanceof ParameterNode) {
                 throw KernelBailoutException.at(store, "the function writes to a captured array; captured arrays are read-only on OpenCL (the write would not reach the Java array)");
             }
-            code.line(array(store) + "[" + operand(store.index()) + "] = " + storedValue(store) + ";");
+            code.add(assign(array(store) + "[" + operand(store.index()) + "]", storedValue(store)));
         } else if (node instanceof CommitAllocationNode commit) {
             emitCommit(commit, code);
         } else if (node instanceof NewArrayNode newArray) {
             emitNewArray(newArray, code);
         } else if (node instanceof ValueNode value && needsVariable(value)) {
-            code.line(operand(value) + " = " + expressions.emit(value) + ";");
+            code.add(assign(operand(value), expressions.emit(value)));
         } else if (node instanceof ValueNode value && !value.hasUsages() && expressions.isPure(value)) {
             return; // an unused computation without effects
         } else {
@@ -664,13 +630,13 @@ public final class FunctionEmitter {
      * Java's integer division and remainder: an exit on a zero divisor, and
      * {@code MIN_VALUE / -1 == MIN_VALUE}, {@code MIN_VALUE % -1 == 0} (both undefined in C).
      */
-    private void emitDivision(IntegerDivRemNode division, CodeWriter code) {
+    private void emitDivision(IntegerDivRemNode division, List<CStmt> code) {
         String x = operand(division.getX());
         String y = operand(division.getY());
         if (!isNonZero(division.getY()) && division.getZeroGuard() == null) {
             // The zero guard is the parser's explicit check (its non-zero branch), emitted as a branch of
             // its own; without one, keep Java's exception here.
-            code.line("if (" + y + " == 0) return " + exitCode(DeoptReason.DIVISION_BY_ZERO, division) + ";");
+            code.add(new If(text(y + " == 0"), Block.of(exit(exitCode(DeoptReason.DIVISION_BY_ZERO, division)))));
         }
         if (!division.hasUsages()) {
             return;
@@ -689,7 +655,7 @@ public final class FunctionEmitter {
         } else {
             throw KernelBailoutException.at(division, describeUnsupported(division));
         }
-        code.line(operand(division) + " = " + value + ";");
+        code.add(assign(operand(division), value));
     }
 
     /** True if the stamp excludes -1 (say an array length): C's {@code /} and {@code %} then agree with Java's. */
@@ -712,7 +678,7 @@ public final class FunctionEmitter {
         };
     }
 
-    private void emitCommit(CommitAllocationNode commit, CodeWriter code) {
+    private void emitCommit(CommitAllocationNode commit, List<CStmt> code) {
         int valueIndex = 0;
         for (VirtualObjectNode object : commit.getVirtualObjects()) {
             List<ValueNode> values = commit.getValues().subList(valueIndex, valueIndex + object.entryCount());
@@ -723,20 +689,20 @@ public final class FunctionEmitter {
             String arrayName = declareArray(object, array.componentType().getJavaKind(), array.entryCount());
             boolean allZero = values.stream().allMatch(v -> v instanceof ConstantNode c && c.asJavaConstant() != null && c.asJavaConstant().isDefaultForKind());
             if (allZero && array.entryCount() > 8) {
-                code.line("for (int k = 0; k < " + array.entryCount() + "; k++) " + arrayName + "[k] = 0;");
+                code.add(zeroFill(arrayName, array.entryCount()));
             } else {
                 for (int i = 0; i < values.size(); i++) {
                     ValueNode value = values.get(i);
                     if (value instanceof VirtualObjectNode) {
                         throw KernelBailoutException.at(commit, "arrays of arrays are not supported on OpenCL");
                     }
-                    code.line(arrayName + "[" + i + "] = " + operand(value) + ";");
+                    code.add(assign(arrayName + "[" + i + "]", operand(value)));
                 }
             }
         }
     }
 
-    private void emitNewArray(NewArrayNode newArray, CodeWriter code) {
+    private void emitNewArray(NewArrayNode newArray, List<CStmt> code) {
         ResolvedJavaType elementType = newArray.elementType();
         if (!elementType.isPrimitive()) {
             throw KernelBailoutException.at(newArray, "arrays of objects are not supported on OpenCL");
@@ -746,11 +712,11 @@ public final class FunctionEmitter {
         }
         int size = length.asJavaConstant().asInt();
         if (size < 0) {
-            code.line("return " + exitCode(DeoptReason.NEGATIVE_ARRAY_SIZE, newArray) + ";");
+            code.add(exit(exitCode(DeoptReason.NEGATIVE_ARRAY_SIZE, newArray)));
             return;
         }
         String arrayName = declareArray(newArray, elementType.getJavaKind(), size);
-        code.line("for (int k = 0; k < " + size + "; k++) " + arrayName + "[k] = 0;");
+        code.add(zeroFill(arrayName, size));
     }
 
     /**
@@ -821,7 +787,7 @@ public final class FunctionEmitter {
         return arrayName;
     }
 
-    private void emitReturn(ReturnNode ret, CodeWriter code) {
+    private void emitReturn(ReturnNode ret, List<CStmt> code) {
         ValueNode result = ret.result();
         List<ValueNode> components = result instanceof TupleValueNode tuple ? tuple.components() : List.of(result);
         if (components.size() != resultNames.size()) {
@@ -832,9 +798,9 @@ public final class FunctionEmitter {
             if (!component.getStackKind().isPrimitive()) {
                 throw KernelBailoutException.at(ret, "the function returns an object (" + unwrap(component).getClass().getSimpleName() + ") where its result has a number; a boxed value of another type?");
             }
-            code.line("*" + resultNames.get(i) + " = " + operand(component) + ";");
+            code.add(assign("*" + resultNames.get(i), operand(component)));
         }
-        code.line("return 0;");
+        code.add(new Return(CExpr.literal("0")));
     }
 
     /** The exit code with a comment naming the exception and the line, for readers of the kernel. */
@@ -862,7 +828,7 @@ public final class FunctionEmitter {
     }
 
     /** Assigns the merge's phis their values on this edge, as one parallel copy. */
-    private void assignPhis(AbstractMergeNode merge, AbstractEndNode end, CodeWriter code) {
+    private void assignPhis(AbstractMergeNode merge, AbstractEndNode end, List<CStmt> code) {
         List<PhiNode> phis = new ArrayList<>();
         for (PhiNode phi : merge.phis()) {
             if (phi.hasUsages() && !(phi.stamp(NodeView.DEFAULT).isPointerStamp()) && phi.getStackKind().isPrimitive()) {
@@ -884,19 +850,43 @@ public final class FunctionEmitter {
         }
         if (!readsSibling) {
             for (PhiNode phi : changing) {
-                code.line(operand(phi) + " = " + operand(phi.valueAt(end)) + ";");
+                code.add(assign(operand(phi), operand(phi.valueAt(end))));
             }
             return;
         }
         // A swap (a, b = b, a) in a loop: read every value before writing any.
-        code.line("{");
+        List<CStmt> copy = new ArrayList<>();
         for (int i = 0; i < changing.size(); i++) {
-            code.line("    " + typeOf(changing.get(i)) + " t" + i + " = " + operand(changing.get(i).valueAt(end)) + ";");
+            copy.add(new Declaration(typeOf(changing.get(i)), "t" + i, text(operand(changing.get(i).valueAt(end)))));
         }
         for (int i = 0; i < changing.size(); i++) {
-            code.line("    " + operand(changing.get(i)) + " = t" + i + ";");
+            copy.add(assign(operand(changing.get(i)), "t" + i));
         }
-        code.line("}");
+        code.add(new Block(copy));
+    }
+
+    /**
+     * C text from the expression emitter as a tree leaf. It only ever stands where a whole expression
+     * goes (a condition, a right-hand side, a return value), so its own precedence never matters.
+     */
+    private static CExpr text(String expression) {
+        return new CExpr.Text(expression, CExpr.PRIMARY);
+    }
+
+    private static CStmt assign(String target, String value) {
+        return new Assignment(text(target), text(value));
+    }
+
+    /** Leaving the function with a Java exception's (or deoptimization's) exit code. */
+    private static CStmt exit(String exitCode) {
+        return new Return(text(exitCode));
+    }
+
+    /** Java's zeroed new array: {@code for (int k = 0; k < length; k++) array[k] = 0;}. */
+    private static CStmt zeroFill(String arrayName, int length) {
+        CExpr k = CExpr.name("k");
+        return new For(new Declaration("int", "k", CExpr.literal("0")), CExpr.binary(k, CExpr.BinaryOperator.LT, CExpr.literal(Integer.toString(length))),
+                new CStmt.ExpressionStatement(text("k++")), Block.of(new Assignment(new CExpr.Index(text(arrayName), k), CExpr.literal("0"))));
     }
 
     // ---------------------------------------------------------------- values
