@@ -117,23 +117,26 @@ final class OpenCLTestDevice {
             }
             cl_platform_id[] platforms = new cl_platform_id[count[0]];
             clGetPlatformIDs(count[0], platforms, null);
-            for (cl_platform_id platform : platforms) {
-                int[] devices = new int[1];
-                try {
-                    clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, null, devices);
-                } catch (CLException e) {
-                    continue;
+            // A GPU first, as the runtime chooses (on the GPU machine NVIDIA's compiler is the one to test), else any device.
+            for (long type : new long[] {org.jocl.CL.CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_ALL}) {
+                for (cl_platform_id platform : platforms) {
+                    int[] devices = new int[1];
+                    try {
+                        clGetDeviceIDs(platform, type, 0, null, devices);
+                    } catch (CLException e) {
+                        continue;
+                    }
+                    if (devices[0] == 0) {
+                        continue;
+                    }
+                    cl_device_id[] ids = new cl_device_id[1];
+                    clGetDeviceIDs(platform, type, 1, ids, null);
+                    cl_context_properties properties = new cl_context_properties();
+                    properties.addProperty(CL_CONTEXT_PLATFORM, platform);
+                    cl_context context = clCreateContext(properties, 1, ids, null, null, null);
+                    cl_command_queue queue = clCreateCommandQueueWithProperties(context, ids[0], null, null);
+                    return new OpenCLTestDevice(context, queue, ids[0]);
                 }
-                if (devices[0] == 0) {
-                    continue;
-                }
-                cl_device_id[] ids = new cl_device_id[1];
-                clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, ids, null);
-                cl_context_properties properties = new cl_context_properties();
-                properties.addProperty(CL_CONTEXT_PLATFORM, platform);
-                cl_context context = clCreateContext(properties, 1, ids, null, null, null);
-                cl_command_queue queue = clCreateCommandQueueWithProperties(context, ids[0], null, null);
-                return new OpenCLTestDevice(context, queue, ids[0]);
             }
             return null;
         } catch (CLException | UnsatisfiedLinkError e) {
