@@ -125,8 +125,9 @@ class ProgramCacheTest {
 
     /** Issue 19: with PoCL's cache disk full, the first apply ended the JVM (LLVM ERROR, exit status 1). */
     @Test
-    void aBuildWithNoRoomForPoclsCacheIsRefusedNotAttempted() {
-        DeviceContext context = OpenCLTestSupport.context();
+    void aBuildWithNoRoomForPoclsCacheIsRefusedNotAttempted(@TempDir Path cache) {
+        // A context of its own on an empty disk cache: the kernel must be built, not loaded from an earlier run's entry.
+        DeviceContext context = new DeviceContext(OpenCLTestSupport.context().device(), cache, Transfers.DEFAULT_SLICE_BYTES);
         org.junit.jupiter.api.Assumptions.assumeTrue(context.device().platformName().contains("Portable Computing Language"), "PoCL only");
         KernelSource source = kernel("cached_no_room");
         System.setProperty(jpai.runtime.JpaiOptions.CACHE_MIN_FREE_BYTES, Long.toString(Long.MAX_VALUE)); // no disk has that much free
@@ -137,7 +138,11 @@ class ProgramCacheTest {
         } finally {
             System.clearProperty(jpai.runtime.JpaiOptions.CACHE_MIN_FREE_BYTES);
         }
-        runAndCheck(context, source); // with room again, the same kernel builds and runs
+        try {
+            runAndCheck(context, source); // with room again, the same kernel builds and runs
+        } finally {
+            context.close();
+        }
     }
 
     private static void assertRebuiltOnce(OpenCLDeviceInfo device, Path cache, KernelSource source) {
