@@ -125,8 +125,9 @@ class ProgramCacheTest {
 
     /** Issue 19: with PoCL's cache disk full, the first apply ended the JVM (LLVM ERROR, exit status 1). */
     @Test
-    void aBuildWithNoRoomForPoclsCacheIsRefusedNotAttempted() {
-        DeviceContext context = OpenCLTestSupport.context();
+    void aBuildWithNoRoomForPoclsCacheIsRefusedNotAttempted(@TempDir Path cache) {
+        // A context of its own on an empty disk cache: the kernel must be built, not loaded from an earlier run's entry.
+        DeviceContext context = new DeviceContext(OpenCLTestSupport.context().device(), cache, Transfers.DEFAULT_SLICE_BYTES);
         org.junit.jupiter.api.Assumptions.assumeTrue(context.device().platformName().contains("Portable Computing Language"), "PoCL only");
         // a name no earlier run has built: an entry in the disk cache would be loaded without a build
         KernelSource source = kernel("cached_no_room_" + Long.toHexString(System.nanoTime()));
@@ -138,7 +139,11 @@ class ProgramCacheTest {
         } finally {
             System.clearProperty(jpai.runtime.JpaiOptions.CACHE_MIN_FREE_BYTES);
         }
-        runAndCheck(context, source); // with room again, the same kernel builds and runs
+        try {
+            runAndCheck(context, source); // with room again, the same kernel builds and runs
+        } finally {
+            context.close();
+        }
     }
 
     private static void assertRebuiltOnce(OpenCLDeviceInfo device, Path cache, KernelSource source) {
