@@ -17,6 +17,11 @@ final class DeviceMap {
     /** One enqueue covers at most this many work-items (rounded down to whole work-groups); more elements take several, with global offsets. */
     private static final long MAX_WORK_ITEMS = 1L << 30;
 
+    /** At most 2^30 work-items per enqueue; {@code jpai.map.maxWorkItemsPerEnqueue} lowers it (tests split small maps so). */
+    private static long maxWorkItemsPerEnqueue() {
+        return Math.max(1, Math.min(MAX_WORK_ITEMS, Long.getLong("jpai.map.maxWorkItemsPerEnqueue", MAX_WORK_ITEMS)));
+    }
+
     private DeviceMap() {
     }
 
@@ -29,7 +34,7 @@ final class DeviceMap {
         long localSize = Math.min(WORK_GROUP, context.device().maxWorkGroupSize());
         KernelBinding binding = new KernelBinding(compiled).common(input).outputs(output);
         // One work-item per element (the map kernel has no loop).
-        binding.launch().localSize(localSize).globalSize(roundUp(length, localSize)).perEnqueue(MAX_WORK_ITEMS / localSize * localSize);
+        binding.launch().localSize(localSize).globalSize(roundUp(length, localSize)).perEnqueue(maxWorkItemsPerEnqueue() / localSize * localSize);
         LaunchResult result = context.launch(compiled.kernel(), binding.launch());
         KernelBinding.checkStatus(result);
     }

@@ -49,6 +49,7 @@ final class KernelBinding {
                 }
                 case CAPTURED_ARRAY_LENGTH -> launch.scalar(index, JavaKind.Int, lengthOf(captureValues[parameter.slot()]));
                 case LENGTH -> launch.scalar(index, JavaKind.Long, input.length());
+                case BASE_INDEX -> launch.scalar(index, JavaKind.Long, 0L).baseIndexArgument(index);
                 case STATUS -> launch.status(index);
                 default -> {
                     // the skeleton's own roles, bound by its methods below

@@ -84,12 +84,13 @@ public final class OpenCLKernelGenerator {
             kernelParameters.buffer("out" + i, Role.OUTPUT_BUFFER, spec.outputComponents().get(i), i, false);
         }
         List<String> captureNames = kernelParameters.captures(kernel.signature().captures(), 0);
+        kernelParameters.add("base", Role.BASE_INDEX, JavaKind.Long, 0, "const long base");
         kernelParameters.lengthAndStatus();
 
         CodeWriter code = prelude(kernel.lambda().displayName(), List.of(function), spec.inputComponents(), spec.outputComponents());
         code.open("__kernel void jpai_map(" + kernelParameters.declarations() + ")");
-        code.line("const size_t i = get_global_id(0);");
-        mapElement(code, "if (i < (size_t) n)", function, captureNames, spec);
+        code.line("const long i = base + (long) get_global_id(0); /* no global offset: its width past 2^31 is the driver's choice */");
+        mapElement(code, "if (i < n)", function, captureNames, spec);
         code.close();
         return new KernelSource("jpai_map", code.toString(), buildOptions(), kernelParameters.parameters, kernel.signature().captures());
     }

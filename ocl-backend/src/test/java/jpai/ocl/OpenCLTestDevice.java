@@ -197,6 +197,7 @@ final class OpenCLTestDevice {
                     }
                     case LOCAL_SCRATCH -> clSetKernelArg(kernel, index, (long) localSize * bytes(parameter.kind()), null);
                     case LENGTH -> clSetKernelArg(kernel, index, Sizeof.cl_long, Pointer.to(new long[] {n}));
+                    case BASE_INDEX -> clSetKernelArg(kernel, index, Sizeof.cl_long, Pointer.to(new long[] {0L}));
                     // a reduction pass: leaves wide enough for the work-items to cover the n elements
                     case LEAF_WIDTH -> clSetKernelArg(kernel, index, Sizeof.cl_long, Pointer.to(new long[] {Math.max(1, (n + (long) groups * localSize - 1) / ((long) groups * localSize))}));
                     case STATUS -> {
@@ -209,8 +210,12 @@ final class OpenCLTestDevice {
             if (identity == null) {
                 // A map: one work-item per element, as the runtime launches it; more than MAP_PIECE elements
                 // in several enqueues with global offsets (so the tests run that path too).
+                int base = source.parameters().stream().filter(p -> p.role() == KernelParameter.Role.BASE_INDEX).mapToInt(KernelParameter::index).findFirst().orElse(-1);
                 for (long offset = 0; offset < Math.max(1, n); offset += MAP_PIECE) {
-                    long[] globalOffset = offset == 0 ? null : new long[] {offset};
+                    long[] globalOffset = offset == 0 || base >= 0 ? null : new long[] {offset};
+                    if (base >= 0) {
+                        clSetKernelArg(kernel, base, Sizeof.cl_long, Pointer.to(new long[] {offset}));
+                    }
                     clEnqueueNDRangeKernel(queue, kernel, 1, globalOffset, new long[] {Math.min(MAP_PIECE, Math.max(1, n) - offset)}, null, 0, null, null);
                 }
             } else {

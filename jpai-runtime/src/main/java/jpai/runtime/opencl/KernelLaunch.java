@@ -57,6 +57,7 @@ public final class KernelLaunch {
     private long globalSize = -1;
     private long localSize;
     private long perEnqueue;
+    private int baseIndexArgument = -1;
     private boolean keepResultOnDevice = true;
 
     public KernelLaunch readBuffer(int index, ComponentBuffer buffer) {
@@ -165,6 +166,20 @@ public final class KernelLaunch {
 
     long localSize() {
         return localSize;
+    }
+
+    /**
+     * Marks argument {@code index} as the kernel's first-element index ({@code BASE_INDEX}): bound to 0
+     * like any scalar, and set to each enqueue's first work-item when the launch is split, which
+     * then enqueues with no global work offset.
+     */
+    public KernelLaunch baseIndexArgument(int index) {
+        this.baseIndexArgument = index;
+        return this;
+    }
+
+    int baseIndexArgument() {
+        return baseIndexArgument;
     }
 
     long perEnqueue() {

@@ -4,6 +4,7 @@ import static org.jocl.CL.clEnqueueNDRangeKernel;
 import static org.jocl.CL.clEnqueueReadBuffer;
 import static org.jocl.CL.clEnqueueWriteBuffer;
 import static org.jocl.CL.clFinish;
+import static org.jocl.CL.clSetKernelArg;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -99,10 +100,22 @@ final class KernelLauncher {
                 FaultInjection.check(Fault.ENQUEUE_KERNEL);
                 long[] local = launch.localSize() > 0 ? new long[] {launch.localSize()} : null;
                 long piece = launch.perEnqueue() > 0 ? launch.perEnqueue() : launch.globalSize();
+                int base = launch.baseIndexArgument();
                 for (long offset = 0; offset < launch.globalSize(); offset += piece) {
-                    long[] globalOffset = offset == 0 ? null : new long[] {offset};
+                    long[] globalOffset = null;
+                    if (base >= 0) {
+                        if (offset != 0) { // the binding set 0 for the first piece
+                            clSetKernelArg(kernel.kernel(), base, Sizeof.cl_long, Pointer.to(new long[] {offset}));
+                        }
+                    } else if (offset != 0) {
+                        globalOffset = new long[] {offset};
+                    }
                     clEnqueueNDRangeKernel(context.queue(), kernel.kernel(), 1, globalOffset, new long[] {Math.min(piece, launch.globalSize() - offset)}, local, 0,
                             null, events.next(Kind.KERNEL, 0));
+                }
+                if (base >= 0 && piece < launch.globalSize()) {
+                    // back to what the kernel object remembers having set (it skips unchanged arguments)
+                    clSetKernelArg(kernel.kernel(), base, Sizeof.cl_long, Pointer.to(new long[] {0L}));
                 }
             }
             program.giveBack(kernel); // the arguments were captured by the enqueue
