@@ -54,7 +54,12 @@ public final class OpenCLTypes {
      */
     public static String valueType(Stamp stamp) {
         if (stamp instanceof IntegerStamp integer) {
-            return integerType(integer.getBits());
+            // 8- and 16-bit values (Graal's (byte)/(short) narrowings) live in ints, sign-extended:
+            // NVIDIA's compiler (H100, driver 580) lost the sign of char/short values (fuzz seed
+            // 20261126 programs 2697, 8562, FuzzerFoundBugsTest.narrowingOfAnAbsoluteValue), and an int
+            // holds every such value exactly; zero-extensions take the low bits explicitly.
+            int bits = integer.getBits();
+            return bits == 8 || bits == 16 ? "int" : integerType(bits);
         }
         if (stamp instanceof FloatStamp floating) {
             return floating.getBits() == 32 ? "float" : "double";

@@ -53,7 +53,7 @@ class CapturedValuesOnDeviceTest {
         KernelSource source = KernelTestSupport.map((Integer i) -> table[0] * scale + i, Integer.class, Float.class);
         List<KernelParameter.Role> roles = source.parameters().stream().map(KernelParameter::role).toList();
         assertEquals(List.of(KernelParameter.Role.INPUT_BUFFER, KernelParameter.Role.OUTPUT_BUFFER, KernelParameter.Role.CAPTURED_ARRAY, KernelParameter.Role.CAPTURED_ARRAY_LENGTH,
-                        KernelParameter.Role.CAPTURED_SCALAR, KernelParameter.Role.LENGTH, KernelParameter.Role.STATUS).size(), roles.size(), roles.toString());
+                        KernelParameter.Role.CAPTURED_SCALAR, KernelParameter.Role.BASE_INDEX, KernelParameter.Role.LENGTH, KernelParameter.Role.STATUS).size(), roles.size(), roles.toString());
         assertEquals(2, source.captures().size());
         assertEquals(KernelParameter.Role.STATUS, roles.get(roles.size() - 1));
         assertEquals(KernelParameter.Role.LENGTH, roles.get(roles.size() - 2));

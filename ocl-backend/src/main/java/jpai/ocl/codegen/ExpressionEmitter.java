@@ -242,8 +242,11 @@ final class ExpressionEmitter {
             // The bytes of the value's vector of uchars in reverse order: independent of the device's endianness.
             int bits = ((IntegerStamp) stamp(reverse)).getBits();
             String t = type(reverse);
+            if (bits == 16) { // in an int (see OpenCLTypes): swap the two low bytes arithmetically
+                String v = x(reverse.getValue());
+                return narrowed(16, "((" + v + " & 0xFF) << 8) | ((" + v + " >> 8) & 0xFF)", reverse);
+            }
             String bytes = switch (bits) {
-                case 16 -> "as_uchar2((" + t + ")" + x(reverse.getValue()) + ").s10";
                 case 32 -> "as_uchar4((" + t + ")" + x(reverse.getValue()) + ").s3210";
                 case 64 -> "as_uchar8((" + t + ")" + x(reverse.getValue()) + ").s76543210";
                 default -> throw KernelBailoutException.at(reverse, "ReverseBytes of a " + bits + "-bit value is not supported on OpenCL");

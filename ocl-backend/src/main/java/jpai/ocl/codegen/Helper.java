@@ -24,15 +24,15 @@ public enum Helper {
             static long jpai_wrap_long(ulong u) {
                 return u <= 9223372036854775807UL ? (long) u : (long) (u - 9223372036854775808UL) - 9223372036854775807L - 1L;
             }"""),
-    /** Java's {@code (short)} of an integer: its low 16 bits as a signed value. */
+    /** Java's {@code (short)} of an integer: its low 16 bits as a signed value, in an {@code int} (no 16-bit C type: see OpenCLTypes). */
     NARROW_SHORT(false, """
-            static short jpai_narrow_short(long x) {
-                return (short) ((int) ((x & 0xFFFFL) ^ 0x8000L) - 32768);
+            static int jpai_narrow_short(long x) {
+                return (int) ((x & 0xFFFFL) ^ 0x8000L) - 32768;
             }"""),
-    /** Java's {@code (byte)} of an integer: its low 8 bits as a signed value (OpenCL's {@code char}). */
+    /** Java's {@code (byte)} of an integer: its low 8 bits as a signed value, in an {@code int}. */
     NARROW_BYTE(false, """
-            static char jpai_narrow_byte(long x) {
-                return (char) ((int) ((x & 0xFFL) ^ 0x80L) - 128);
+            static int jpai_narrow_byte(long x) {
+                return (int) ((x & 0xFFL) ^ 0x80L) - 128;
             }"""),
     /** {@code Math.abs(int)}: {@code MIN_VALUE} stays {@code MIN_VALUE}; no negation of it, no {@code abs()} (PoCL's LLVM takes {@code abs(INT_MIN)} as poison). */
     ABS_INT(false, """
