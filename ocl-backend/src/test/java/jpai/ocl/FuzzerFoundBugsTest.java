@@ -97,6 +97,30 @@ class FuzzerFoundBugsTest {
         assertMapEqualsJava((Short p1) -> (short) -p1, Short.class, Short.class, shorts);
     }
 
+    /** Fuzz seed 42 program 4783 on PoCL: {@code (float) Math.expm1(NaN + ...)} was a number; Java: NaN for NaN, decided before the built-in. */
+    @Test
+    void transcendentalsOfNaNAreNaN() {
+        int[] ints = {0, 1, -1, 32, Integer.MIN_VALUE};
+        assertMapEqualsJava((Integer x) -> (float) Math.expm1(Math.sqrt((double) (~569630317)) + x), Integer.class, Float.class, ints);
+        assertMapEqualsJava((Integer x) -> Math.log1p(Math.sqrt((double) -x - 1.0)) + Math.cosh(Math.sqrt(-1.0 - x * x)), Integer.class, Double.class, ints);
+    }
+
+    /** Issue 19 item 8: {@code Math.pow(x, 1.0)} is exactly {@code x} in Java; NVIDIA's pow gave 47.26309328286914 for 47.26309328286915. */
+    @Test
+    void powWithExponentOneIsTheBase() {
+        double[] values = new double[1000];
+        java.util.Random random = new java.util.Random(19);
+        for (int i = 0; i < values.length; i++) {
+            values[i] = (random.nextDouble() - 0.5) * Math.pow(10, random.nextInt(40) - 20);
+        }
+        values[0] = 47.26309328286915;
+        values[1] = Double.NaN;
+        values[2] = Double.NEGATIVE_INFINITY;
+        values[3] = -0.0;
+        assertMapEqualsJava((Double x) -> Math.pow(x, 1.0) + Math.pow(x, 0.0) * 0.0, Double.class, Double.class, values);
+        assertMapEqualsJava((Double x) -> Math.pow(x, x == 0.0 ? 1.0 : 0.0), Double.class, Double.class, values);
+    }
+
     /** Every char: Java's narrowing and widening chains, exhaustively, against the JVM. */
     @Test
     void narrowingChainsOverEveryChar() {

@@ -284,10 +284,13 @@ final class ExpressionEmitter {
             if (call.function().equals("pow")) {
                 return call(Helper.POW, "jpai_pow", String.join(", ", arguments));
             }
+            if (arguments.size() == 1) {
+                return nanPassedAround(call.function(), arguments.get(0));
+            }
             return call.function() + "(" + String.join(", ", arguments) + ")";
         }
         if (node instanceof UnaryMathIntrinsicNode math) {
-            return mathFunction(math.getOperation()) + "(" + x(math.getValue()) + ")";
+            return nanPassedAround(mathFunction(math.getOperation()), x(math.getValue()));
         }
         if (node instanceof BinaryMathIntrinsicNode math && math.getOperation() == BinaryMathIntrinsicNode.BinaryOperation.POW) {
             return call(Helper.POW, "jpai_pow", x(math.getX()) + ", " + x(math.getY()));
@@ -465,6 +468,15 @@ final class ExpressionEmitter {
             case L2D -> "convert_double_rte(" + value + ")";
             default -> throw KernelBailoutException.at(convert, "the conversion " + op + " is not supported on OpenCL");
         };
+    }
+
+    /**
+     * A one-argument built-in with Java's NaN rule decided before it is called: every such
+     * {@code Math} function returns NaN for NaN. PoCL's {@code expm1f} returned a number for a NaN it
+     * could see (fuzz seed 42 program 4783), as its {@code floor} did.
+     */
+    private static String nanPassedAround(String function, String argument) {
+        return "(isnan(" + argument + ") ? " + argument + " : " + function + "(" + argument + "))";
     }
 
     private static String mathFunction(UnaryMathIntrinsicNode.UnaryOperation operation) {

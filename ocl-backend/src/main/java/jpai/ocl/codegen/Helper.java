@@ -113,6 +113,8 @@ public enum Helper {
      */
     POW(true, """
             static double jpai_pow(double x, double y) {
+                if (y == 0.0) return 1.0;  /* Java's special cases first, whatever the built-in does */
+                if (y == 1.0) return x;    /* exact in Java; NVIDIA's pow(x, 1.0) was not x */
                 if (isnan(y) || (isinf(y) && fabs(x) == 1.0)) return as_double(0x7ff8000000000000UL);
                 return pow(x, y);
             }"""),
