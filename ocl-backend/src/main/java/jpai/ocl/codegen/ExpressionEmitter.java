@@ -84,7 +84,7 @@ import jpai.ocl.OpenCLTypes;
 /**
  * Turns one value node into an OpenCL C expression over the names of its inputs, with Java's
  * meaning: integer arithmetic wraps (computed on unsigned types, whose overflow C defines, and
- * brought back to the signed type by {@link Helper#WRAP_INT} and its kin, never by a conversion C
+ * reinterpreted with {@code as_int}/{@code as_long} (defined: the same bits), never by a conversion C
  * leaves to the implementation), shift counts are masked, float-to-integer conversions saturate and
  * send NaN to 0, comparisons treat NaN as Java does.
  *
@@ -494,13 +494,17 @@ final class ExpressionEmitter {
 
     /**
      * An unsigned computation's value as the signed type {@code int} or {@code long}: two's complement
-     * wrap-around, as in Java, through {@link Helper#WRAP_INT} / {@link Helper#WRAP_LONG}.
+     * wrap-around, as in Java.
      */
     String wrapped(String signedType, String unsignedExpression) {
+        // as_int/as_long reinterpret the bits (OpenCL C 6.2.4.1): defined, and no signed operation
+        // for a compiler to flag as non-overflowing. An arithmetic form (u <= INT_MAX ? (int) u :
+        // (int) (u - 2^31) - INT_MAX - 1) gave NVIDIA's optimizer signed subtractions to exploit:
+        // a wrong polynomial hash in a loop (fuzz seed 20261128 program 6688, H100).
         return switch (signedType) {
-            case "int" -> call(Helper.WRAP_INT, "jpai_wrap_int", "(uint)(" + unsignedExpression + ")");
-            case "long" -> call(Helper.WRAP_LONG, "jpai_wrap_long", "(ulong)(" + unsignedExpression + ")");
-            default -> throw new IllegalArgumentException("no wrapping helper for " + signedType);
+            case "int" -> "as_int((uint)(" + unsignedExpression + "))";
+            case "long" -> "as_long((ulong)(" + unsignedExpression + "))";
+            default -> throw new IllegalArgumentException("no wrapping for " + signedType);
         };
     }
 

@@ -7,23 +7,12 @@ package jpai.ocl.codegen;
  */
 public enum Helper {
     /*
-     * Integer conversions with no implementation-defined step. C leaves the conversion of an
-     * out-of-range value to a signed type to the implementation (C99 6.3.1.3, which OpenCL C 1.2
-     * 6.2.3 refers to), and NVIDIA's OpenCL compiler folds chains of such conversions and of as_T
-     * reinterpretations differently from PoCL's LLVM (fuzz seeds 20261124/3830, 20261125/1730 and
-     * 2313 on the H100). These compute Java's two's complement results with conversions of in-range
-     * values only; compilers fold them to plain moves.
+     * Integer narrowing with no implementation-defined step and no 8- or 16-bit C type. C leaves the
+     * conversion of an out-of-range value to a signed type to the implementation (C99 6.3.1.3, which
+     * OpenCL C 1.2 6.2.3 refers to), and NVIDIA's OpenCL compiler lost the sign of char/short values
+     * where PoCL's LLVM kept it (fuzz seeds 20261124/3830, 20261125/1730 and 2313, 20261126/2697 and
+     * 8562 on the H100). These compute Java's results with in-range operations on ints.
      */
-    /** The {@code int} with the bits of {@code u}: what Java's wrapping {@code int} arithmetic gives. */
-    WRAP_INT(false, """
-            static int jpai_wrap_int(uint u) {
-                return u <= 2147483647u ? (int) u : (int) (u - 2147483648u) - 2147483647 - 1;
-            }"""),
-    /** The {@code long} with the bits of {@code u}, as {@link #WRAP_INT}. */
-    WRAP_LONG(false, """
-            static long jpai_wrap_long(ulong u) {
-                return u <= 9223372036854775807UL ? (long) u : (long) (u - 9223372036854775808UL) - 9223372036854775807L - 1L;
-            }"""),
     /** Java's {@code (short)} of an integer: its low 16 bits as a signed value, in an {@code int} (no 16-bit C type: see OpenCLTypes). */
     NARROW_SHORT(false, """
             static int jpai_narrow_short(long x) {
