@@ -107,7 +107,7 @@ class FirstLambdaEndToEndTest {
         }
         assertEquals(1, kernels.size(), "one kernel written: " + kernels);
         String text = Files.readString(kernels.get(0));
-        assertTrue(text.contains("__kernel void jpai_map(__global const float *restrict in0, __global float *restrict out0, const long n, __global int *jpai_status)"), text);
+        assertTrue(text.contains("__kernel void jpai_map(__global const float *restrict in0, __global float *restrict out0, const long base, const long n, __global int *jpai_status)"), text);
         assertTrue(text.contains("(float x0, __private float *r0)"), "the function takes a bare float: " + text);
         assertTrue(text.contains("#pragma OPENCL FP_CONTRACT OFF"), text);
         assertFalse(text.contains("Float"), "no trace of the wrapper type: " + text);

@@ -498,9 +498,7 @@ final class ExpressionEmitter {
      */
     String wrapped(String signedType, String unsignedExpression) {
         // as_int/as_long reinterpret the bits (OpenCL C 6.2.4.1): defined, and no signed operation
-        // for a compiler to flag as non-overflowing. An arithmetic form (u <= INT_MAX ? (int) u :
-        // (int) (u - 2^31) - INT_MAX - 1) gave NVIDIA's optimizer signed subtractions to exploit:
-        // a wrong polynomial hash in a loop (fuzz seed 20261128 program 6688, H100).
+        // for a compiler to flag as non-overflowing.
         return switch (signedType) {
             case "int" -> "as_int((uint)(" + unsignedExpression + "))";
             case "long" -> "as_long((ulong)(" + unsignedExpression + "))";
