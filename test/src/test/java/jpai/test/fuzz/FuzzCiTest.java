@@ -60,7 +60,9 @@ class FuzzCiTest {
         }
 
         if (openCL) {
-            assertTrue(summary.count(Category.MATCH) >= COUNT * 3 / 4, "too few programs ran on the device and matched: " + summary.line());
+            // A fuzz run counts only with fewer than 1% fallbacks (the project's rule; it accepted 25% before).
+            assertTrue(summary.count(Category.FALLBACK) * 100 < COUNT, "1% or more of the programs fell back to Java: " + summary.line());
+            assertTrue(summary.count(Category.MATCH) + summary.count(Category.BOTH_THREW_SAME) + summary.count(Category.FALLBACK) == COUNT, summary.line());
             assertTrue(summary.count(Category.BOTH_THREW_SAME) > 0, "no program threw on the device path (kernel exit, then Java's exception): " + summary.line());
         } else {
             assertEquals(COUNT - summary.count(Category.BOTH_THREW_SAME), summary.count(Category.MATCH), "without OpenCL, Java threads must match the sequential run: " + summary.line());
