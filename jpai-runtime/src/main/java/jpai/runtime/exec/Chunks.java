@@ -36,9 +36,8 @@ public final class Chunks {
         return Math.max(MIN_CHUNK, (length + chunks - 1) / chunks);
     }
 
-    /** The number of chunks of {@code chunkSize(length)} covering {@code length} elements (1 for none). */
-    public static int count(long length) {
-        long chunk = chunkSize(length);
+    /** The number of chunks of {@code chunk} elements covering {@code length} elements (1 for none). */
+    public static int count(long length, long chunk) {
         return (int) Math.max(1, (length + chunk - 1) / chunk);
     }
 
@@ -53,7 +52,7 @@ public final class Chunks {
 
     /** {@link #forEach(long, Range)} with chunks of {@code chunk} elements (the last may be shorter). */
     public static void forEach(long length, long chunk, Range range) {
-        int chunks = (int) Math.max(1, (length + chunk - 1) / chunk);
+        int chunks = count(length, chunk);
         if (chunks == 1) {
             range.run(0, length);
             return;

@@ -22,20 +22,18 @@ public final class JavaReduce {
     @SuppressWarnings("unchecked")
     public static <T> T threads(BinaryOperator<T> operator, T identity, PArray<T> input) {
         long length = input.length();
-        long leaves = (length + CombiningTree.LEAF - 1) / CombiningTree.LEAF;
+        if (length == 0) {
+            return identity;
+        }
         // Chunks of 2^k leaves, at least as many as Chunks would cut: each is a node of the tree.
         long wanted = Math.max(1, (Chunks.chunkSize(length) + CombiningTree.LEAF - 1) / CombiningTree.LEAF);
-        int level = 63 - Long.numberOfLeadingZeros(Long.highestOneBit(wanted));
+        int level = 63 - Long.numberOfLeadingZeros(wanted); // the largest 2^level <= wanted
         long chunk = CombiningTree.LEAF * (1L << level);
         ChunkLoops loops = ChunkLoopCopies.of(operator);
         // Taken once here, on the calling thread: the workers then only read memory.
         ElementReader reader = ElementReader.of(input);
-        int chunks = (int) Math.max(1, (length + chunk - 1) / chunk);
-        Object[] nodes = new Object[chunks];
+        Object[] nodes = new Object[Chunks.count(length, chunk)];
         Chunks.forEach(length, chunk, (from, to) -> nodes[(int) (from / chunk)] = CombiningTree.node(loops, erased(operator), identity, reader, from, to));
-        if (leaves == 0) {
-            return identity;
-        }
         CombiningTree.Accumulator tree = new CombiningTree.Accumulator(erased(operator));
         for (Object node : nodes) {
             tree.push(node, level);

@@ -136,41 +136,10 @@ class JavaExecutorsTest {
                             PArray<Long> longs = MapTest.cast(RandomData.of(ElementType.LONG, size, size + 1));
                             PArray<Float> floatSum = ExecutorCase.apply(AF.reduce(sum, 0f), executor, floats);
                             PArray<Long> mixed = ExecutorCase.apply(AF.reduce(mix, 7L), executor, longs)) {
-                assertEquals(expectedFold(sum, 0f, floats, executor), floatSum.get(0), "float sum of " + size + " on " + executor);
-                assertEquals(expectedFold(mix, 7L, longs, executor), mixed.get(0), "long fold of " + size + " on " + executor);
+                assertEquals(CombiningOrder.fold(sum, 0f, floats), floatSum.get(0), "float sum of " + size + " on " + executor);
+                assertEquals(CombiningOrder.fold(mix, 7L, longs), mixed.get(0), "long fold of " + size + " on " + executor);
             }
         }
-    }
-
-    /**
-     * docs/java-semantics.md's combining order, the same on every executor: leaves of 16 elements
-     * folded from the identity, then the aligned binary tree over the leaves (pairs of neighbours,
-     * level by level, an unpaired last node carried up). A non-associative operator shows any other order.
-     */
-    private static <T> T expectedFold(BinaryOperator<T> operator, T identity, PArray<T> input, Executor executor) {
-        long n = input.length();
-        java.util.List<T> level = new java.util.ArrayList<>();
-        for (long from = 0; from < n; from += 16) {
-            T leaf = identity;
-            for (long i = from; i < Math.min(n, from + 16); i++) {
-                leaf = operator.apply(leaf, input.get(i));
-            }
-            level.add(leaf);
-        }
-        if (level.isEmpty()) {
-            return identity;
-        }
-        while (level.size() > 1) {
-            java.util.List<T> next = new java.util.ArrayList<>();
-            for (int m = 0; m + 1 < level.size(); m += 2) {
-                next.add(operator.apply(level.get(m), level.get(m + 1)));
-            }
-            if (level.size() % 2 == 1) {
-                next.add(level.get(level.size() - 1));
-            }
-            level = next;
-        }
-        return level.get(0);
     }
 
     /** Elements 0..n-1, so that a lambda can fail at chosen elements. */

