@@ -18,10 +18,13 @@ final class DataMovement {
      */
     static void toDevice(ComponentBuffer buffer) {
         if (OpenCLRuntime.choice() instanceof DeviceChoice.OpenCL device) {
+            buffer.acquireLease(); // the driver reads the host memory: another thread's close must wait
             try {
                 OpenCLRuntime.context(device).makeResident(buffer);
             } catch (OpenCLRuntimeException e) {
                 Offload.fallBack("copyToDevice", e.getMessage());
+            } finally {
+                buffer.releaseLease();
             }
         }
     }
