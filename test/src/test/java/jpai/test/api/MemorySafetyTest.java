@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -19,6 +20,8 @@ import jpai.ArrayFunction;
 import jpai.ElementType;
 import jpai.Executor;
 import jpai.PArray;
+import jpai.runtime.opencl.FaultInjection;
+import jpai.runtime.opencl.FaultInjection.Fault;
 
 /**
  * Issue 19's crashes and silent losses, one test each: lengths whose byte size overflows, segments
@@ -121,6 +124,79 @@ class MemorySafetyTest {
                 assertEquals(-7f, again.get(2));
             }
         }
+    }
+
+    /**
+     * An array closed while its data is being sent (here: from inside the launch, just before the
+     * transfer, where another thread's close may land) keeps its memory until the launch is done.
+     * Without the launch's lease the close would give the block back at once, the new array made
+     * next would take it and overwrite it, and the kernel would compute on that.
+     */
+    @Test
+    void anArrayClosedWhileItIsBeingSentKeepsItsMemoryUntilTheLaunchIsDone() {
+        assumeTrue(ExecutorCase.openCLExpected(), "needs an OpenCL device");
+        float[] values = values(70_000);
+        PArray<Float> input = PArray.of(values);
+        List<PArray<Float>> scribblers = new ArrayList<>();
+        FaultInjection.runBeforeNext(Fault.TRANSFER, () -> {
+            input.close();
+            scribblers.add(PArray.of(filled(values.length, -7.5f)));
+        });
+        try (PArray<Float> result = ExecutorCase.apply(TWICE_PLUS_ONE, Executor.ACCELERATOR, input)) {
+            assertEquals(1, scribblers.size(), "the input was closed during the launch");
+            float[] actual = result.toFloatArray();
+            for (int i = 0; i < values.length; i++) {
+                assertEquals(values[i] * 2f + 1f, actual[i], "element " + i);
+            }
+            assertEquals(-7.5f, scribblers.get(0).get(values.length - 1), "the new array kept its own data");
+        } finally {
+            FaultInjection.clear();
+            scribblers.forEach(PArray::close);
+        }
+        assertTrue(input.isClosed());
+    }
+
+    /** The same for a result closed while it is being brought back to the host: the copy lands in memory the result still owns. */
+    @Test
+    void anArrayClosedWhileItIsBeingBroughtBackKeepsItsMemoryUntilTheCopyIsDone() {
+        assumeTrue(ExecutorCase.openCLExpected(), "needs an OpenCL device");
+        float[] values = values(70_000);
+        List<PArray<Float>> scribblers = new ArrayList<>();
+        try (PArray<Float> input = PArray.of(values)) {
+            PArray<Float> result = ExecutorCase.apply(TWICE_PLUS_ONE, Executor.ACCELERATOR, input); // stays on the device
+            FaultInjection.runBeforeNext(Fault.TRANSFER, () -> {
+                result.close();
+                scribblers.add(PArray.of(filled(values.length, -7.5f)));
+            });
+            try {
+                assertEquals(values[3] * 2f + 1f, result.get(3), "the read that was under way when the result was closed");
+            } catch (IllegalStateException e) {
+                // also right: the get saw the close before it read the element
+            }
+            assertEquals(1, scribblers.size(), "the result was closed during the copy back");
+            float[] scribbled = scribblers.get(0).toFloatArray();
+            for (int i = 0; i < scribbled.length; i++) {
+                assertEquals(-7.5f, scribbled[i], "the copy back did not land in the new array: element " + i);
+            }
+            assertThrows(IllegalStateException.class, () -> result.get(3));
+        } finally {
+            FaultInjection.clear();
+            scribblers.forEach(PArray::close);
+        }
+    }
+
+    private static float[] values(int n) {
+        float[] values = new float[n];
+        for (int i = 0; i < n; i++) {
+            values[i] = i * 0.25f - 1000f;
+        }
+        return values;
+    }
+
+    private static float[] filled(int n, float value) {
+        float[] values = new float[n];
+        java.util.Arrays.fill(values, value);
+        return values;
     }
 
     /** Every public method of the data API names the argument that is null. */
