@@ -255,6 +255,16 @@ public final class ComponentBuffer {
         return memory;
     }
 
+    /**
+     * {@link #leasedMemory()} for a writer that fills the buffer before anyone else sees it (as
+     * {@link #forHostWrite()}, under a lease instead of an arena).
+     */
+    public MemorySegment leasedForHostWrite() {
+        bringBack();
+        hostWritten();
+        return memory;
+    }
+
     // ---------------------------------------------------------------------------------------------
     // Versions and the device copy
 

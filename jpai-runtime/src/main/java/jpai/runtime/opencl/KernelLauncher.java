@@ -77,7 +77,7 @@ final class KernelLauncher {
 
     LaunchResult run() {
         // Every array's host memory stays allocated until the launch has waited for its last command.
-        try (LaunchLeases leases = LaunchLeases.of(launch)) {
+        try (jpai.runtime.memory.BufferLeases leases = LaunchLeases.of(launch)) {
             return runLeased();
         }
     }

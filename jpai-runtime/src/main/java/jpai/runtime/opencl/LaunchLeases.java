@@ -1,8 +1,6 @@
 package jpai.runtime.opencl;
 
-import java.util.ArrayList;
-import java.util.List;
-
+import jpai.runtime.memory.BufferLeases;
 import jpai.runtime.memory.ComponentBuffer;
 import jpai.runtime.opencl.KernelLaunch.Binding;
 import jpai.runtime.opencl.KernelLaunch.ReadBuffer;
@@ -14,20 +12,19 @@ import jpai.runtime.opencl.KernelLaunch.WriteBuffer;
  * commands are in flight, so an array closed meanwhile by another thread keeps its memory (and
  * its device copy) until the launch is done, instead of freeing it, or giving it to another array,
  * under the driver.
- *
- * <p>Not thread-safe: one per launch, on the launching thread.
  */
-final class LaunchLeases implements AutoCloseable {
+final class LaunchLeases {
 
-    private final List<ComponentBuffer> leased = new ArrayList<>();
+    private LaunchLeases() {
+    }
 
     /**
      * Leases every buffer {@code launch} reads or writes.
      *
      * @throws IllegalStateException if one of them is closed (then none stays leased)
      */
-    static LaunchLeases of(KernelLaunch launch) {
-        LaunchLeases leases = new LaunchLeases();
+    static BufferLeases of(KernelLaunch launch) {
+        BufferLeases leases = BufferLeases.of();
         try {
             for (Binding binding : launch.bindings()) {
                 ComponentBuffer buffer = switch (binding) {
@@ -36,7 +33,7 @@ final class LaunchLeases implements AutoCloseable {
                     default -> null;
                 };
                 if (buffer != null) {
-                    leases.add(buffer, binding.index());
+                    add(leases, buffer, binding.index());
                 }
             }
         } catch (RuntimeException e) {
@@ -46,29 +43,11 @@ final class LaunchLeases implements AutoCloseable {
         return leases;
     }
 
-    private void add(ComponentBuffer buffer, int argument) {
+    private static void add(BufferLeases leases, ComponentBuffer buffer, int argument) {
         try {
-            buffer.acquireLease();
+            leases.add(buffer);
         } catch (IllegalStateException e) {
             throw new IllegalStateException("the array bound to kernel argument " + argument + " was closed before the launch (by another thread?)", e);
-        }
-        leased.add(buffer);
-    }
-
-    /** Releases every lease; the last one of a closed array frees it. */
-    @Override
-    public void close() {
-        RuntimeException failure = null;
-        for (ComponentBuffer buffer : leased) {
-            try {
-                buffer.releaseLease();
-            } catch (RuntimeException e) {
-                failure = e; // release the others all the same
-            }
-        }
-        leased.clear();
-        if (failure != null) {
-            throw failure;
         }
     }
 }
