@@ -32,7 +32,8 @@ final class AccessScopes {
     private final MemorySegment memory;
     private volatile MemorySegment shared;
     private Arena sharedArena;
-    private final Set<Arena> writes = new HashSet<>();
+    /** The open write scopes' arenas; made on the first write scope (most arrays never have one). */
+    private Set<Arena> writes;
     private boolean closed;
 
     /** @param memory the block, unscoped: it is never handed out itself */
@@ -71,6 +72,9 @@ final class AccessScopes {
     synchronized Write openWrite() {
         checkOpen();
         Arena arena = Arena.ofShared();
+        if (writes == null) {
+            writes = new HashSet<>();
+        }
         writes.add(arena);
         return new Write(arena, memory.reinterpret(arena, null));
     }
@@ -79,7 +83,7 @@ final class AccessScopes {
     void endWrite(Write write) {
         boolean open;
         synchronized (this) {
-            open = writes.remove(write.arena());
+            open = writes != null && writes.remove(write.arena());
         }
         if (open) {
             write.arena().close();
@@ -88,7 +92,7 @@ final class AccessScopes {
 
     /** Kills every segment made here; after it returns, no access through one is in progress. Idempotent. */
     void close() {
-        List<Arena> arenas = new ArrayList<>();
+        List<Arena> arenas = new ArrayList<>(2);
         synchronized (this) {
             if (closed) {
                 return;
@@ -97,8 +101,10 @@ final class AccessScopes {
             if (sharedArena != null) {
                 arenas.add(sharedArena);
             }
-            arenas.addAll(writes);
-            writes.clear();
+            if (writes != null) {
+                arenas.addAll(writes);
+                writes.clear();
+            }
         }
         for (Arena arena : arenas) {
             arena.close();
