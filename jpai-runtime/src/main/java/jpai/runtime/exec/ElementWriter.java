@@ -48,8 +48,9 @@ abstract sealed class ElementWriter {
     }
 
     /**
-     * A writer into {@code array} through its unscoped memory: the caller holds the array's leases
-     * ({@code BufferLeases}) for as long as the writer is used.
+     * A writer into {@code array}, whose contents it replaces, through its unscoped memory: the
+     * caller holds the array's leases ({@code BufferLeases}) for as long as the writer is used, so
+     * closing the array later costs no thread handshake (every apply makes a new output).
      */
     static ElementWriter ofLeased(PArray<?> array) {
         return of(array, true);
