@@ -55,6 +55,7 @@ public interface ArrayFunction<T, R> extends Function<PArray<T>, PArray<R>> {
      * hand as a lambda runs where it runs: it is returned unchanged.
      */
     default ArrayFunction<T, R> on(Executor executor) {
+        java.util.Objects.requireNonNull(executor, "on: the executor is null");
         return this;
     }
 }

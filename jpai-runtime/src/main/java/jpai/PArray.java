@@ -6,7 +6,10 @@ import java.lang.ref.Cleaner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
+import jpai.runtime.memory.ArraySize;
 import jpai.runtime.memory.ComponentBuffer;
 import jpai.runtime.memory.HostMemory;
 import jpai.runtime.opencl.OpenCLRuntime;
@@ -22,10 +25,23 @@ import jpai.runtime.opencl.OpenCLRuntime;
  *
  * <p>Memory is released by {@link #close()} (use try-with-resources); a {@link Cleaner} releases it
  * if the array becomes unreachable unclosed. Using a closed array throws
- * {@link IllegalStateException}. A <em>view</em> ({@link #zip}, {@link #component}) shares the
- * storage of the arrays it was made from: closing a view releases nothing, closing the original
- * closes the view too. Not synchronised: share an array between threads for reading, or hand it
- * over.
+ * {@link IllegalStateException}, and so does every segment it gave out ({@link #segment()},
+ * {@link #writeScope()}): a segment dies with its array, as an {@code Arena}'s segments do, and the
+ * memory is never reused while anything can still reach it. A <em>view</em> ({@link #zip},
+ * {@link #component}) shares the storage of the arrays it was made from: closing a view releases
+ * nothing, closing the original closes the view too.
+ *
+ * <p>Memory safety holds for any sequence of calls from any threads: an array closed while another
+ * thread reads it, writes it or applies a function to it makes that thread's call throw
+ * {@link IllegalStateException} or complete on the data as it was; its memory is freed when the
+ * last such use is done. Writes are not synchronised: a thread that reads what another wrote needs
+ * a happens-before edge between them, as for Java arrays.
+ *
+ * <p>Coherence: every way of writing an array ({@link #put}, {@link #copyFrom}, a
+ * {@link #writeScope()}, through a {@link #component} or {@link #zip} view) marks it written, so
+ * the next function applied to it sends the new data to the device. {@link #segment()} is read-only;
+ * writing through a segment needs a {@link #writeScope()}, whose close is what marks the array
+ * written.
  *
  * @param <T> the element type as lambdas see it ({@code Float}, {@code Tuple2<Float, Integer>}, ...)
  */
@@ -53,7 +69,7 @@ public final class PArray<T> implements AutoCloseable {
         @Override
         public void run() {
             for (ComponentBuffer buffer : buffers) {
-                buffer.release();
+                buffer.close();
             }
         }
     }
@@ -63,20 +79,12 @@ public final class PArray<T> implements AutoCloseable {
     }
 
     private PArray(DataType type, long length, boolean zeroed) {
-        if (length < 0) {
-            throw new IllegalArgumentException("negative PArray length: " + length);
-        }
-        this.type = Objects.requireNonNull(type, "element type");
-        for (ElementType component : type.components()) {
-            // The byte size must be a long: a length whose byte size overflows would reserve a few
-            // bytes and hand out indices far past them (issue 19: a crash of the JVM on the first apply).
-            if (length > Long.MAX_VALUE / Math.max(1, component.byteSize())) {
-                throw new IllegalArgumentException("a PArray<" + type.javaName() + "> of " + length + " elements would need more than Long.MAX_VALUE bytes for its "
-                                + component.javaName() + " component");
-            }
-        }
+        this.type = Objects.requireNonNull(type, "the element type of a PArray is null");
         this.length = length;
         List<ElementType> components = type.components();
+        for (ElementType component : components) {
+            ArraySize.byteSize(component, length); // checks every size before anything is allocated
+        }
         this.buffers = new ComponentBuffer[components.size()];
         // The first allocation makes the device choice, which installs the chosen device's pinned memory.
         HostMemory memory = OpenCLRuntime.hostMemory();
@@ -104,9 +112,14 @@ public final class PArray<T> implements AutoCloseable {
     // ---------------------------------------------------------------------------------------------
     // Making arrays
 
-    /** A zero-filled array of {@code length} elements of the scalar type {@code elementType} ({@code Float.class}, ...). */
+    /**
+     * A zero-filled array of {@code length} elements of the scalar type {@code elementType} ({@code Float.class}, ...).
+     *
+     * @throws IllegalArgumentException if {@code length} is negative or its byte size is more than
+     *         a {@code long} can hold or the host's memory (RAM and swap)
+     */
     public static <T> PArray<T> allocate(Class<T> elementType, long length) {
-        return new PArray<>(ElementType.of(elementType), length);
+        return new PArray<>(ElementType.of(Objects.requireNonNull(elementType, "PArray.allocate: the element type is null")), length);
     }
 
     /** A zero-filled array of {@code length} elements of {@code type} (scalar or tuple). */
@@ -127,51 +140,45 @@ public final class PArray<T> implements AutoCloseable {
     /** A zero-filled array of tuples with these component types: {@code allocateTuples(n, Float.class, Integer.class)}. */
     @SuppressWarnings("unchecked")
     public static <T extends Tuple> PArray<T> allocateTuples(long length, Class<?>... componentTypes) {
+        Objects.requireNonNull(componentTypes, "PArray.allocateTuples: the component types are null");
+        for (int i = 0; i < componentTypes.length; i++) {
+            Objects.requireNonNull(componentTypes[i], "PArray.allocateTuples: component type " + i + " is null");
+        }
         return (PArray<T>) allocate(TupleType.of(componentTypes), length);
     }
 
     public static PArray<Byte> of(byte... values) {
-        Objects.requireNonNull(values, "PArray.of: the byte[] is null");
-        return copyOf(Byte.class, MemorySegment.ofArray(values));
+        return copyOf(Byte.class, MemorySegment.ofArray(Objects.requireNonNull(values, "PArray.of: the byte[] is null")));
     }
 
     public static PArray<Short> of(short... values) {
-        Objects.requireNonNull(values, "PArray.of: the short[] is null");
-        return copyOf(Short.class, MemorySegment.ofArray(values));
+        return copyOf(Short.class, MemorySegment.ofArray(Objects.requireNonNull(values, "PArray.of: the short[] is null")));
     }
 
     public static PArray<Character> of(char... values) {
-        Objects.requireNonNull(values, "PArray.of: the char[] is null");
-        return copyOf(Character.class, MemorySegment.ofArray(values));
+        return copyOf(Character.class, MemorySegment.ofArray(Objects.requireNonNull(values, "PArray.of: the char[] is null")));
     }
 
     public static PArray<Integer> of(int... values) {
-        Objects.requireNonNull(values, "PArray.of: the int[] is null");
-        return copyOf(Integer.class, MemorySegment.ofArray(values));
+        return copyOf(Integer.class, MemorySegment.ofArray(Objects.requireNonNull(values, "PArray.of: the int[] is null")));
     }
 
     public static PArray<Long> of(long... values) {
-        Objects.requireNonNull(values, "PArray.of: the long[] is null");
-        return copyOf(Long.class, MemorySegment.ofArray(values));
+        return copyOf(Long.class, MemorySegment.ofArray(Objects.requireNonNull(values, "PArray.of: the long[] is null")));
     }
 
     public static PArray<Float> of(float... values) {
-        Objects.requireNonNull(values, "PArray.of: the float[] is null");
-        return copyOf(Float.class, MemorySegment.ofArray(values));
+        return copyOf(Float.class, MemorySegment.ofArray(Objects.requireNonNull(values, "PArray.of: the float[] is null")));
     }
 
     public static PArray<Double> of(double... values) {
-        Objects.requireNonNull(values, "PArray.of: the double[] is null");
-        return copyOf(Double.class, MemorySegment.ofArray(values));
+        return copyOf(Double.class, MemorySegment.ofArray(Objects.requireNonNull(values, "PArray.of: the double[] is null")));
     }
 
     public static PArray<Boolean> of(boolean... values) {
         Objects.requireNonNull(values, "PArray.of: the boolean[] is null");
         PArray<Boolean> array = allocate(Boolean.class, values.length);
-        MemorySegment memory = array.buffers[0].forHostWrite();
-        for (int i = 0; i < values.length; i++) {
-            memory.set(ValueLayout.JAVA_BYTE, i, (byte) (values[i] ? 1 : 0));
-        }
+        array.copyFrom(values, 0);
         return array;
     }
 
@@ -189,10 +196,11 @@ public final class PArray<T> implements AutoCloseable {
             throw new IllegalArgumentException("a range cannot have a negative length: " + n);
         }
         PArray<Integer> array = allocate(Integer.class, n);
-        MemorySegment memory = array.buffers[0].forHostWrite();
-        for (int i = 0; i < n; i++) {
-            memory.setAtIndex(ValueLayout.JAVA_INT, i, i);
-        }
+        array.writeLeased(memory -> {
+            for (int i = 0; i < n; i++) {
+                memory.setAtIndex(ValueLayout.JAVA_INT, i, i);
+            }
+        });
         array.rangeVersion = array.buffers[0].hostVersion();
         return array;
     }
@@ -211,12 +219,18 @@ public final class PArray<T> implements AutoCloseable {
      * multiple of the element size (host byte order, as Java arrays and {@code MemorySegment}s have it).
      */
     public static <T> PArray<T> copyOf(Class<T> elementType, MemorySegment source) {
-        ElementType type = ElementType.of(elementType);
+        ElementType type = ElementType.of(Objects.requireNonNull(elementType, "PArray.copyOf: the element type is null"));
+        Objects.requireNonNull(source, "PArray.copyOf: the source segment is null");
         if (source.byteSize() % type.byteSize() != 0) {
             throw new IllegalArgumentException("a segment of " + source.byteSize() + " bytes is not a whole number of " + type.javaName() + " elements");
         }
         PArray<T> array = allocate(elementType, source.byteSize() / type.byteSize());
-        MemorySegment.copy(source, 0, array.buffers[0].forHostWrite(), 0, source.byteSize());
+        try {
+            array.copyFrom(source, 0);
+        } catch (RuntimeException e) {
+            array.close();
+            throw e;
+        }
         return array;
     }
 
@@ -326,12 +340,12 @@ public final class PArray<T> implements AutoCloseable {
     @SuppressWarnings("unchecked")
     public T get(long index) {
         checkIndex(index);
-        if (buffers.length == 1 && type instanceof ElementType scalar) {
-            return (T) scalar.get(buffers[0].forHostRead(), index);
+        if (buffers.length == 1 && type instanceof ElementType) {
+            return (T) buffers[0].get(index);
         }
         Object[] components = new Object[buffers.length];
         for (int i = 0; i < buffers.length; i++) {
-            components[i] = buffers[i].type().get(buffers[i].forHostRead(), index);
+            components[i] = buffers[i].get(index);
         }
         return (T) Tuple.of(components);
     }
@@ -345,10 +359,10 @@ public final class PArray<T> implements AutoCloseable {
         }
         if (value instanceof Tuple tuple) {
             for (int i = 0; i < buffers.length; i++) {
-                buffers[i].type().put(buffers[i].forHostWrite(), index, tuple.get(i));
+                buffers[i].put(index, tuple.get(i));
             }
         } else {
-            ((ElementType) type).put(buffers[0].forHostWrite(), index, value);
+            buffers[0].put(index, value);
         }
     }
 
@@ -361,41 +375,42 @@ public final class PArray<T> implements AutoCloseable {
     }
 
     public byte[] toByteArray() {
-        return hostSegment(ElementType.BYTE).toArray(ValueLayout.JAVA_BYTE);
+        return readAll(ElementType.BYTE, memory -> memory.toArray(ValueLayout.JAVA_BYTE));
     }
 
     public short[] toShortArray() {
-        return hostSegment(ElementType.SHORT).toArray(ValueLayout.JAVA_SHORT);
+        return readAll(ElementType.SHORT, memory -> memory.toArray(ValueLayout.JAVA_SHORT));
     }
 
     public char[] toCharArray() {
-        return hostSegment(ElementType.CHAR).toArray(ValueLayout.JAVA_CHAR);
+        return readAll(ElementType.CHAR, memory -> memory.toArray(ValueLayout.JAVA_CHAR));
     }
 
     public int[] toIntArray() {
-        return hostSegment(ElementType.INT).toArray(ValueLayout.JAVA_INT);
+        return readAll(ElementType.INT, memory -> memory.toArray(ValueLayout.JAVA_INT));
     }
 
     public long[] toLongArray() {
-        return hostSegment(ElementType.LONG).toArray(ValueLayout.JAVA_LONG);
+        return readAll(ElementType.LONG, memory -> memory.toArray(ValueLayout.JAVA_LONG));
     }
 
     /** The elements as a new {@code float[]}; this must be a {@code PArray<Float>} of at most 2^31-1 elements. */
     public float[] toFloatArray() {
-        return hostSegment(ElementType.FLOAT).toArray(ValueLayout.JAVA_FLOAT);
+        return readAll(ElementType.FLOAT, memory -> memory.toArray(ValueLayout.JAVA_FLOAT));
     }
 
     public double[] toDoubleArray() {
-        return hostSegment(ElementType.DOUBLE).toArray(ValueLayout.JAVA_DOUBLE);
+        return readAll(ElementType.DOUBLE, memory -> memory.toArray(ValueLayout.JAVA_DOUBLE));
     }
 
     public boolean[] toBooleanArray() {
-        MemorySegment memory = hostSegment(ElementType.BOOLEAN);
-        boolean[] values = new boolean[(int) length];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = memory.get(ValueLayout.JAVA_BYTE, i) != 0;
-        }
-        return values;
+        return readAll(ElementType.BOOLEAN, memory -> {
+            boolean[] values = new boolean[(int) length];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = memory.get(ValueLayout.JAVA_BYTE, i) != 0;
+            }
+            return values;
+        });
     }
 
     /**
@@ -403,20 +418,25 @@ public final class PArray<T> implements AutoCloseable {
      * element {@code index}. Works for every length, also beyond 2^31 elements.
      */
     public void copyFrom(MemorySegment source, long index) {
+        Objects.requireNonNull(source, "copyFrom: the source segment is null");
         ElementType scalar = elementType();
         long count = source.byteSize() / scalar.byteSize();
         if (source.byteSize() % scalar.byteSize() != 0) {
             throw new IllegalArgumentException("a segment of " + source.byteSize() + " bytes is not a whole number of " + scalar.javaName() + " elements");
         }
         checkRange(index, count);
-        MemorySegment.copy(source, 0, buffers[0].forHostWrite(), index * scalar.byteSize(), source.byteSize());
+        writeLeased(memory -> MemorySegment.copy(source, 0, memory, index * scalar.byteSize(), source.byteSize()));
     }
 
     /** Copies {@code count} elements from element {@code index} on into {@code target}, from its start. */
     public void copyTo(long index, long count, MemorySegment target) {
+        Objects.requireNonNull(target, "copyTo: the target segment is null");
         ElementType scalar = elementType();
         checkRange(index, count);
-        MemorySegment.copy(buffers[0].forHostRead(), index * scalar.byteSize(), target, 0, count * scalar.byteSize());
+        readLeased(memory -> {
+            MemorySegment.copy(memory, index * scalar.byteSize(), target, 0, count * scalar.byteSize());
+            return null;
+        });
     }
 
     /** Copies a primitive array ({@code float[]} for a {@code PArray<Float>}, ...) into this array from element {@code index} on. */
@@ -428,10 +448,11 @@ public final class PArray<T> implements AutoCloseable {
         }
         if (primitiveArray instanceof boolean[] booleans) {
             checkRange(index, booleans.length);
-            MemorySegment memory = buffers[0].forHostWrite();
-            for (int i = 0; i < booleans.length; i++) {
-                memory.set(ValueLayout.JAVA_BYTE, index + i, (byte) (booleans[i] ? 1 : 0));
-            }
+            writeLeased(memory -> {
+                for (int i = 0; i < booleans.length; i++) {
+                    memory.set(ValueLayout.JAVA_BYTE, index + i, (byte) (booleans[i] ? 1 : 0));
+                }
+            });
             return;
         }
         copyFrom(heapSegment(primitiveArray), index);
@@ -446,10 +467,12 @@ public final class PArray<T> implements AutoCloseable {
         }
         if (primitiveArray instanceof boolean[] booleans) {
             checkRange(index, booleans.length);
-            MemorySegment memory = buffers[0].forHostRead();
-            for (int i = 0; i < booleans.length; i++) {
-                booleans[i] = memory.get(ValueLayout.JAVA_BYTE, index + i) != 0;
-            }
+            readLeased(memory -> {
+                for (int i = 0; i < booleans.length; i++) {
+                    booleans[i] = memory.get(ValueLayout.JAVA_BYTE, index + i) != 0;
+                }
+                return null;
+            });
             return;
         }
         MemorySegment target = heapSegment(primitiveArray);
@@ -469,25 +492,103 @@ public final class PArray<T> implements AutoCloseable {
         };
     }
 
-    private MemorySegment hostSegment(ElementType expected) {
+    /** {@code reader} applied to the whole current host memory of this scalar array of {@code expected}, which must fit a Java array. */
+    private <R> R readAll(ElementType expected, Function<MemorySegment, R> reader) {
         if (type != expected) {
             throw new ClassCastException("this PArray holds " + type.javaName() + ", not " + expected.javaName());
         }
         if (length > Integer.MAX_VALUE - 8) {
             throw new IllegalStateException("a PArray of " + length + " elements does not fit in a Java array; use copyTo with a range");
         }
-        return buffers[0].forHostRead();
+        checkOpen();
+        return readLeased(reader);
+    }
+
+    /*
+     * Bulk copies run on the unscoped memory under a lease: no arena is made for them (an array read
+     * only in bulk closes without a thread handshake), and the lease keeps the memory allocated if
+     * another thread closes the array meanwhile.
+     */
+
+    private <R> R readLeased(Function<MemorySegment, R> reader) {
+        ComponentBuffer buffer = buffers[0];
+        buffer.acquireLease();
+        try {
+            return reader.apply(buffer.leasedForHostRead());
+        } finally {
+            buffer.releaseLease();
+        }
+    }
+
+    private void writeLeased(Consumer<MemorySegment> writer) {
+        ComponentBuffer buffer = buffers[0];
+        buffer.acquireLease();
+        try {
+            // Brought up to date first: a partial write must keep the rest of a newer device copy.
+            writer.accept(buffer.leasedForHostRead());
+        } finally {
+            buffer.releaseLease();
+        }
+        buffer.hostWritten();
     }
 
     /**
      * The storage of a scalar array, {@code length * elementType().byteSize()} bytes in host byte
-     * order, for reading and writing (any newer device copy is brought back first, and the device
-     * copy is treated as stale after). Valid until {@link #close()}.
+     * order, <em>read-only</em>: any newer device copy is brought back first. It dies with the
+     * array: once the array is closed, every access through it throws
+     * {@link IllegalStateException}. To write through a segment, use {@link #writeScope()}.
+     *
+     * @throws IllegalStateException for an array of tuples (take a {@link #component}) or a closed array
      */
     public MemorySegment segment() {
         checkOpen();
         elementType();
-        return buffers[0].forHostWrite();
+        return buffers[0].forHostRead().asReadOnly();
+    }
+
+    /**
+     * Opens a write scope over the storage of this scalar array: its {@link WriteScope#segment()} is
+     * writable until the scope is closed (or the array is, whichever comes first), and closing the
+     * scope marks the array written, so the next function applied to it sends the new data to the
+     * device. Write through the segment only inside the scope (try-with-resources); afterwards the
+     * segment throws {@link IllegalStateException}. Several threads may write through one scope's
+     * segment; close the scope once they are all done.
+     *
+     * <pre>{@code
+     * try (PArray.WriteScope scope = array.writeScope()) {
+     *     MemorySegment memory = scope.segment();
+     *     for (long i = 0; i < array.length(); i++) {
+     *         memory.setAtIndex(ValueLayout.JAVA_FLOAT, i, i * 0.5f);
+     *     }
+     * }   // the array counts as written here
+     * }</pre>
+     *
+     * @throws IllegalStateException for an array of tuples (take a {@link #component}) or a closed array
+     */
+    public WriteScope writeScope() {
+        checkOpen();
+        elementType();
+        return new WriteScope(buffers[0].openWrite());
+    }
+
+    /** A scope for writing an array through a segment: see {@link PArray#writeScope()}. */
+    public static final class WriteScope implements AutoCloseable {
+        private final ComponentBuffer.Write write;
+
+        private WriteScope(ComponentBuffer.Write write) {
+            this.write = write;
+        }
+
+        /** The array's storage, writable until this scope or the array is closed. */
+        public MemorySegment segment() {
+            return write.segment();
+        }
+
+        /** Ends the scope: the segment dies, and the array counts as written. Idempotent. */
+        @Override
+        public void close() {
+            write.close();
+        }
     }
 
     /**
@@ -512,7 +613,7 @@ public final class PArray<T> implements AutoCloseable {
             return true;
         }
         for (ComponentBuffer buffer : buffers) {
-            if (buffer.isReleased()) {
+            if (buffer.isClosed()) {
                 return true;
             }
         }
@@ -524,7 +625,11 @@ public final class PArray<T> implements AutoCloseable {
         return cleanable == null;
     }
 
-    /** Releases the memory now (a view only stops being usable). Idempotent. */
+    /**
+     * Releases the memory (a view only stops being usable): every segment this array gave out dies
+     * now; the memory is freed now, or, if another thread is still transferring it, as soon as that
+     * transfer is done. Idempotent, from any thread.
+     */
     @Override
     public void close() {
         if (cleanable != null) {

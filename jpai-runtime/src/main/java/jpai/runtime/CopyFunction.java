@@ -30,7 +30,7 @@ public final class CopyFunction<T> implements ArrayFunction<T, T> {
             for (int i = 0; i < input.componentCount(); i++) {
                 ComponentBuffer buffer = input.buffer(i);
                 switch (direction) {
-                    case TO_HOST -> buffer.forHostRead();
+                    case TO_HOST -> DataMovement.toHost(buffer);
                     case TO_DEVICE -> DataMovement.toDevice(buffer);
                 }
             }

@@ -167,7 +167,7 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
 
     @Override
     public ArrayFunction<T, R> on(Executor where) {
-        return where == executor ? this : new MapFunction<>(definition, Objects.requireNonNull(where, "executor"));
+        return where == executor ? this : new MapFunction<>(definition, Objects.requireNonNull(where, "on: the executor is null"));
     }
 
     @Override

@@ -130,7 +130,7 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
 
     @Override
     public ArrayFunction<T, T> on(Executor where) {
-        return where == executor ? this : new ReduceFunction<>(operator, identity, type, kernels, Objects.requireNonNull(where, "executor"));
+        return where == executor ? this : new ReduceFunction<>(operator, identity, type, kernels, Objects.requireNonNull(where, "on: the executor is null"));
     }
 
     @Override

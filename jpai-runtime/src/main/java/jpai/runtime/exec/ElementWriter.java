@@ -42,14 +42,31 @@ abstract sealed class ElementWriter {
      */
     abstract void write(long index, Object value);
 
-    /** A writer into {@code array}, whose contents it replaces. */
+    /** A writer into {@code array}, whose contents it replaces, through segments that die with the array. */
     static ElementWriter of(PArray<?> array) {
+        return of(array, false);
+    }
+
+    /**
+     * A writer into {@code array}, whose contents it replaces, through its unscoped memory: the
+     * caller holds the array's leases ({@code BufferLeases}) for as long as the writer is used, so
+     * closing the array later costs no thread handshake (every apply makes a new output).
+     */
+    static ElementWriter ofLeased(PArray<?> array) {
+        return of(array, true);
+    }
+
+    private static MemorySegment memory(PArray<?> array, int component, boolean leased) {
+        return leased ? array.buffer(component).leasedForHostWrite() : array.buffer(component).forHostWrite();
+    }
+
+    private static ElementWriter of(PArray<?> array, boolean leased) {
         if (!array.isTuples()) {
-            return scalar(array.buffer(0).type(), array.buffer(0).forHostWrite());
+            return scalar(array.buffer(0).type(), memory(array, 0, leased));
         }
         Scalar[] c = new Scalar[array.componentCount()];
         for (int i = 0; i < c.length; i++) {
-            c[i] = scalar(array.buffer(i).type(), array.buffer(i).forHostWrite());
+            c[i] = scalar(array.buffer(i).type(), memory(array, i, leased));
         }
         DataType type = array.type();
         return switch (c.length) {

@@ -3,6 +3,7 @@ package jpai.runtime.exec;
 import java.util.function.Function;
 
 import jpai.PArray;
+import jpai.runtime.memory.BufferLeases;
 
 /**
  * Runs a map on the JVM: sequentially on the calling thread, or on the fork/join pool with the
@@ -20,16 +21,22 @@ public final class JavaMap {
 
     /** The sequential executor: one loop on the calling thread. */
     public static <T, R> void sequential(Function<T, R> function, PArray<T> input, PArray<R> output) {
-        ChunkLoopCopies.of(function).map(erased(function), ElementReader.of(input), ElementWriter.of(output), 0, input.length());
+        try (BufferLeases leases = BufferLeases.of(input, output)) {
+            ChunkLoopCopies.of(function).map(erased(function), ElementReader.ofLeased(input), ElementWriter.ofLeased(output), 0, input.length());
+        }
     }
 
     /** The Java-threads executor. */
     public static <T, R> void threads(Function<T, R> function, PArray<T> input, PArray<R> output) {
         ChunkLoops loops = ChunkLoopCopies.of(function);
-        // Taken once here, on the calling thread: the workers then only read and write memory.
-        ElementReader reader = ElementReader.of(input);
-        ElementWriter writer = ElementWriter.of(output);
-        Chunks.forEach(input.length(), (from, to) -> loops.map(erased(function), reader, writer, from, to));
+        // Leased, not through arenas: closing the output (every apply makes one) then costs no
+        // thread handshake. Taken once here, on the calling thread: the workers then only read and
+        // write memory, and they are done when forEach returns.
+        try (BufferLeases leases = BufferLeases.of(input, output)) {
+            ElementReader reader = ElementReader.ofLeased(input);
+            ElementWriter writer = ElementWriter.ofLeased(output);
+            Chunks.forEach(input.length(), (from, to) -> loops.map(erased(function), reader, writer, from, to));
+        }
     }
 
     /** The exception for a null result of element {@code index}. */

@@ -8,7 +8,9 @@ import java.lang.foreign.MemorySegment;
  * composed operations keep their data on the device and results come back only when the host
  * looks at them.
  *
- * <p>Implementations are thread-safe; the buffer calls them under no lock of its own.
+ * <p>Implementations are thread-safe; the buffer calls them under no lock of its own. Whatever
+ * copies into the host memory holds a lease of the buffer ({@link ComponentBuffer#acquireLease()})
+ * while it does, and releases it under no lock of its own (the last release frees the buffer).
  */
 public interface DeviceMirror {
 
@@ -31,6 +33,6 @@ public interface DeviceMirror {
      */
     boolean readIfDeviceNewer(ComponentBuffer buffer, long offset, MemorySegment target);
 
-    /** The buffer is being closed: release the device memory. */
+    /** The buffer is closed and no lease is held: release the device memory. */
     void release(ComponentBuffer buffer);
 }

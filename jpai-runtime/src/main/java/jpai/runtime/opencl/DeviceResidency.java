@@ -23,7 +23,8 @@ import jpai.runtime.profile.Profiler;
  * back on the first host access ({@link #beforeHostRead}), not before. Intermediates of composed
  * functions are never brought back unless the host reads them.</li>
  * <li>A host write makes the device copy stale (the buffer's version moves on).</li>
- * <li>Closing the array gives the device memory back to the pool.</li>
+ * <li>Closing the array gives the device memory back to the pool, once no launch holds a lease of
+ * the buffer (a launch on another thread may still be using it).</li>
  * </ul>
  *
  * <p>Thread-safe: state changes hold this object's monitor; the host-read check is one volatile read
@@ -67,7 +68,8 @@ final class DeviceResidency implements DeviceMirror {
 
     /**
      * The device buffer with the host's data, sending it first (without waiting) if the device copy
-     * is stale.
+     * is stale. The caller holds a lease of {@code host} until {@code events} are awaited: the driver
+     * reads the host memory after this returns.
      *
      * @return whether data was sent
      */
@@ -78,7 +80,7 @@ final class DeviceResidency implements DeviceMirror {
         }
         long version = host.hostVersion();
         deviceVersion = NO_VERSION; // until the send is enqueued in full
-        context.transfers().toDevice(host.rawSegment(), buffer.memory(), events);
+        context.transfers().toDevice(host.leasedMemory(), buffer.memory(), events);
         deviceVersion = version; // the queue is in order: later commands see the data
         return true;
     }
@@ -118,10 +120,10 @@ final class DeviceResidency implements DeviceMirror {
         }
     }
 
-    /** Brings the device data back now (the launch asked for results on the host). */
+    /** Brings the device data back now (the launch asked for results on the host); the caller holds a lease of {@code host}. */
     synchronized void copyBack(ComponentBuffer host, LaunchEvents events) {
         if (deviceNewer) {
-            context.transfers().toHost(buffer.memory(), host.rawSegment(), events);
+            context.transfers().toHost(buffer.memory(), host.leasedMemory(), events);
             deviceNewer = false;
             deviceVersion = host.hostVersion();
         }
@@ -132,32 +134,42 @@ final class DeviceResidency implements DeviceMirror {
         if (!deviceNewer) {
             return;
         }
-        synchronized (this) {
-            if (!deviceNewer) {
-                return;
-            }
-            if (context.isLost()) {
-                throw new IllegalStateException("this array's data was computed on " + context.device().name()
-                        + ", which has been lost (" + context.lostReason() + "); compute it again");
-            }
-            LaunchEvents events = new LaunchEvents();
-            try {
-                try {
-                    context.transfers().toHost(buffer.memory(), host.rawSegment(), events);
-                } catch (CLException e) {
-                    // One retry: a transient failure must not cost the only copy of the data.
-                    events.release();
-                    context.transfers().toHost(buffer.memory(), host.rawSegment(), events);
-                }
-                Profiler.deviceToHost(events.nanos(Kind.DEVICE_TO_HOST), events.bytes(Kind.DEVICE_TO_HOST), events.count(Kind.DEVICE_TO_HOST));
-            } catch (CLException e) {
-                throw context.failure("bringing an array's data back to the host", e);
-            } finally {
-                events.release();
-            }
-            deviceNewer = false;
-            deviceVersion = host.hostVersion();
+        // The lease keeps the host memory allocated while the driver writes into it, even if another
+        // thread closes the array meanwhile; it is released outside this object's monitor, since
+        // the last release frees the buffer, which takes the buffer's monitor and then this one.
+        host.acquireLease();
+        try {
+            copyBackForHost(host);
+        } finally {
+            host.releaseLease();
         }
+    }
+
+    private synchronized void copyBackForHost(ComponentBuffer host) {
+        if (!deviceNewer) {
+            return;
+        }
+        if (context.isLost()) {
+            throw new IllegalStateException("this array's data was computed on " + context.device().name()
+                    + ", which has been lost (" + context.lostReason() + "); compute it again");
+        }
+        LaunchEvents events = new LaunchEvents();
+        try {
+            try {
+                context.transfers().toHost(buffer.memory(), host.leasedMemory(), events);
+            } catch (CLException e) {
+                // One retry: a transient failure must not cost the only copy of the data.
+                events.release();
+                context.transfers().toHost(buffer.memory(), host.leasedMemory(), events);
+            }
+            Profiler.deviceToHost(events.nanos(Kind.DEVICE_TO_HOST), events.bytes(Kind.DEVICE_TO_HOST), events.count(Kind.DEVICE_TO_HOST));
+        } catch (CLException e) {
+            throw context.failure("bringing an array's data back to the host", e);
+        } finally {
+            events.release();
+        }
+        deviceNewer = false;
+        deviceVersion = host.hostVersion();
     }
 
     @Override
@@ -165,20 +177,27 @@ final class DeviceResidency implements DeviceMirror {
         if (!deviceNewer) {
             return false;
         }
-        synchronized (this) {
-            if (!deviceNewer) {
-                return false;
-            }
-            LaunchEvents events = new LaunchEvents();
-            try {
-                context.transfers().toHost(buffer.memory(), offset, target, events);
-                Profiler.deviceToHost(events.nanos(Kind.DEVICE_TO_HOST), events.bytes(Kind.DEVICE_TO_HOST), events.count(Kind.DEVICE_TO_HOST));
-                return true;
-            } catch (CLException e) {
-                throw context.failure("reading one element of an array on the device", e);
-            } finally {
-                events.release();
-            }
+        host.acquireLease(); // as in beforeHostRead: the device buffer is freed with the host memory
+        try {
+            return readOneIfDeviceNewer(offset, target);
+        } finally {
+            host.releaseLease();
+        }
+    }
+
+    private synchronized boolean readOneIfDeviceNewer(long offset, MemorySegment target) {
+        if (!deviceNewer) {
+            return false;
+        }
+        LaunchEvents events = new LaunchEvents();
+        try {
+            context.transfers().toHost(buffer.memory(), offset, target, events);
+            Profiler.deviceToHost(events.nanos(Kind.DEVICE_TO_HOST), events.bytes(Kind.DEVICE_TO_HOST), events.count(Kind.DEVICE_TO_HOST));
+            return true;
+        } catch (CLException e) {
+            throw context.failure("reading one element of an array on the device", e);
+        } finally {
+            events.release();
         }
     }
 

@@ -45,6 +45,7 @@ public final class FaultInjection {
     }
 
     private static final Map<Fault, Armed> ARMED = new EnumMap<>(Fault.class);
+    private static final Map<Fault, Runnable> ACTIONS = new EnumMap<>(Fault.class);
     private static volatile boolean anyArmed;
 
     private FaultInjection() {
@@ -69,9 +70,20 @@ public final class FaultInjection {
         anyArmed = true;
     }
 
+    /**
+     * Runs {@code action} on the calling thread just before the next call of class {@code fault}
+     * (once, before any fault armed for that call fires): tests use it to do something while a
+     * launch or a transfer is under way, such as closing the array being sent.
+     */
+    public static synchronized void runBeforeNext(Fault fault, Runnable action) {
+        ACTIONS.put(fault, java.util.Objects.requireNonNull(action, "runBeforeNext: the action is null"));
+        anyArmed = true;
+    }
+
     /** Disarms everything. */
     public static synchronized void clear() {
         ARMED.clear();
+        ACTIONS.clear();
         anyArmed = false;
     }
 
@@ -89,10 +101,20 @@ public final class FaultInjection {
         if (!anyArmed) {
             return;
         }
+        Runnable action = takeAction(fault);
+        if (action != null) {
+            action.run(); // outside the lock: the action may call into the runtime
+        }
         CLException failure = consume(fault);
         if (failure != null) {
             throw failure;
         }
+    }
+
+    private static synchronized Runnable takeAction(Fault fault) {
+        Runnable action = ACTIONS.remove(fault);
+        anyArmed = !ARMED.isEmpty() || !ACTIONS.isEmpty();
+        return action;
     }
 
     private static synchronized CLException consume(Fault fault) {
@@ -104,7 +126,7 @@ public final class FaultInjection {
         if (armed.remaining() > 1) {
             ARMED.put(firing, new Armed(armed.status(), armed.remaining() - 1));
         }
-        anyArmed = !ARMED.isEmpty();
+        anyArmed = !ARMED.isEmpty() || !ACTIONS.isEmpty();
         return new CLException(CL.stringFor_errorCode(armed.status()) + " (injected " + firing + " fault)", armed.status());
     }
 }

@@ -77,6 +77,13 @@ final class KernelLauncher {
     }
 
     LaunchResult run() {
+        // Every array's host memory stays allocated until the launch has waited for its last command.
+        try (jpai.runtime.memory.BufferLeases leases = LaunchLeases.of(launch)) {
+            return runLeased();
+        }
+    }
+
+    private LaunchResult runLeased() {
         context.checkUsable();
         if (launch.globalSize() < 0) {
             throw new IllegalArgumentException("the launch of " + source.kernelName() + " has no global size: call globalSize(n)");
