@@ -40,6 +40,7 @@ import jpai.compiler.phases.FloatTranscendentalsPhase;
 import jpai.compiler.phases.SpeculativeBoundsCheckHoistingPhase;
 import jpai.compiler.phases.ExceptionPathsToDeoptimizationPhase;
 import jpai.compiler.phases.KernelInliningPolicy;
+import jpai.compiler.phases.MathAsStrictMathPlugin;
 import jpai.compiler.phases.MathCallsToNodesPhase;
 import jpai.compiler.phases.RejectRemainingCallsPhase;
 import jpai.compiler.phases.TupleKernelArgumentsPhase;
@@ -57,9 +58,12 @@ import jpai.compiler.phases.UnboxPhisOfBoxesPhase;
  * <ol>
  * <li>"parse bytecode": the object's single abstract method (of its hidden lambda class) into a
  * Graal graph through JVMCI, with Graal's intrinsics, explicit exception checks and eager
- * resolving, no inlining during parsing.</li>
+ * resolving, no inlining during parsing; by default ({@link MathFunctions#JAVA}) with
+ * {@link MathAsStrictMathPlugin}, which reads {@code Math}'s transcendental functions as calls of
+ * {@code StrictMath}'s, so that FdLibm's Java code is inlined instead of OpenCL built-ins used.</li>
  * <li>"inline": Graal's {@code InliningPhase} with {@link KernelInliningPolicy}: everything except
- * the {@code Math} functions the device computes and the methods of captured element readers.</li>
+ * the {@code Math} functions the device computes (with {@code -Djpai.math=opencl}), the methods of
+ * captured element readers and the JDK methods kernels leave to Java ({@code MethodsLeftToJava}).</li>
  * <li>"exception paths to deoptimization" ({@link ExceptionPathsToDeoptimizationPhase}): every path
  * that ends in a Java exception becomes an exit with a reason.</li>
  * <li>"math calls" ({@link MathCallsToNodesPhase}): the kept {@code Math} calls become
@@ -76,7 +80,7 @@ import jpai.compiler.phases.UnboxPhisOfBoxesPhase;
  * arguments" ({@link UnboxKernelArgumentsPhase}); "tuple arguments"
  * ({@link TupleKernelArgumentsPhase}); "captured values" ({@link CapturedValuesToParametersPhase}).</li>
  * <li>"float sqrt" ({@link FloatSqrtPhase}); "float transcendentals" ({@link FloatTranscendentalsPhase},
- * unless {@code -Djpai.floatmath=false}); "counted loop index stamps" ({@link CountedLoopIndexStampPhase});
+ * with {@code -Djpai.math=opencl} unless {@code -Djpai.floatmath=false}); "counted loop index stamps" ({@link CountedLoopIndexStampPhase});
  * Graal's conditional elimination; "speculative bounds check hoisting"
  * ({@link SpeculativeBoundsCheckHoistingPhase}).</li>
  * <li>Graal's conditional elimination and dead code elimination, once more.</li>
@@ -90,14 +94,30 @@ import jpai.compiler.phases.UnboxPhisOfBoxesPhase;
 public final class KernelGraphCompiler {
 
     private final GraalAccess graal;
+    private final MathFunctions math;
     private static volatile boolean strictMathInitialized;
 
+    /** A compiler with the host JVM's Graal and {@code Math} computed as {@code -Djpai.math} says. */
     public KernelGraphCompiler() {
-        this(GraalAccess.get());
+        this(GraalAccess.get(), MathFunctions.fromSystemProperty());
+    }
+
+    public KernelGraphCompiler(MathFunctions math) {
+        this(GraalAccess.get(), math);
     }
 
     public KernelGraphCompiler(GraalAccess graal) {
+        this(graal, MathFunctions.fromSystemProperty());
+    }
+
+    public KernelGraphCompiler(GraalAccess graal, MathFunctions math) {
         this.graal = graal;
+        this.math = java.util.Objects.requireNonNull(math, "math");
+    }
+
+    /** How this compiler's kernels compute {@code Math}'s transcendental functions. */
+    public MathFunctions math() {
+        return math;
     }
 
     /**
@@ -152,7 +172,7 @@ public final class KernelGraphCompiler {
             run("unbox phis of boxes", timings, () -> new UnboxPhisOfBoxesPhase(canonicalizer), graph, context);
             run("captured values", timings, () -> new CapturedValuesToParametersPhase(canonicalizer, signature, inputs, lambda), graph, context);
             run("float sqrt", timings, FloatSqrtPhase::new, graph, context);
-            if (floatTranscendentals()) {
+            if (math == MathFunctions.OPENCL_BUILTINS && floatTranscendentals()) {
                 run("float transcendentals", timings, FloatTranscendentalsPhase::new, graph, context);
             }
             run("counted loop index stamps", timings, () -> new CountedLoopIndexStampPhase(canonicalizer), graph, context);
@@ -198,10 +218,9 @@ public final class KernelGraphCompiler {
     /**
      * FdLibm's classes, {@code StrictMath}'s implementation, whose code kernels inline. The parser
      * puts an exit where code uses a class that is not initialised yet, and folds the static final
-     * tables of one that is; so they are initialised once, before the first kernel. Not
-     * {@code KernelRemPio2}, the argument reduction of {@code sin}/{@code cos}/{@code tan} for
-     * {@code |x| >= 2^19 pi/2}, which works on arrays the backend cannot emit: left uninitialised,
-     * it is an exit, and such arguments make the operation run in Java.
+     * tables of one that is; so they are initialised once, before the first kernel (all of them,
+     * so that what compiles does not depend on what the JVM ran before). The argument reduction of
+     * huge angles is left to Java by {@code MethodsLeftToJava}, not by leaving its class uninitialised.
      */
     private void initializeStrictMathClasses() {
         if (strictMathInitialized) {
@@ -211,9 +230,7 @@ public final class KernelGraphCompiler {
             Class<?> fdlibm = Class.forName("java.lang.FdLibm", false, null);
             graal.providers().getMetaAccess().lookupJavaType(fdlibm).initialize();
             for (Class<?> implementation : fdlibm.getDeclaredClasses()) {
-                if (!implementation.getSimpleName().equals("KernelRemPio2")) {
-                    graal.providers().getMetaAccess().lookupJavaType(implementation).initialize();
-                }
+                graal.providers().getMetaAccess().lookupJavaType(implementation).initialize();
             }
         } catch (ClassNotFoundException e) {
             // Another JDK's StrictMath: its classes are initialised by use, kernels exit until then.
@@ -239,6 +256,9 @@ public final class KernelGraphCompiler {
         // Eager resolving: code Java has not run yet (StrictMath's FdLibm calls, say) has unresolved
         // constant pool entries, which the parser would otherwise turn into exits.
         GraphBuilderConfiguration config = parser.getGraphBuilderConfig().copy().withBytecodeExceptionMode(BytecodeExceptionMode.CheckAll).withEagerResolving(true);
+        if (math == MathFunctions.JAVA) {
+            config.getPlugins().prependNodePlugin(new MathAsStrictMathPlugin(graal.providers().getMetaAccess()));
+        }
         position.set(parser.copyWithConfig(config));
         return new HighTierContext(graal.providers(), graphBuilderSuite, OptimisticOptimizations.NONE);
     }

@@ -16,6 +16,7 @@ import jpai.compiler.CapturedValue;
 import jpai.compiler.KernelBailoutException;
 import jpai.compiler.KernelGraph;
 import jpai.compiler.KernelGraphCompiler;
+import jpai.compiler.MathFunctions;
 import jpai.compiler.KernelSignature;
 import jpai.compiler.ValueShape;
 import jpai.ocl.GeneratorOptions;
@@ -219,8 +220,14 @@ final class KernelCache {
     }
 
     private Compiled compile(Compilation compilation, KernelCache mapper) {
+        MathFunctions math;
         try {
-            new KernelGraphCompiler();
+            math = MathFunctions.fromSystemProperty();
+        } catch (IllegalArgumentException e) {
+            return Compiled.failed(e.getMessage(), description());
+        }
+        try {
+            new KernelGraphCompiler(math);
         } catch (RuntimeException | LinkageError e) {
             return Compiled.failed("the Graal compiler is not available (" + e.getMessage() + "); start java with the flags in build/jpai.argfile", description());
         }
@@ -243,7 +250,12 @@ final class KernelCache {
 
     private KernelGraph graph(KernelSignature signature) {
         long start = System.nanoTime();
-        KernelGraph graph = new KernelGraphCompiler().compile(function, interfaceMethod, signature);
+        KernelGraphCompiler compiler = new KernelGraphCompiler();
+        if (compiler.math() != MathFunctions.JAVA) {
+            Explain.notice("kernels compute Math's sin, exp, pow and other transcendental functions with OpenCL's built-ins (-D" + MathFunctions.PROPERTY + "="
+                            + compiler.math().optionValue() + "): their results are within OpenCL's error bounds (docs/java-semantics.md), up to 16 ulps, not Math's 1 to 2.5");
+        }
+        KernelGraph graph = compiler.compile(function, interfaceMethod, signature);
         Profiler.graal(System.nanoTime() - start);
         return graph;
     }
@@ -256,6 +268,10 @@ final class KernelCache {
     /** Runs the generator, times it and dumps the kernel; {@code owners} says whose fields the captures are. */
     private Compiled generate(KernelGraph main, Function<OpenCLKernelGenerator, KernelSource> generation, List<Object> owners) {
         long start = System.nanoTime();
+        if (JpaiOptions.fastMath()) {
+            Explain.notice("kernels are built with OpenCL's relaxed math (-D" + JpaiOptions.FAST_MATH + "=true): floating-point results may differ from Java's"
+                            + " (fused multiply-adds; NaN, infinities and signed zeros not kept)");
+        }
         KernelSource source = generation.apply(new OpenCLKernelGenerator(JpaiOptions.fastMath() ? new GeneratorOptions(true) : GeneratorOptions.JAVA_SEMANTICS));
         Profiler.codeGeneration(System.nanoTime() - start);
         dump(main, source);

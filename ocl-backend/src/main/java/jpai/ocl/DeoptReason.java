@@ -35,7 +35,12 @@ public enum DeoptReason {
      * {@code ArrayIndexOutOfBoundsException}, or not, when the loop leaves before that index.
      */
     HOISTED_BOUNDS_CHECK(8, "a loop's index range reaches beyond an array (the bounds check hoisted out of the loop failed;"
-                    + " Java throws ArrayIndexOutOfBoundsException unless the loop leaves before that index)");
+                    + " Java throws ArrayIndexOutOfBoundsException unless the loop leaves before that index)"),
+    /**
+     * The function reached a computation kernels leave to Java by design (the compiler's
+     * {@code MethodsLeftToJava}: today the reduction of huge arguments of sin, cos and tan).
+     */
+    LEFT_TO_JAVA(9, "an input needs a computation kernels leave to Java (sin, cos or tan of an argument of magnitude 2^19 pi/2 or more)");
 
     private final int code;
     private final String message;
@@ -75,6 +80,7 @@ public enum DeoptReason {
             case RuntimeConstraint -> NEGATIVE_ARRAY_SIZE;
             case NotCompiledExceptionHandler -> EXPLICIT_THROW;
             case LoopLimitCheck -> HOISTED_BOUNDS_CHECK;
+            case TransferToInterpreter -> LEFT_TO_JAVA;
             default -> OTHER_DEOPT;
         };
     }

@@ -100,6 +100,12 @@ class FuzzerFoundBugsTest {
     /** Fuzz seed 42 program 4783 on PoCL: {@code (float) Math.expm1(NaN + ...)} was a number; Java: NaN for NaN, decided before the built-in. */
     @Test
     void transcendentalsOfNaNAreNaN() {
+        for (jpai.compiler.MathFunctions math : jpai.compiler.MathFunctions.values()) {
+            KernelTestSupport.withMath(math, this::transcendentalsOfNaNAreNaNWith);
+        }
+    }
+
+    private void transcendentalsOfNaNAreNaNWith() {
         int[] ints = {0, 1, -1, 32, Integer.MIN_VALUE};
         assertMapEqualsJava((Integer x) -> (float) Math.expm1(Math.sqrt((double) (~569630317)) + x), Integer.class, Float.class, ints);
         assertMapEqualsJava((Integer x) -> Math.log1p(Math.sqrt((double) -x - 1.0)) + Math.cosh(Math.sqrt(-1.0 - x * x)), Integer.class, Double.class, ints);
@@ -108,6 +114,12 @@ class FuzzerFoundBugsTest {
     /** Issue 19 item 8: {@code Math.pow(x, 1.0)} is exactly {@code x} in Java; NVIDIA's pow gave 47.26309328286914 for 47.26309328286915. */
     @Test
     void powWithExponentOneIsTheBase() {
+        for (jpai.compiler.MathFunctions math : jpai.compiler.MathFunctions.values()) {
+            KernelTestSupport.withMath(math, this::powWithExponentOneIsTheBaseWith);
+        }
+    }
+
+    private void powWithExponentOneIsTheBaseWith() {
         double[] values = new double[1000];
         java.util.Random random = new java.util.Random(19);
         for (int i = 0; i < values.length; i++) {
@@ -180,6 +192,12 @@ class FuzzerFoundBugsTest {
      */
     @Test
     void powSpecialCasesAreJavas() {
+        for (jpai.compiler.MathFunctions math : jpai.compiler.MathFunctions.values()) {
+            KernelTestSupport.withMath(math, this::powSpecialCasesAreJavasWith);
+        }
+    }
+
+    private void powSpecialCasesAreJavasWith() {
         double[] xs = {-1.0, 1.0, -1.0, 1.0, 1.0, 2.0, 0.5, Double.NaN, Double.NaN, -0.0, 0.0, -2.0, -8.0};
         double[] ys = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, Double.NaN, Double.NaN, Double.NEGATIVE_INFINITY, 0.0, -0.0, -3.0, -1.0, 0.5, 1.0 / 3};
         double[] inputs = new double[xs.length];

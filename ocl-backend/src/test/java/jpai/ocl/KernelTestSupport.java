@@ -83,6 +83,25 @@ final class KernelTestSupport {
         return bytes;
     }
 
+    /**
+     * Runs {@code body} with kernels computing {@code Math}'s functions as {@code math} says (the
+     * {@code -Djpai.math} property every compiler reads), then restores the property. Tests run one
+     * at a time in this module.
+     */
+    static void withMath(jpai.compiler.MathFunctions math, Runnable body) {
+        String old = System.getProperty(jpai.compiler.MathFunctions.PROPERTY);
+        System.setProperty(jpai.compiler.MathFunctions.PROPERTY, math.optionValue());
+        try {
+            body.run();
+        } finally {
+            if (old == null) {
+                System.clearProperty(jpai.compiler.MathFunctions.PROPERTY);
+            } else {
+                System.setProperty(jpai.compiler.MathFunctions.PROPERTY, old);
+            }
+        }
+    }
+
     static KernelGraph compile(Object function, Method method, List<ValueShape> arguments, ValueShape result) {
         return new KernelGraphCompiler().compile(function, method, new KernelSignature(arguments, result, capturesOf(function)));
     }

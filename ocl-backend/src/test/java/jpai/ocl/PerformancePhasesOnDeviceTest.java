@@ -18,6 +18,7 @@ import jpai.compiler.phases.FloatTranscendentalsPhase;
  * loop) give Java's results bit for bit on the device; float transcendentals stay within the bound of
  * docs/java-semantics.md ("float, vs Java" column).
  */
+@org.junit.jupiter.api.extension.ExtendWith(OpenCLBuiltInMath.class)
 class PerformancePhasesOnDeviceTest {
 
     static final float[] FLOATS = {0f, -0f, 1e-45f, 1e-40f, 1.17549435e-38f, 0.1f, 0.5f, 0.75f, 1f, 2f, 3f, 10f, 100f, 12345.678f, 1e10f, 3.4028235e38f,

@@ -2,7 +2,7 @@ package jpai.ocl;
 
 import static jpai.ocl.KernelTestSupport.assertMapEqualsJava;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -11,13 +11,11 @@ import java.util.function.Function;
 
 import org.junit.jupiter.api.Test;
 
-import jpai.compiler.KernelBailoutException;
-
 /**
  * {@code StrictMath} is FdLibm bit for bit in Java. It is not mapped to OpenCL built-ins (which are
  * allowed several ulps): its Java implementation is inlined and compiled, FdLibm's tables becoming
- * {@code __constant} arrays, and the device gives exactly Java's results; or, for sin, cos and tan
- * today, the compiler refuses and the operation runs in Java.
+ * {@code __constant} arrays, and the device gives exactly Java's results (sin, cos and tan of angles
+ * of 2^19 pi/2 or more leave the kernel, and Java computes them).
  */
 class StrictMathOnDeviceTest {
 
@@ -64,16 +62,35 @@ class StrictMathOnDeviceTest {
         assertExact(x -> StrictMath.atan2(x, -0.75), values);
     }
 
+    /** FdLibm's bound for its medium-size argument reduction: |x| <= 2^19 pi/2; beyond it kernels leave sin, cos and tan to Java. */
+    static final double HUGE_ANGLE = 0x1p19 * Math.PI / 2;
+
+    /** The inputs below {@link #HUGE_ANGLE} (and the non-finite ones, which need no reduction). */
+    static double[] anglesTheKernelReduces() {
+        return java.util.Arrays.stream(inputs()).filter(x -> !(Math.abs(x) >= HUGE_ANGLE * 0.999 && Double.isFinite(x))).toArray();
+    }
+
     /**
-     * sin, cos and tan are not compiled yet: FdLibm's argument reduction chooses between arrays on
-     * different paths, which the backend does not emit. The bailout makes the operation run in
-     * Java, which is exact; this test says so until they compile.
+     * sin, cos and tan compile, FdLibm's argument reduction included, and give Java's bits for every
+     * argument below 2^19 pi/2: the reduction of huger angles, which works on arrays with computed
+     * indices, is a path the kernel leaves to Java ({@code MethodsLeftToJava}).
      */
     @Test
-    void trigonometricFunctionsBailAndRunInJava() {
+    void trigonometricFunctions() {
+        double[] values = anglesTheKernelReduces();
+        assertTrue(values.length > 1000);
+        assertExact(x -> StrictMath.sin(x), values);
+        assertExact(x -> StrictMath.cos(x), values);
+        assertExact(x -> StrictMath.tan(x), values);
+    }
+
+    /** An angle of 2^19 pi/2 or more makes the kernel exit with the reason that says so; Java computes it. */
+    @Test
+    void hugeAnglesAreLeftToJava() {
         for (Function<Double, Double> f : List.<Function<Double, Double>>of(x -> StrictMath.sin(x), x -> StrictMath.cos(x), x -> StrictMath.tan(x))) {
-            KernelBailoutException e = assertThrows(KernelBailoutException.class, () -> KernelTestSupport.map(f, Double.class, Double.class));
-            assertTrue(e.getMessage().contains("different arrays"), e.getMessage());
+            OpenCLTestDevice.Result result = KernelTestSupport.runMap(f, Double.class, Double.class, new double[] {0.5, 3.0, HUGE_ANGLE * 2, -1e300});
+            assertEquals(DeoptReason.LEFT_TO_JAVA, result.reason());
+            assertTrue(result.status()[1] == 2 || result.status()[1] == 3, "the first huge angle exits: " + result.status()[1]);
         }
     }
 }

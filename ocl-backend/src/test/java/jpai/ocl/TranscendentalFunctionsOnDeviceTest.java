@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
  * specification's ulp bounds of Java's result (docs/java-semantics.md), with Java's NaN and
  * infinities.
  */
+@org.junit.jupiter.api.extension.ExtendWith(OpenCLBuiltInMath.class)
 class TranscendentalFunctionsOnDeviceTest {
 
     static final double[] VALUES = {0.0, -0.0, 0.1, -0.5, 0.75, 1.0, -1.0, 2.0, 10.0, -20.0, 1e-300, 700.0, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};

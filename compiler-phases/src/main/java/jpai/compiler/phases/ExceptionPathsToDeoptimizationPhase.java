@@ -18,6 +18,7 @@ import jdk.graal.compiler.nodes.DeoptimizeNode;
 import jdk.graal.compiler.nodes.FixedNode;
 import jdk.graal.compiler.nodes.FixedWithNextNode;
 import jdk.graal.compiler.nodes.GraphState;
+import jdk.graal.compiler.nodes.Invoke;
 import jdk.graal.compiler.nodes.LoopBeginNode;
 import jdk.graal.compiler.nodes.LoopEndNode;
 import jdk.graal.compiler.nodes.ReturnNode;
@@ -53,7 +54,9 @@ import jdk.vm.ci.meta.ResolvedJavaType;
  * {@code ArithmeticException} (integer division by zero), {@code ClassCastException},
  * {@code RuntimeConstraint} (negative array size) and {@code NotCompiledExceptionHandler} (any other
  * exception, in particular an explicit {@code throw}). A {@code catch} in the lambda is no
- * exception to this: the kernel leaves at the throw, and Java then runs the handler.
+ * exception to this: the kernel leaves at the throw, and Java then runs the handler. A call of a
+ * method kernels leave to Java ({@link MethodsLeftToJava}) counts as a throw, with the reason
+ * {@code TransferToInterpreter}.
  */
 public final class ExceptionPathsToDeoptimizationPhase extends Phase {
 
@@ -130,20 +133,32 @@ public final class ExceptionPathsToDeoptimizationPhase extends Phase {
     }
 
     private static boolean isExceptionSeed(FixedNode node) {
-        return node instanceof UnwindNode || node instanceof BytecodeExceptionNode || node instanceof ExceptionObjectNode || node instanceof AbstractDeoptimizeNode;
+        return isCallLeftToJava(node) || node instanceof UnwindNode || node instanceof BytecodeExceptionNode || node instanceof ExceptionObjectNode || node instanceof AbstractDeoptimizeNode;
     }
 
-    /** The exception the region starting at {@code begin} raises: the first telling node on its paths. */
+    /**
+     * The exception the region starting at {@code begin} raises: a call left to Java if the region
+     * holds one, else the first telling node on its paths (breadth first).
+     */
     private static DeoptimizationReason reasonOfRegion(AbstractBeginNode begin, NodeBitMap doomed) {
         Deque<Node> work = new ArrayDeque<>();
         NodeBitMap seen = begin.graph().createNodeBitMap();
         work.add(begin);
         seen.mark(begin);
+        DeoptimizationReason first = null;
         while (!work.isEmpty()) {
             Node node = work.poll();
             DeoptimizationReason reason = reasonOf(node);
-            if (reason != null) {
+            if (reason == DeoptimizationReason.TransferToInterpreter) {
+                // A call left to Java is where such a region really leads; the checks on its way
+                // (the huge-angle reduction's array indices) are there only because it was parsed.
                 return reason;
+            }
+            if (reason != null) {
+                if (first == null) {
+                    first = reason;
+                }
+                continue;
             }
             List<Node> next = new ArrayList<>();
             if (node instanceof AbstractEndNode end && !(node instanceof LoopEndNode) && end.merge() != null) {
@@ -160,10 +175,18 @@ public final class ExceptionPathsToDeoptimizationPhase extends Phase {
                 }
             }
         }
-        return DeoptimizationReason.NotCompiledExceptionHandler;
+        return first != null ? first : DeoptimizationReason.NotCompiledExceptionHandler;
+    }
+
+    /** A call of a method kernels leave to Java ({@link MethodsLeftToJava}): its path exits like a throw. */
+    private static boolean isCallLeftToJava(Node node) {
+        return node instanceof Invoke invoke && MethodsLeftToJava.contains(invoke.getTargetMethod());
     }
 
     private static DeoptimizationReason reasonOf(Node node) {
+        if (isCallLeftToJava(node)) {
+            return DeoptimizationReason.TransferToInterpreter;
+        }
         if (node instanceof BytecodeExceptionNode exception) {
             return switch (exception.getExceptionKind()) {
                 case NULL_POINTER -> DeoptimizationReason.NullCheckException;

@@ -13,7 +13,8 @@ import jdk.vm.ci.meta.ResolvedJavaMethod;
 /**
  * Inline every call, except the {@code Math} functions that the device computes with its own
  * built-ins ({@link MathCallsToNodesPhase#keepsAsCall}) and the methods of captured element readers
- * that become array accesses ({@link ElementReaderCallsToAccessesPhase#keptCalls}). OpenCL C has no
+ * that become array accesses ({@link ElementReaderCallsToAccessesPhase#keptCalls}), and the methods
+ * kernels leave to Java ({@link MethodsLeftToJava}), whose calls become exits. OpenCL C has no
  * calls into Java: what is not inlined (recursion, native methods) is refused by
  * {@link RejectRemainingCallsPhase}.
  */
@@ -40,6 +41,9 @@ public final class KernelInliningPolicy implements InliningPolicy {
     public Decision isWorthInlining(Replacements replacements, MethodInvocation invocation, InlineInfo calleeInfo, int inliningDepth, boolean fullyProcessed) {
         if (MathCallsToNodesPhase.keepsAsCall(calleeInfo.invoke().getTargetMethod())) {
             return Decision.NO.withReason(false, "a Math function the device computes");
+        }
+        if (MethodsLeftToJava.contains(calleeInfo.invoke().getTargetMethod())) {
+            return Decision.NO.withReason(false, "a method kernels leave to Java (the path calling it becomes an exit)");
         }
         if (keptCalls.contains(calleeInfo.invoke().getTargetMethod())) {
             return Decision.NO.withReason(false, "a method of a captured element reader, replaced by an array access");

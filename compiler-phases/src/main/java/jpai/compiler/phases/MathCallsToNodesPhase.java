@@ -19,7 +19,9 @@ import jpai.compiler.nodes.MathCallNode;
 
 /**
  * Replaces calls of the {@code Math} functions listed in {@link #FUNCTIONS} with
- * {@link MathCallNode}s. {@code Math} allows 1 ulp of error (and these delegate to FdLibm ports
+ * {@link MathCallNode}s, when kernels compute {@code Math} with OpenCL's built-ins
+ * ({@code -Djpai.math=opencl}; by default {@link MathAsStrictMathPlugin} has made them calls of
+ * {@code StrictMath}, inlined, and there are none left). {@code Math} allows 1 ulp of error (and these delegate to FdLibm ports
  * with lookup tables); the device's built-ins of the same name do the job within the OpenCL
  * specification's error bounds. {@code StrictMath} is not among them: its results are defined bit
  * for bit (FdLibm's), so its Java implementation is inlined and compiled like user code.

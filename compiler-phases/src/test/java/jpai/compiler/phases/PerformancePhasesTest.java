@@ -2,6 +2,7 @@ package jpai.compiler.phases;
 
 import static jpai.compiler.phases.PhaseTestSupport.capturedField;
 import static jpai.compiler.phases.PhaseTestSupport.compile;
+import static jpai.compiler.phases.PhaseTestSupport.compileWithOpenCLMath;
 import static jpai.compiler.phases.PhaseTestSupport.count;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -67,7 +68,7 @@ class PerformancePhasesTest {
     @Test
     void floatTranscendentalsUseTheFloatBuiltIn() {
         Function<Float, Float> f = x -> (float) Math.sin(x) * (float) Math.exp(-0.5f * x) + (float) Math.atan2(x, 2.0);
-        StructuredGraph graph = compile(f, Float.class, Float.class, List.of()).graph();
+        StructuredGraph graph = compileWithOpenCLMath(f, Float.class, Float.class).graph();
         assertEquals(0, count(graph, UnaryMathIntrinsicNode.class));
         List<String> functions = new ArrayList<>();
         for (MathCallNode call : graph.getNodes().filter(MathCallNode.class)) {
@@ -81,7 +82,7 @@ class PerformancePhasesTest {
     @Test
     void aDoubleResultKeepsTheDoubleBuiltIn() {
         Function<Float, Double> f = x -> Math.sin(x) + (float) Math.cos(x);
-        StructuredGraph graph = compile(f, Float.class, Double.class, List.of()).graph();
+        StructuredGraph graph = compileWithOpenCLMath(f, Float.class, Double.class).graph();
         // sin's result is used as a double: it stays; cos is only narrowed: it becomes the float built-in.
         assertEquals(1, count(graph, UnaryMathIntrinsicNode.class));
         assertEquals(1, graph.getNodes().filter(MathCallNode.class).filter(c -> ((MathCallNode) c).getStackKind() == JavaKind.Float).count());

@@ -39,6 +39,12 @@ final class PhaseTestSupport {
         return new KernelGraphCompiler().compile(function, function instanceof BiFunction ? BIAPPLY : APPLY, signature);
     }
 
+    /** Compiles with {@code Math}'s functions as OpenCL built-ins ({@code -Djpai.math=opencl}). */
+    static KernelGraph compileWithOpenCLMath(Function<?, ?> function, Class<?> in, Class<?> out) {
+        KernelSignature signature = new KernelSignature(List.of(ValueShape.ofBoxed(in)), ValueShape.ofBoxed(out), List.of());
+        return new KernelGraphCompiler(jpai.compiler.MathFunctions.OPENCL_BUILTINS).compile(function, APPLY, signature);
+    }
+
     static KernelGraph compile(Function<?, ?> function, Class<?> in, Class<?> out, List<CapturedValue> captures) {
         return compile(function, new KernelSignature(List.of(ValueShape.ofBoxed(in)), ValueShape.ofBoxed(out), captures));
     }
