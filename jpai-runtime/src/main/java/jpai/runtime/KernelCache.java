@@ -285,7 +285,14 @@ final class KernelCache {
         }
         try {
             Files.createDirectories(dir);
-            Files.writeString(dir.resolve(graph.lambda().identifier() + "." + source.kernelName() + ".cl"), source.text());
+            // One lambda can have several kernels of one name (a fused map-then-reduce pass and the
+            // plain passes after it): each distinct text gets its own file, numbered from 2.
+            String base = graph.lambda().identifier() + "." + source.kernelName();
+            Path file = dir.resolve(base + ".cl");
+            for (int k = 2; Files.exists(file) && !Files.readString(file).equals(source.text()); k++) {
+                file = dir.resolve(base + "." + k + ".cl");
+            }
+            Files.writeString(file, source.text());
         } catch (IOException e) {
             Explain.notice("could not write the kernel dump to " + dir + ": " + e.getMessage());
         }

@@ -324,4 +324,20 @@ class FuzzerFoundBugsTest {
         assertEquals(reason, result.reason());
         assertEquals(element, result.status()[1]);
     }
+
+    /**
+     * Fuzz seed 20261130 program 2610, on the H100 only: {@code (int) Math.abs((long) p)} of
+     * {@code MIN_VALUE} is {@code MIN_VALUE} in Java (the long 2^31 narrowed); NVIDIA's compiler
+     * gave 2^31, seeing a guarded signed negation in the absolute value and taking its result as
+     * non-negative. The absolute value now negates unsigned (docs/java-semantics.md).
+     */
+    @Test
+    void narrowingOfTheAbsoluteValueOfAWidenedMinimum() {
+        int[] ints = {Integer.MIN_VALUE, -1, 0, 1, Integer.MAX_VALUE, -Integer.MAX_VALUE, 12345};
+        assertMapEqualsJava((Integer p) -> (double) (int) Math.abs((long) p), Integer.class, Double.class, ints);
+        assertMapEqualsJava((Integer p) -> StrictMath.cbrt((double) (int) Math.abs((long) p)), Integer.class, Double.class, ints);
+        assertMapEqualsJava((Integer p) -> (long) Math.abs(p) - Math.abs((long) p), Integer.class, Long.class, ints);
+        long[] longs = {Long.MIN_VALUE, -1L, 0L, Long.MAX_VALUE, Integer.MIN_VALUE};
+        assertMapEqualsJava((Long p) -> (double) Math.abs(p) + (double) (int) Math.abs(p), Long.class, Double.class, longs);
+    }
 }

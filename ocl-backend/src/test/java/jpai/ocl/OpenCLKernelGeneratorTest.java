@@ -72,7 +72,7 @@ class OpenCLKernelGeneratorTest {
      */
     @Test
     void noImplementationDefinedIntegerForms() throws Exception {
-        java.util.regex.Pattern forbidden = java.util.regex.Pattern.compile("as_(char|short)\\(|[^_a-z]abs\\(|\\((char|short)\\) ?\\(?(?!r\\d)[a-z]|\\b(char|short) v\\d");
+        java.util.regex.Pattern forbidden = java.util.regex.Pattern.compile("[?:(=,] *-[a-z_(]|as_(char|short)\\(|[^_a-z]abs\\(|\\((char|short)\\) ?\\(?(?!r\\d)[a-z]|\\b(char|short) v\\d");
         List<KernelSource> kernels = List.of(
                         map((Integer x) -> x * 3 + (x << 4) - (x >>> 2), Integer.class, Integer.class),
                         map((Integer x) -> (short) (x * -1), Integer.class, Short.class),
@@ -80,6 +80,7 @@ class OpenCLKernelGeneratorTest {
                         map((Long x) -> (int) (long) x, Long.class, Integer.class),
                         map((Long x) -> (short) (x * 31), Long.class, Short.class),
                         map((Integer x) -> Math.abs(x) < 0, Integer.class, Boolean.class),
+                        map((Integer x) -> (double) (int) Math.abs((long) x), Integer.class, Double.class),
                         map((Long x) -> Math.abs(x), Long.class, Long.class),
                         map((Integer x) -> -x, Integer.class, Integer.class),
                         map((Integer x) -> x / 7 + x % 5 + Integer.divideUnsigned(x, 3), Integer.class, Integer.class),

@@ -23,15 +23,20 @@ public enum Helper {
             static int jpai_narrow_byte(long x) {
                 return (int) ((x & 0xFFL) ^ 0x80L) - 128;
             }"""),
-    /** {@code Math.abs(int)}: {@code MIN_VALUE} stays {@code MIN_VALUE}; no negation of it, no {@code abs()} (PoCL's LLVM takes {@code abs(INT_MIN)} as poison). */
+    /**
+     * {@code Math.abs(int)}: {@code MIN_VALUE} stays {@code MIN_VALUE}. The negation is unsigned: a
+     * signed {@code -x}, even guarded, lets the compiler take the result as non-negative (NVIDIA's
+     * dropped the {@code (int)} of {@code Math.abs((long) MIN_VALUE)}: fuzz seed 20261130 program
+     * 2610); no OpenCL {@code abs()} either (PoCL's LLVM takes {@code abs(INT_MIN)} as poison).
+     */
     ABS_INT(false, """
             static int jpai_abs_int(int x) {
-                return x == (-2147483647 - 1) ? x : x < 0 ? -x : x;
+                return x < 0 ? as_int(0u - (uint) x) : x;
             }"""),
     /** {@code Math.abs(long)}, as {@link #ABS_INT}. */
     ABS_LONG(false, """
             static long jpai_abs_long(long x) {
-                return x == (-9223372036854775807L - 1L) ? x : x < 0 ? -x : x;
+                return x < 0 ? as_long(0ul - (ulong) x) : x;
             }"""),
     /** {@code Math.min(float, float)}: NaN if either is NaN; {@code -0.0f} is smaller than {@code 0.0f}. */
     MIN_FLOAT(false, """

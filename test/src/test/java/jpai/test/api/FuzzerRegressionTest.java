@@ -132,4 +132,42 @@ class FuzzerRegressionTest {
             assertEquals(7000, out.get(0));
         }
     }
+
+    /**
+     * Fuzz seed 20261128 program 6688, a mismatch on the H100 only (PoCL matches): a constant map
+     * from {@code Boolean} to a pair of longs, then a polynomial-hash reduction of the pairs. Checked
+     * in parts: the map alone, element by element, the reduction of the map's results, and the
+     * map-then-reduce (one fused first pass), each against Java, for lengths around the combining
+     * tree's leaves and work-groups.
+     */
+    @Test
+    void polynomialHashOfAConstantPairOfLongs() {
+        float[] ka0 = {82.68774f, (-38.052807f), Float.MAX_VALUE, 706.6814f};
+        Function<Boolean, Tuple2<Long, Long>> f = in -> {
+            boolean p0 = in;
+            p0 = (!p0);
+            p0 ^= (((byte) ((int) ka0[((Integer.MAX_VALUE & ((byte) (64L ^ (-1234173510)))) & 3)])) == ((byte) (((char) (((char) 13198) * 64)) | ((long) ((short) 0)))));
+            p0 = (((short) (((short) (4353254915999323705L ^ 7)) - ((short) ka0[(127 & 3)]))) >= ((byte) (((-6019915610519413625L) >>> ((byte) -2)) ^ 375930478)));
+            return new Tuple2<>(((long) (((char) ((573L - 4294967296L) >> ((int) (0.5f + Integer.MAX_VALUE)))) ^ (-((byte) ((64L + ((byte) -44)) & (56 + 31)))))), ((long) (((short) -32768) >>> 100)));
+        };
+        java.util.function.BinaryOperator<Tuple2<Long, Long>> hash = (a, b) -> new Tuple2<>(a._1() * b._2() + b._1(), a._2() * b._2());
+        Tuple2<Long, Long> identity = new Tuple2<>(0L, 1L);
+        DataType pair = TupleType.of(Long.class, Long.class);
+        for (int n : new int[] {1, 2, 15, 16, 17, 255, 897, 4097}) {
+            boolean[] flags = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                flags[i] = i % 3 == 0;
+            }
+            try (PArray<Boolean> in = PArray.of(flags); PArray<Tuple2<Long, Long>> mapped = onDevice(f, pair, in)) {
+                Tuple2<Long, Long> expected = identity;
+                for (int i = 0; i < n; i++) {
+                    Tuple2<Long, Long> javas = f.apply(flags[i]);
+                    assertEquals(javas, mapped.get(i), "the map's element " + i + " of " + n);
+                    expected = hash.apply(expected, javas);
+                }
+                assertEquals(expected, ExecutorCase.apply(AF.reduce(hash, identity), Executor.ACCELERATOR, mapped).get(0), "the reduction of the map's results, " + n + " elements");
+                assertEquals(expected, ExecutorCase.apply(AF.map(f, pair).reduce(hash, identity), Executor.ACCELERATOR, in).get(0), "map then reduce, " + n + " elements");
+            }
+        }
+    }
 }

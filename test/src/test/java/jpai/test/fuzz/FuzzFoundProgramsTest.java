@@ -16,7 +16,11 @@ import org.junit.jupiter.api.Test;
 class FuzzFoundProgramsTest {
 
     /** seed, program, elements (the run's range), what it showed. */
-    private record Found(long seed, int program, int minElements, int maxElements, String bug) {
+    private record Found(long seed, int program, int minElements, int maxElements, java.util.Set<Feature> features, String bug) {
+
+        Found(long seed, int program, int minElements, int maxElements, String bug) {
+            this(seed, program, minElements, maxElements, Feature.original(), bug);
+        }
     }
 
     private static final List<Found> FOUND = List.of(
@@ -26,13 +30,15 @@ class FuzzFoundProgramsTest {
                     new Found(42L, 610, 200, 2000, "Math.copySign with a NaN sign (generator now uses StrictMath.copySign)"),
                     new Found(42L, 5854, 200, 2000, "floor of a NaN in a loop miscompiled by PoCL's LLVM"),
                     new Found(42L, 6945, 200, 2000, "OpenCL rejected: redefinition of a local array materialised on two paths"),
-                    new Found(42L, 7743, 200, 2000, "IllegalArgumentException 'no unsigned form of bool': a boolean narrowed to 1 bit and zero-extended"));
+                    new Found(42L, 7743, 200, 2000, "IllegalArgumentException 'no unsigned form of bool': a boolean narrowed to 1 bit and zero-extended"),
+                    new Found(20261128L, 6688, 200, 2000, Feature.all(), "NVIDIA: a polynomial-hash reduction of a constant pair of longs differed"),
+                    new Found(20261130L, 2610, 200, 2000, Feature.all(), "NVIDIA: (int) Math.abs((long) MIN_VALUE) was 2^31"));
 
     @Test
     void foundProgramsShowNoBug() {
         List<String> bugs = new ArrayList<>();
         for (Found found : FOUND) {
-            Fuzzer.Config config = new Fuzzer.Config(found.seed(), found.program(), 1, Feature.original(), found.minElements(), found.maxElements(), 1, false, FuzzCiTest.openCLExpected(), 300);
+            Fuzzer.Config config = new Fuzzer.Config(found.seed(), found.program(), 1, found.features(), found.minElements(), found.maxElements(), 1, false, FuzzCiTest.openCLExpected(), 300);
             Fuzzer.Summary summary = new Fuzzer(config, System.out).run();
             System.out.println(summary.line());
             if (!summary.bugs.isEmpty()) {
