@@ -86,8 +86,9 @@ import jpai.compiler.phases.UnboxPhisOfBoxesPhase;
  * <li>Graal's conditional elimination and dead code elimination, once more.</li>
  * </ol>
  *
- * Before the first kernel, FdLibm's classes ({@code StrictMath}'s implementation) are initialised,
- * and per kernel the tuple classes of its data, so that the parser inlines them.
+ * Before the first kernel, FdLibm's classes ({@code StrictMath}'s implementation) and the JDK's box
+ * caches are initialised, and per kernel the tuple classes of its data, so that the parser inlines
+ * them and what compiles never depends on what the JVM ran before.
  *
  * <p>Thread-safe: every call builds its own graph.
  */
@@ -226,6 +227,7 @@ public final class KernelGraphCompiler {
         if (strictMathInitialized) {
             return;
         }
+        initializeBoxCaches();
         try {
             Class<?> fdlibm = Class.forName("java.lang.FdLibm", false, null);
             graal.providers().getMetaAccess().lookupJavaType(fdlibm).initialize();
@@ -236,6 +238,24 @@ public final class KernelGraphCompiler {
             // Another JDK's StrictMath: its classes are initialised by use, kernels exit until then.
         }
         strictMathInitialized = true;
+    }
+
+    /**
+     * The JDK's box caches ({@code Short.valueOf}'s {@code ShortCache} and the others). Graal parses
+     * {@code Short.valueOf(s)} as a box only once the cache class is initialised; before that it
+     * inlines {@code valueOf}, whose load from the cache array is an object the kernel cannot have,
+     * so whether a lambda ran on the device depended on whether the JVM had boxed a small
+     * {@code short} before (issue 19, item 7). Initialising them first makes it never depend on it.
+     */
+    private static void initializeBoxCaches() {
+        for (String cache : new String[] {"java.lang.Byte$ByteCache", "java.lang.Short$ShortCache", "java.lang.Character$CharacterCache", "java.lang.Integer$IntegerCache",
+                        "java.lang.Long$LongCache"}) {
+            try {
+                Class.forName(cache, true, null);
+            } catch (ClassNotFoundException e) {
+                // another JDK's caches: boxes then depend on its own initialisation, as before
+            }
+        }
     }
 
     /** Who {@code function} is, for messages: its body method and source line. No graph is built. */

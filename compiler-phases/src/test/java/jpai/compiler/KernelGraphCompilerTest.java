@@ -95,4 +95,32 @@ class KernelGraphCompilerTest {
         KernelBailoutException e = assertThrows(KernelBailoutException.class, () -> compile(f, Float.class, Integer.class));
         assertTrue(e.getMessage().contains("KernelGraphCompilerTest.java:"), e.getMessage());
     }
+
+    /**
+     * Issue 19 item 7: {@code Short.valueOf} is parsed as a box only once its cache class is
+     * initialised; before that its inlined body loaded a box from the cache array, and the lambda
+     * fell back ("uses an object (LoadIndexed)") in a JVM that had not boxed a small short yet. The
+     * compiler now initialises every box cache first: no box and no array load is left, whatever
+     * ran before (in a fresh test JVM this class's tests may be the first to box).
+     */
+    @Test
+    void smallBoxesDoNotDependOnTheBoxCache() {
+        List<KernelGraph> kernels = List.of(compile((Short s) -> (short) (s + 1), Short.class, Short.class), compile((Byte b) -> (byte) (b * 3), Byte.class, Byte.class),
+                        compile((Character c) -> (char) (c + 1), Character.class, Character.class), compile((Long x) -> x * 3 + 1, Long.class, Long.class));
+        for (KernelGraph kernel : kernels) {
+            assertEquals(0, count(kernel.graph(), BoxNode.class), kernel.lambda().identifier());
+            assertEquals(0, count(kernel.graph(), jdk.graal.compiler.nodes.java.LoadIndexedNode.class), kernel.lambda().identifier());
+        }
+        for (String cache : List.of("java.lang.Byte$ByteCache", "java.lang.Short$ShortCache", "java.lang.Character$CharacterCache", "java.lang.Long$LongCache")) {
+            assertTrue(jpai.compiler.GraalAccess.get().providers().getMetaAccess().lookupJavaType(classNamed(cache)).isInitialized(), cache);
+        }
+    }
+
+    private static Class<?> classNamed(String name) {
+        try {
+            return Class.forName(name, false, null);
+        } catch (ClassNotFoundException e) {
+            throw new AssertionError(e);
+        }
+    }
 }
