@@ -30,6 +30,7 @@ import jdk.graal.compiler.virtual.phases.ea.PartialEscapePhase;
 import jdk.vm.ci.meta.JavaMethod;
 import jdk.vm.ci.meta.ResolvedJavaMethod;
 import jdk.vm.ci.meta.ResolvedJavaType;
+import jpai.compiler.phases.BoxIdentityComparisonsPhase;
 import jpai.compiler.phases.CapturedValuesToParametersPhase;
 import jpai.compiler.phases.DropFrameStatesPhase;
 import jpai.compiler.phases.FieldReadsThroughPhisPhase;
@@ -64,6 +65,8 @@ import jpai.compiler.phases.UnboxPhisOfBoxesPhase;
  * <li>"inline": Graal's {@code InliningPhase} with {@link KernelInliningPolicy}: everything except
  * the {@code Math} functions the device computes (with {@code -Djpai.math=opencl}), the methods of
  * captured element readers and the JDK methods kernels leave to Java ({@code MethodsLeftToJava}).</li>
+ * <li>"box identity comparisons" ({@link BoxIdentityComparisonsPhase}): {@code ==} of two boxes
+ * as the JVM's box cache answers it.</li>
  * <li>"exception paths to deoptimization" ({@link ExceptionPathsToDeoptimizationPhase}): every path
  * that ends in a Java exception becomes an exit with a reason.</li>
  * <li>"math calls" ({@link MathCallsToNodesPhase}): the kept {@code Math} calls become
@@ -151,6 +154,7 @@ public final class KernelGraphCompiler {
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after parsing");
             Set<ResolvedJavaMethod> readerMethods = ElementReaderCallsToAccessesPhase.keptCalls(signature, graal.providers().getMetaAccess());
             run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(readerMethods), canonicalizer), graph, context);
+            run("box identity comparisons", timings, BoxIdentityComparisonsPhase::new, graph, context);
             run("exception paths to deoptimization", timings, ExceptionPathsToDeoptimizationPhase::new, graph, context);
             run("math calls", timings, MathCallsToNodesPhase::new, graph, context);
             run("element reader calls", timings, () -> new ElementReaderCallsToAccessesPhase(signature, inputs), graph, context);
