@@ -26,6 +26,12 @@ import jdk.graal.compiler.nodes.calc.SignumNode;
 import jdk.graal.compiler.nodes.calc.UnsignedMaxNode;
 import jdk.graal.compiler.nodes.calc.UnsignedMinNode;
 import jdk.graal.compiler.replacements.nodes.BitCountNode;
+import jdk.graal.compiler.replacements.nodes.FloatToHalfFloatNode;
+import jdk.graal.compiler.replacements.nodes.HalfFloatToFloatNode;
+import jdk.graal.compiler.replacements.nodes.arithmetic.UnsignedMulHighNode;
+import jdk.graal.compiler.nodes.calc.CompressBitsNode;
+import jdk.graal.compiler.nodes.calc.ExpandBitsNode;
+import jdk.graal.compiler.nodes.calc.IntegerMulHighNode;
 import jdk.graal.compiler.replacements.nodes.CountLeadingZerosNode;
 import jdk.graal.compiler.replacements.nodes.CountTrailingZerosNode;
 import jdk.graal.compiler.nodes.NodeView;
@@ -140,6 +146,28 @@ final class ExpressionEmitter {
             // abs(INT_MIN) as poison and then assumes the result non-negative.
             boolean isInt = type(abs).equals("int");
             return call(isInt ? Helper.ABS_INT : Helper.ABS_LONG, isInt ? "jpai_abs_int" : "jpai_abs_long", x(abs.getValue()));
+        }
+        if (node instanceof IntegerMulHighNode high) {
+            // OpenCL's mul_hi is the high half of the full product, signed for signed operands: Math.multiplyHigh
+            return "mul_hi(" + x(high.getX()) + ", " + x(high.getY()) + ")";
+        }
+        if (node instanceof UnsignedMulHighNode high) {
+            String unsigned = unsignedType(high);
+            return "as_" + type(high) + "(mul_hi((" + unsigned + ")" + x(high.getX()) + ", (" + unsigned + ")" + x(high.getY()) + "))";
+        }
+        if (node instanceof CompressBitsNode compress) {
+            boolean isInt = type(compress).equals("int");
+            return call(isInt ? Helper.COMPRESS_INT : Helper.COMPRESS_LONG, isInt ? "jpai_compress_int" : "jpai_compress_long", x(compress.getX()), x(compress.getY()));
+        }
+        if (node instanceof ExpandBitsNode expand) {
+            boolean isInt = type(expand).equals("int");
+            return call(isInt ? Helper.EXPAND_INT : Helper.EXPAND_LONG, isInt ? "jpai_expand_int" : "jpai_expand_long", x(expand.getX()), x(expand.getY()));
+        }
+        if (node instanceof HalfFloatToFloatNode half) {
+            return call(Helper.HALF_TO_FLOAT, "jpai_half_to_float", x(half.getValue()));
+        }
+        if (node instanceof FloatToHalfFloatNode half) {
+            return call(Helper.FLOAT_TO_HALF, "jpai_float_to_half", x(half.getValue()));
         }
         if (node instanceof SqrtNode sqrt) {
             return "sqrt(" + x(sqrt.getValue()) + ")";
@@ -378,9 +406,9 @@ final class ExpressionEmitter {
         };
     }
 
-    private String call(Helper helper, String function, String arguments) {
+    private String call(Helper helper, String function, String... arguments) {
         helpers.add(helper);
-        return function + "(" + arguments + ")";
+        return function + "(" + String.join(", ", arguments) + ")";
     }
 
     private static boolean isArithmetic(BinaryNode node) {

@@ -38,6 +38,96 @@ public enum Helper {
             static long jpai_abs_long(long x) {
                 return x < 0 ? as_long(0ul - (ulong) x) : x;
             }"""),
+    /** {@code Integer.compress}: the bits of {@code x} selected by {@code mask}, packed to the right; unsigned throughout. */
+    COMPRESS_INT(false, """
+            static int jpai_compress_int(int x, int mask) {
+                uint v = (uint) x, m = (uint) mask, r = 0u, bit = 1u;
+                while (m != 0u) {
+                    if ((v & (m & (0u - m))) != 0u) r |= bit;
+                    bit <<= 1;
+                    m &= m - 1u;
+                }
+                return as_int(r);
+            }"""),
+    /** {@code Long.compress}, as {@link #COMPRESS_INT}. */
+    COMPRESS_LONG(false, """
+            static long jpai_compress_long(long x, long mask) {
+                ulong v = (ulong) x, m = (ulong) mask, r = 0ul, bit = 1ul;
+                while (m != 0ul) {
+                    if ((v & (m & (0ul - m))) != 0ul) r |= bit;
+                    bit <<= 1;
+                    m &= m - 1ul;
+                }
+                return as_long(r);
+            }"""),
+    /** {@code Integer.expand}: the low bits of {@code x} spread to the positions of {@code mask}'s set bits. */
+    EXPAND_INT(false, """
+            static int jpai_expand_int(int x, int mask) {
+                uint v = (uint) x, m = (uint) mask, r = 0u;
+                while (m != 0u) {
+                    if ((v & 1u) != 0u) r |= m & (0u - m);
+                    v >>= 1;
+                    m &= m - 1u;
+                }
+                return as_int(r);
+            }"""),
+    /** {@code Long.expand}, as {@link #EXPAND_INT}. */
+    EXPAND_LONG(false, """
+            static long jpai_expand_long(long x, long mask) {
+                ulong v = (ulong) x, m = (ulong) mask, r = 0ul;
+                while (m != 0ul) {
+                    if ((v & 1ul) != 0ul) r |= m & (0ul - m);
+                    v >>= 1;
+                    m &= m - 1ul;
+                }
+                return as_long(r);
+            }"""),
+    /**
+     * {@code Float.float16ToFloat}: exact (every binary16 value is a float); a NaN keeps its
+     * significand bits, shifted to the top of the float's, quieted where this JVM quiets it
+     * ({@link HalfFloatNaNs}). Integer operations only,
+     * no {@code half} type (OpenCL 1.2 devices need not have it).
+     */
+    HALF_TO_FLOAT(false, """
+            static float jpai_half_to_float(int h) {
+                uint bits = (uint) h & 0xFFFFu;
+                uint sign = (bits & 0x8000u) << 16;
+                uint exponent = (bits >> 10) & 0x1Fu;
+                uint significand = bits & 0x3FFu;
+                if (exponent == 0x1Fu) return as_float(sign | 0x7F800000u | (significand << 13)@QUIET_BIT@);
+                if (exponent == 0u) {
+                    float magnitude = (float) significand * 0x1.0p-24f; /* exact: at most 10 bits */
+                    return sign != 0u ? -magnitude : magnitude;
+                }
+                return as_float(sign | ((exponent + 112u) << 23) | (significand << 13));
+            }""".replace("@QUIET_BIT@", HalfFloatNaNs.quietBitOfFloat())),
+    /**
+     * {@code Float.floatToFloat16}: rounded to nearest, ties to even; beyond the largest binary16
+     * (65504, or from 65520 on once rounded) infinity; a NaN's bits as this JVM makes them
+     * ({@link HalfFloatNaNs}: they are visible in the {@code short}). The
+     * {@code short} in an {@code int}, sign-extended.
+     */
+    FLOAT_TO_HALF(false, """
+            static int jpai_float_to_half(float f) {
+                uint bits = as_uint(f);
+                uint sign = (bits >> 16) & 0x8000u;
+                uint magnitude = bits & 0x7FFFFFFFu;
+                uint h;
+                if (magnitude > 0x7F800000u) {
+                    h = sign | 0x7C00u | @NAN_PAYLOAD@;
+                } else if (magnitude >= 0x477FF000u) {
+                    h = sign | 0x7C00u;
+                } else if (magnitude < 0x38800000u) {
+                    /* below 2^-14: a multiple of 2^-24, rounded to nearest even; the scaling is exact */
+                    h = sign | (uint) rint(as_float(magnitude) * 0x1.0p24f);
+                } else {
+                    uint rounded = (magnitude >> 13) - (112u << 10);
+                    uint dropped = magnitude & 0x1FFFu;
+                    if (dropped > 0x1000u || (dropped == 0x1000u && (rounded & 1u) != 0u)) rounded += 1u;
+                    h = sign | rounded;
+                }
+                return (int) (h ^ 0x8000u) - 32768;
+            }""".replace("@NAN_PAYLOAD@", HalfFloatNaNs.payloadOfHalf())),
     /** {@code Math.min(float, float)}: NaN if either is NaN; {@code -0.0f} is smaller than {@code 0.0f}. */
     MIN_FLOAT(false, """
             static float jpai_min_float(float a, float b) {
