@@ -73,9 +73,9 @@ public final class KernelInputs {
     /** The {@code int} parameter holding the length of captured array {@code capture}, created and recorded on first use. */
     public ParameterNode arrayCaptureLength(StructuredGraph graph, int capture) {
         if (captureLengths[capture] == null) {
-            // An array length is never negative: the stamp lets the canonicaliser drop tests such as the
-            // `length == -1` case of a division by it.
-            captureLengths[capture] = graph.addWithoutUnique(new ParameterNode(captureIndex(capture, true), StampPair.createSingle(IntegerStamp.create(32, 0, Integer.MAX_VALUE))));
+            // -1 stands for a null array (the runtime passes it; the array's null checks test it), so
+            // the stamp starts there: a length the kernel reads after a null check is never negative.
+            captureLengths[capture] = graph.addWithoutUnique(new ParameterNode(captureIndex(capture, true), StampPair.createSingle(IntegerStamp.create(32, -1, Integer.MAX_VALUE))));
         }
         return captureLengths[capture];
     }

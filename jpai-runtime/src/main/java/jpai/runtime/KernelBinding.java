@@ -38,11 +38,22 @@ final class KernelBinding {
             int index = parameter.index();
             switch (parameter.role()) {
                 case INPUT_BUFFER -> launch.readBuffer(index, input.buffer(parameter.slot()));
-                case CAPTURED_SCALAR -> launch.scalar(index, parameter.kind(), captureValues[parameter.slot()]);
+                case CAPTURED_SCALAR -> {
+                    Object value = captureValues[parameter.slot()];
+                    if (value == null) {
+                        // Kernels take a captured box's value; Java throws only where the lambda unboxes it.
+                        throw new OpenCLRuntimeException("a captured " + parameter.kind().toBoxedJavaClass().getSimpleName()
+                                        + " is null: kernels take a captured box's value, so the operation runs in Java (which throws NullPointerException only where it is unboxed)");
+                    }
+                    launch.scalar(index, parameter.kind(), value);
+                }
                 case CAPTURED_ARRAY -> {
                     Object value = captureValues[parameter.slot()];
                     if (value instanceof PArray<?> array) {
                         launch.readBuffer(index, array.buffer(0));
+                    } else if (value == null) {
+                        // a null array: its length argument is -1, which the kernel's null checks test
+                        launch.readArray(index, NULL_ARRAY_STAND_IN);
                     } else {
                         launch.readArray(index, value);
                     }
@@ -92,7 +103,13 @@ final class KernelBinding {
         }
     }
 
+    /** What a null captured array's buffer argument points to: a kernel never reads it (its length is -1). */
+    private static final byte[] NULL_ARRAY_STAND_IN = new byte[8];
+
     private static Integer lengthOf(Object array) {
+        if (array == null) {
+            return -1;
+        }
         long length = array instanceof PArray<?> parray ? parray.length() : Array.getLength(array);
         if (length > Integer.MAX_VALUE) {
             throw new OpenCLRuntimeException("a captured PArray of " + length + " elements is too long for a kernel's int index");

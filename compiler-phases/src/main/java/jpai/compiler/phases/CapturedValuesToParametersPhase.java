@@ -3,6 +3,11 @@ package jpai.compiler.phases;
 import java.util.ArrayList;
 import java.util.List;
 
+import jdk.graal.compiler.nodes.NodeView;
+import jdk.graal.compiler.nodes.ConstantNode;
+import jdk.graal.compiler.nodes.LogicNode;
+import jdk.graal.compiler.nodes.calc.IntegerLessThanNode;
+import jdk.graal.compiler.nodes.calc.IsNullNode;
 import jdk.graal.compiler.core.common.type.StampFactory;
 import jdk.graal.compiler.core.common.type.StampPair;
 import jdk.graal.compiler.graph.Node;
@@ -39,8 +44,9 @@ import jpai.compiler.ValueShape;
  * <li>{@link ValueShape.Primitive}: by the primitive parameter;</li>
  * <li>{@link ValueShape.BoxedPrimitive}: by a {@link BoxNode} of the primitive parameter, which the
  * canonicalizer run afterwards folds into the unboxing that uses it;</li>
- * <li>{@link ValueShape.PrimitiveArray}: by a non-null parameter of the exact array type, plus an
- * {@code int} parameter for its length that replaces every {@link ArrayLengthNode} on it;</li>
+ * <li>{@link ValueShape.PrimitiveArray}: by a parameter of the exact array type, plus an
+ * {@code int} parameter for its length that replaces every {@link ArrayLengthNode} on it and is -1
+ * for a null array, which the array's null checks then test;</li>
  * <li>{@link ValueShape.ElementReader}: nothing to replace, {@link ElementReaderCallsToAccessesPhase}
  * already turned its uses into accesses of its parameters; the read is deleted, or, if something
  * else still uses it, the phase bails out.</li>
@@ -98,6 +104,7 @@ public final class CapturedValuesToParametersPhase extends KernelBoundaryPhase {
                 requireFieldType(read, value, array.arrayClass());
                 ParameterNode arrayParameter = inputs.arrayCapture(graph, capture, context.getMetaAccess().lookupJavaType(array.arrayClass()));
                 graph.replaceFixedWithFloating(read, arrayParameter);
+                replaceNullChecks(graph, arrayParameter, capture);
                 replaceLengths(graph, arrayParameter, capture);
             }
             case ValueShape.ElementReader reader -> {
@@ -118,6 +125,23 @@ public final class CapturedValuesToParametersPhase extends KernelBoundaryPhase {
             inputs.setCapture(capture, parameter);
         }
         return parameter;
+    }
+
+    /**
+     * Every null check of the captured array tests its length parameter, which the runtime sets to
+     * -1 for a null array: so a null capture reaches the kernel, and the element that dereferences
+     * it leaves through the null check's exit (Java then throws its own exception there), while
+     * elements that never touch it get their results.
+     */
+    private void replaceNullChecks(StructuredGraph graph, ValueNode array, int capture) {
+        for (Node usage : array.usages().snapshot()) {
+            if (usage instanceof IsNullNode isNull) {
+                LogicNode negativeLength = graph.addOrUniqueWithInputs(IntegerLessThanNode.create(inputs.arrayCaptureLength(graph, capture), ConstantNode.forInt(0, graph), NodeView.DEFAULT));
+                isNull.replaceAtUsagesAndDelete(negativeLength);
+            } else if (usage instanceof PiNode pi) {
+                replaceNullChecks(graph, pi, capture);
+            }
+        }
     }
 
     /** Every {@code array.length} on the captured array reads the length parameter. */
