@@ -41,6 +41,7 @@ import jpai.compiler.phases.FloatTranscendentalsPhase;
 import jpai.compiler.phases.SpeculativeBoundsCheckHoistingPhase;
 import jpai.compiler.phases.ExceptionPathsToDeoptimizationPhase;
 import jpai.compiler.phases.KernelInliningPolicy;
+import jpai.compiler.phases.LoopInvariantExitsPhase;
 import jpai.compiler.phases.MathAsStrictMathPlugin;
 import jpai.compiler.phases.MathCallsToNodesPhase;
 import jpai.compiler.phases.RejectRemainingCallsPhase;
@@ -83,8 +84,10 @@ import jpai.compiler.phases.UnboxPhisOfBoxesPhase;
  * arguments" ({@link UnboxKernelArgumentsPhase}); "tuple arguments"
  * ({@link TupleKernelArgumentsPhase}); "captured values" ({@link CapturedValuesToParametersPhase}).</li>
  * <li>"float sqrt" ({@link FloatSqrtPhase}); "float transcendentals" ({@link FloatTranscendentalsPhase},
- * with {@code -Djpai.math=opencl} unless {@code -Djpai.floatmath=false}); "counted loop index stamps" ({@link CountedLoopIndexStampPhase});
- * Graal's conditional elimination; "speculative bounds check hoisting"
+ * with {@code -Djpai.math=opencl} unless {@code -Djpai.floatmath=false}); "loop-invariant exits"
+ * ({@link LoopInvariantExitsPhase}); "counted loop index stamps" ({@link CountedLoopIndexStampPhase});
+ * Graal's conditional elimination;
+ * "speculative bounds check hoisting"
  * ({@link SpeculativeBoundsCheckHoistingPhase}).</li>
  * <li>Graal's conditional elimination and dead code elimination, once more.</li>
  * </ol>
@@ -180,6 +183,7 @@ public final class KernelGraphCompiler {
             if (math == MathFunctions.OPENCL_BUILTINS && floatTranscendentals()) {
                 run("float transcendentals", timings, FloatTranscendentalsPhase::new, graph, context);
             }
+            run("loop-invariant exits", timings, () -> new LoopInvariantExitsPhase(canonicalizer), graph, context);
             run("counted loop index stamps", timings, () -> new CountedLoopIndexStampPhase(canonicalizer), graph, context);
             run("conditional elimination", timings, () -> new ConditionalEliminationPhase(canonicalizer, false), graph, context);
             run("speculative bounds check hoisting", timings, () -> new SpeculativeBoundsCheckHoistingPhase(canonicalizer), graph, context);

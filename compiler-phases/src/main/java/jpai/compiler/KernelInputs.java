@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
+import jdk.graal.compiler.nodes.ValueNode;
+import jdk.graal.compiler.nodes.PiNode;
 import jdk.graal.compiler.core.common.type.IntegerStamp;
 import jdk.graal.compiler.core.common.type.StampFactory;
 import jdk.graal.compiler.core.common.type.StampPair;
@@ -78,6 +80,15 @@ public final class KernelInputs {
             captureLengths[capture] = graph.addWithoutUnique(new ParameterNode(captureIndex(capture, true), StampPair.createSingle(IntegerStamp.create(32, -1, Integer.MAX_VALUE))));
         }
         return captureLengths[capture];
+    }
+
+    /**
+     * The length of captured array {@code capture} where the array is known to exist: its length
+     * parameter seen as never negative (a stamp the bounds-check hoisting and the canonicaliser rely
+     * on). Every such use comes after the array's null check, which tests the parameter for -1.
+     */
+    public ValueNode arrayCaptureLengthOfPresentArray(StructuredGraph graph, int capture) {
+        return graph.addOrUniqueWithInputs(PiNode.create(arrayCaptureLength(graph, capture), IntegerStamp.create(32, 0, Integer.MAX_VALUE)));
     }
 
     public void setCapture(int capture, ParameterNode node) {

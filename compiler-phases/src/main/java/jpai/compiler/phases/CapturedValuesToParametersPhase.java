@@ -148,7 +148,7 @@ public final class CapturedValuesToParametersPhase extends KernelBoundaryPhase {
     private void replaceLengths(StructuredGraph graph, ValueNode array, int capture) {
         for (Node usage : array.usages().snapshot()) {
             if (usage instanceof ArrayLengthNode length) {
-                graph.replaceFixedWithFloating(length, inputs.arrayCaptureLength(graph, capture));
+                graph.replaceFixedWithFloating(length, inputs.arrayCaptureLengthOfPresentArray(graph, capture));
             } else if (usage instanceof PiNode pi) {
                 replaceLengths(graph, pi, capture);
             }

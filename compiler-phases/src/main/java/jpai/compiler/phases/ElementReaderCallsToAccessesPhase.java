@@ -158,7 +158,7 @@ public final class ElementReaderCallsToAccessesPhase extends BasePhase<CoreProvi
             } else if (usage instanceof CallTargetNode target && target.invoke() != null && isReceiver(target.invoke(), readerValue)
                             && target.invoke().getTargetMethod().equals(accessors.length())) {
                 InvokeNode call = withoutExceptionEdge(target.invoke());
-                ValueNode length = graph.addOrUniqueWithInputs(SignExtendNode.create(inputs.arrayCaptureLength(graph, capture), 64, NodeView.DEFAULT));
+                ValueNode length = graph.addOrUniqueWithInputs(SignExtendNode.create(inputs.arrayCaptureLengthOfPresentArray(graph, capture), 64, NodeView.DEFAULT));
                 graph.replaceFixedWithFloating(call, length);
                 GraphUtil.tryKillUnused(target);
             } else if (usage instanceof CallTargetNode target && target.invoke() != null && isReceiver(target.invoke(), readerValue)
@@ -186,7 +186,7 @@ public final class ElementReaderCallsToAccessesPhase extends BasePhase<CoreProvi
         ValueNode index = call.callTarget().arguments().get(1);
         JavaKind kind = reader.elementKind();
         ParameterNode array = inputs.arrayCapture(graph, capture, metaAccess.lookupJavaType(kind.toJavaClass().arrayType()));
-        ValueNode length = graph.addOrUniqueWithInputs(SignExtendNode.create(inputs.arrayCaptureLength(graph, capture), 64, NodeView.DEFAULT));
+        ValueNode length = graph.addOrUniqueWithInputs(SignExtendNode.create(inputs.arrayCaptureLengthOfPresentArray(graph, capture), 64, NodeView.DEFAULT));
         // Unsigned: a negative index is a huge one, so one comparison checks both ends.
         LogicNode inBounds = graph.addOrUniqueWithInputs(IntegerBelowNode.create(index, length, NodeView.DEFAULT));
         FixedGuardNode guard = graph.add(new FixedGuardNode(inBounds, DeoptimizationReason.BoundsCheckException, DeoptimizationAction.None));

@@ -1,0 +1,155 @@
+package jpai.compiler.phases;
+
+import java.util.Optional;
+
+import jdk.graal.compiler.graph.Node;
+import jdk.graal.compiler.graph.NodeBitMap;
+import jdk.graal.compiler.nodes.AbstractBeginNode;
+import jdk.graal.compiler.nodes.DeoptimizeNode;
+import jdk.graal.compiler.nodes.FixedGuardNode;
+import jdk.graal.compiler.nodes.GraphState;
+import jdk.graal.compiler.nodes.IfNode;
+import jdk.graal.compiler.nodes.LogicConstantNode;
+import jdk.graal.compiler.nodes.LogicNode;
+import jdk.graal.compiler.nodes.LoopBeginNode;
+import jdk.graal.compiler.nodes.NodeView;
+import jdk.graal.compiler.nodes.ProfileData.BranchProbabilityData;
+import jdk.graal.compiler.nodes.StructuredGraph;
+import jdk.graal.compiler.nodes.calc.IntegerLessThanNode;
+import jdk.graal.compiler.nodes.spi.CoreProviders;
+import jdk.graal.compiler.phases.common.CanonicalizerPhase;
+import jdk.graal.compiler.phases.common.PostRunCanonicalizationPhase;
+
+/**
+ * Moves exits whose condition does not change in a counted loop to before the loop. A kernel that
+ * exits re-runs the whole operation in Java, so an exit may come earlier than Java's exception
+ * (never later, never missing): testing once before the loop what the body would test on every
+ * iteration keeps the result and saves the test. The case it is for: the null check of a captured
+ * array ({@code CapturedValuesToParametersPhase} makes it a test of the array's length argument),
+ * repeated at each access in a loop.
+ *
+ * <p>Expects: exits as {@link DeoptimizeNode}s right after an {@link IfNode}'s successor, or
+ * {@link FixedGuardNode}s, and counted loops ({@link CountedLoop}). Does: first, for any loop, each
+ * such exit tested at the top of the loop, before anything can leave it, with an invariant condition,
+ * becomes a guard before the loop (it runs on entry anyway); then, for each such exit in the
+ * body of a counted loop whose condition uses no value computed in the loop, adds a guard before
+ * the loop that exits for the same reason when the loop runs ({@code start < end}) and the condition
+ * says exit, and makes the test in the body take its other branch. Inner loops first, so that a
+ * test moved out of an inner loop can move out of the outer one as well.
+ */
+public final class LoopInvariantExitsPhase extends PostRunCanonicalizationPhase<CoreProviders> {
+
+    private final CanonicalizerPhase canonicalizer;
+
+    public LoopInvariantExitsPhase(CanonicalizerPhase canonicalizer) {
+        super(canonicalizer);
+        this.canonicalizer = canonicalizer;
+    }
+
+    @Override
+    public Optional<NotApplicable> notApplicableTo(GraphState graphState) {
+        return ALWAYS_APPLICABLE;
+    }
+
+    @Override
+    protected void run(StructuredGraph graph, CoreProviders context) {
+        boolean moved = true;
+        for (int round = 0; moved && round < 8; round++) {
+            moved = false;
+            for (LoopBeginNode loop : graph.getNodes(LoopBeginNode.TYPE).snapshot()) {
+                if (loop.isAlive()) {
+                    moved |= hoistFromHeader(graph, loop);
+                }
+            }
+            if (moved) {
+                // folds the tests made constant, so that the loops they were in can be matched as counted
+                canonicalizer.apply(graph, context);
+            }
+            for (LoopBeginNode loop : graph.getNodes(LoopBeginNode.TYPE).snapshot()) {
+                if (loop.isAlive()) {
+                    moved |= hoistFromCountedBody(graph, loop);
+                }
+            }
+        }
+    }
+
+    /**
+     * The exits tested at the top of {@code loop}, before anything can leave it: they run on entry
+     * whatever the loop does, so testing their invariant conditions before the loop changes
+     * nothing but their count (the null check of an array whose length bounds the loop is one).
+     */
+    private static boolean hoistFromHeader(StructuredGraph graph, LoopBeginNode loop) {
+        boolean moved = false;
+        jdk.graal.compiler.nodes.FixedNode node = loop.next();
+        while (node != null) {
+            if (node instanceof IfNode test && !(test.condition() instanceof LogicConstantNode) && CountedLoop.isInvariant(test.condition(), loop)) {
+                DeoptimizeNode exitOnTrue = exitOf(test.trueSuccessor());
+                DeoptimizeNode exitOnFalse = exitOf(test.falseSuccessor());
+                if ((exitOnTrue == null) == (exitOnFalse == null)) {
+                    return moved;
+                }
+                DeoptimizeNode exit = exitOnTrue != null ? exitOnTrue : exitOnFalse;
+                FixedGuardNode guard = graph.add(new FixedGuardNode(test.condition(), exit.getReason(), exit.getAction(), exitOnTrue != null));
+                guard.setNodeSourcePosition(exit.getNodeSourcePosition());
+                graph.addBeforeFixed(loop.forwardEnd(), guard);
+                AbstractBeginNode stay = exitOnTrue != null ? test.falseSuccessor() : test.trueSuccessor();
+                test.setCondition(LogicConstantNode.forBoolean(exitOnTrue == null, graph));
+                moved = true;
+                node = stay.next();
+            } else if (node instanceof jdk.graal.compiler.nodes.FixedWithNextNode withNext && !(node instanceof jdk.graal.compiler.nodes.LoopExitNode)
+                            && !(node instanceof jdk.graal.compiler.nodes.AbstractMergeNode) && !(node instanceof jdk.graal.compiler.nodes.Invoke)) {
+                node = withNext.next();
+            } else {
+                return moved;
+            }
+        }
+        return moved;
+    }
+
+    private static boolean hoistFromCountedBody(StructuredGraph graph, LoopBeginNode loop) {
+        CountedLoop counted = CountedLoop.match(loop);
+        if (counted == null) {
+            return false;
+        }
+        NodeBitMap body = CountedLoop.bodyNodes(loop);
+        boolean moved = false;
+        for (Node node : body) {
+            if (node instanceof IfNode test && test.condition() instanceof LogicNode condition && !(condition instanceof LogicConstantNode)
+                            && CountedLoop.isInvariant(condition, loop)) {
+                DeoptimizeNode exitOnTrue = exitOf(test.trueSuccessor());
+                DeoptimizeNode exitOnFalse = exitOf(test.falseSuccessor());
+                if ((exitOnTrue == null) == (exitOnFalse == null)) {
+                    continue;
+                }
+                DeoptimizeNode exit = exitOnTrue != null ? exitOnTrue : exitOnFalse;
+                guardBefore(graph, counted, condition, exitOnTrue != null, exit);
+                test.setCondition(LogicConstantNode.forBoolean(exitOnTrue == null, graph));
+                moved = true;
+            } else if (node instanceof FixedGuardNode guard && !(guard.getCondition() instanceof LogicConstantNode) && CountedLoop.isInvariant(guard.getCondition(), loop)) {
+                FixedGuardNode before = graph.add(new FixedGuardNode(whenRunning(graph, counted, guard.getCondition(), guard.isNegated()), guard.getReason(), guard.getAction(), true));
+                before.setNodeSourcePosition(guard.getNodeSourcePosition());
+                graph.addBeforeFixed(loop.forwardEnd(), before);
+                guard.setCondition(LogicConstantNode.forBoolean(!guard.isNegated(), graph), guard.isNegated());
+                moved = true;
+            }
+        }
+        return moved;
+    }
+
+    /** Before the loop: exit like {@code exit} when the loop runs and {@code condition} is {@code exitWhen}. */
+    private static void guardBefore(StructuredGraph graph, CountedLoop counted, LogicNode condition, boolean exitWhen, DeoptimizeNode exit) {
+        FixedGuardNode guard = graph.add(new FixedGuardNode(whenRunning(graph, counted, condition, exitWhen), exit.getReason(), exit.getAction(), true));
+        guard.setNodeSourcePosition(exit.getNodeSourcePosition());
+        graph.addBeforeFixed(counted.loop().forwardEnd(), guard);
+    }
+
+    /** "The loop runs and {@code condition} is {@code exitWhen}": the condition of a negated guard (it exits when true). */
+    private static LogicNode whenRunning(StructuredGraph graph, CountedLoop counted, LogicNode condition, boolean exitWhen) {
+        LogicNode runs = graph.addOrUniqueWithInputs(IntegerLessThanNode.create(counted.start(), counted.end(), NodeView.DEFAULT));
+        return graph.addOrUniqueWithInputs(LogicNode.and(runs, false, condition, !exitWhen, BranchProbabilityData.unknown()));
+    }
+
+    private static DeoptimizeNode exitOf(AbstractBeginNode successor) {
+        return successor.next() instanceof DeoptimizeNode deoptimize ? deoptimize : null;
+    }
+}
