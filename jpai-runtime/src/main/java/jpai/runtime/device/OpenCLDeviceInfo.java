@@ -34,7 +34,8 @@ import org.jocl.cl_platform_id;
  * @param deviceVersion      {@code CL_DEVICE_VERSION}
  * @param openclCVersion     {@code CL_DEVICE_OPENCL_C_VERSION}, the kernel language the compiler may target
  * @param driverVersion      {@code CL_DRIVER_VERSION}
- * @param fp64               whether kernels may use {@code double}
+ * @param singleFpConfig     {@code CL_DEVICE_SINGLE_FP_CONFIG}: the {@code float} arithmetic's bits ({@code CL_FP_DENORM}, ...)
+ * @param doubleFpConfig     {@code CL_DEVICE_DOUBLE_FP_CONFIG}, 0 where the device has no {@code double}
  * @param platformId         JOCL handle of the platform, or {@code null} for a synthetic device
  * @param deviceId           JOCL handle of the device, or {@code null} for a synthetic device
  */
@@ -56,9 +57,15 @@ public record OpenCLDeviceInfo(
         String deviceVersion,
         String openclCVersion,
         String driverVersion,
-        boolean fp64,
+        long singleFpConfig,
+        long doubleFpConfig,
         cl_platform_id platformId,
         cl_device_id deviceId) {
+
+    /** Whether kernels may use {@code double}. */
+    public boolean fp64() {
+        return doubleFpConfig != 0;
+    }
 
     private static final Pattern OPENCL_C_VERSION = Pattern.compile("OpenCL C \\d+\\.\\d+");
     private static final long MIB = 1L << 20;
@@ -96,7 +103,7 @@ public record OpenCLDeviceInfo(
      */
     public String describe() {
         return "[" + globalIndex + "] " + name + " (" + kind + ", " + platformName + ", " + openclCLanguage() + ", "
-                + maxComputeUnits + " CUs, " + formatBytes(globalMemoryBytes) + ", " + (fp64 ? "fp64" : "no fp64") + ")";
+                + maxComputeUnits + " CUs, " + formatBytes(globalMemoryBytes) + ", " + (fp64() ? "fp64" : "no fp64") + ")";
     }
 
     /**

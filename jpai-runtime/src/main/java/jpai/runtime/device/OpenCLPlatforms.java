@@ -144,24 +144,22 @@ public final class OpenCLPlatforms {
                 deviceString(device, CL.CL_DEVICE_VERSION),
                 deviceString(device, CL.CL_DEVICE_OPENCL_C_VERSION),
                 deviceString(device, CL.CL_DRIVER_VERSION),
-                supportsFp64(device),
+                deviceUlong(device, CL.CL_DEVICE_SINGLE_FP_CONFIG),
+                doubleFpConfig(device),
                 platform,
                 device);
     }
 
     /**
-     * OpenCL 1.0/1.1 devices announce doubles with the {@code cl_khr_fp64} extension; from 1.2 on,
-     * doubles are core but optional and a non-zero {@code CL_DEVICE_DOUBLE_FP_CONFIG} says so. Older
-     * drivers reject that query, which then means "no".
+     * {@code CL_DEVICE_DOUBLE_FP_CONFIG}: from OpenCL 1.2 on, doubles are core but optional and a
+     * non-zero value says so (OpenCL 1.0/1.1 devices announce them with {@code cl_khr_fp64} and may
+     * reject the query, which then means "no doubles").
      */
-    private static boolean supportsFp64(cl_device_id device) {
-        if (deviceString(device, CL.CL_DEVICE_EXTENSIONS).contains("cl_khr_fp64")) {
-            return true;
-        }
+    private static long doubleFpConfig(cl_device_id device) {
         try {
-            return deviceUlong(device, CL.CL_DEVICE_DOUBLE_FP_CONFIG) != 0;
+            return deviceUlong(device, CL.CL_DEVICE_DOUBLE_FP_CONFIG);
         } catch (CLException e) {
-            return false;
+            return 0;
         }
     }
 

@@ -81,6 +81,10 @@ final class ProgramCache {
     }
 
     private BuiltProgram obtain(KernelSource source) {
+        String missing = jpai.runtime.device.FloatingPointSupport.missingFor(owner.device(), source.text());
+        if (missing != null) {
+            throw new OpenCLRuntimeException(missing);
+        }
         FaultInjection.check(Fault.BUILD); // stands for a build (or a cached binary) the driver refuses
         synchronized (buildLock) {
             return obtainAlone(source);

@@ -22,7 +22,7 @@ public final class TestDevices {
                 pocl ? "The pocl project" : "NVIDIA Corporation", "OpenCL 3.0", name, pocl ? "AuthenticAMD" : "NVIDIA Corporation",
                 kind, pocl ? 16 : 132, pocl ? 64L << 30 : H100_MEMORY, pocl ? 512L << 10 : 48L << 10, pocl ? 4096 : 1024,
                 pocl ? 16L << 30 : H100_MEMORY / 4, "OpenCL 3.0", pocl ? "OpenCL C 1.2 PoCL" : "OpenCL C 1.2 ", "580.0",
-                true, null, null);
+                FloatingPointSupport.JAVA_FLOAT, FloatingPointSupport.JAVA_DOUBLE, null, null);
     }
 
     public static OpenCLDeviceInfo h100(int globalIndex, int platformIndex, int deviceIndex) {
