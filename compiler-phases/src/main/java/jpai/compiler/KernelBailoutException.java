@@ -17,6 +17,7 @@ public final class KernelBailoutException extends RuntimeException {
 
     private final String reason;
     private final SourceLocation location;
+    private boolean internalError;
 
     public KernelBailoutException(String reason, SourceLocation location) {
         super(location == null || location == SourceLocation.UNKNOWN ? reason : reason + " (at " + location.shortForm() + ")");
@@ -33,6 +34,22 @@ public final class KernelBailoutException extends RuntimeException {
     public static KernelBailoutException at(Node node, String reason) {
         NodeSourcePosition position = node.getNodeSourcePosition();
         return new KernelBailoutException(reason, SourceLocation.of(position));
+    }
+
+    /**
+     * The compiler itself failed on this function (an exception in Graal, in a phase or in the
+     * backend): not a limit of what kernels can do, but a bug to report. The runtime counts these
+     * and always says so once, even without {@code -Djpai.explain}.
+     */
+    public static KernelBailoutException internalError(String reason, SourceLocation location, Throwable cause) {
+        KernelBailoutException e = new KernelBailoutException("an internal error of the compiler: " + reason, location, cause);
+        e.internalError = true;
+        return e;
+    }
+
+    /** Whether the compiler failed ({@link #internalError}), rather than met code kernels cannot run. */
+    public boolean isInternalError() {
+        return internalError;
     }
 
     /** The reason without the location. */

@@ -153,6 +153,7 @@ public final class KernelGraphCompiler {
             KernelInputs inputs = new KernelInputs(signature);
             initializeDataClasses(signature);
             initializeStrictMathClasses();
+            injectedFailure(lambda);
             run("parse bytecode", timings, () -> context.getGraphBuilderSuite(), graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after parsing");
             Set<ResolvedJavaMethod> readerMethods = ElementReaderCallsToAccessesPhase.keptCalls(signature, graal.providers().getMetaAccess());
@@ -196,7 +197,18 @@ public final class KernelGraphCompiler {
         } catch (PermanentBailoutException e) {
             throw new KernelBailoutException("Graal gave up on it: " + e.getMessage(), lambda.location(), e);
         } catch (Throwable e) {
-            throw new KernelBailoutException("the compiler failed: " + e, lambda.location(), e);
+            throw KernelBailoutException.internalError(e.toString(), lambda.location(), e);
+        }
+    }
+
+    /**
+     * For tests of what the runtime does when the compiler fails: {@code -Djpai.test.failCompilerFor=S}
+     * makes compiling a lambda whose identifier contains {@code S} throw, as a bug in a phase would.
+     */
+    private static void injectedFailure(LambdaDescription lambda) {
+        String target = System.getProperty("jpai.test.failCompilerFor");
+        if (target != null && !target.isEmpty() && lambda.identifier().contains(target)) {
+            throw new IllegalStateException("a compiler failure injected by -Djpai.test.failCompilerFor=" + target);
         }
     }
 

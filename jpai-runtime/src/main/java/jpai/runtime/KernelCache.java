@@ -231,11 +231,19 @@ final class KernelCache {
         } catch (RuntimeException | LinkageError e) {
             return Compiled.failed("the Graal compiler is not available (" + e.getMessage() + "); start java with the flags in build/jpai.argfile", description());
         }
+        String who = mapper == null ? "" : " (fused with the map of " + mapper.description() + ")";
         try {
             return compilation.run();
         } catch (KernelBailoutException e) {
-            String who = mapper == null ? "" : " (fused with the map of " + mapper.description() + ")";
+            if (e.isInternalError()) {
+                InternalCompilerErrors.report(description() + who, e);
+            }
             return Compiled.failed(e.getMessage() + who, description());
+        } catch (RuntimeException | LinkageError | AssertionError e) {
+            // the backend (or anything after Graal's phases) failed: a bug, never the user's exception
+            KernelBailoutException internal = KernelBailoutException.internalError(e.toString(), null, e);
+            InternalCompilerErrors.report(description() + who, internal);
+            return Compiled.failed(internal.getMessage() + who, description());
         }
     }
 

@@ -592,6 +592,9 @@ public final class FunctionEmitter {
     }
 
     private void emitFixed(FixedNode node, List<CStmt> code) {
+        if (node instanceof jdk.graal.compiler.nodes.extended.ValueAnchorNode) {
+            return; // only pins floating nodes below it for Graal's scheduler; the C statements are already in order
+        }
         if (node instanceof AbstractBeginNode) {
             return; // block entries: phis are assigned on the incoming edges
         }

@@ -24,19 +24,20 @@ public enum Helper {
                 return (int) ((x & 0xFFL) ^ 0x80L) - 128;
             }"""),
     /**
-     * {@code Math.abs(int)}: {@code MIN_VALUE} stays {@code MIN_VALUE}. The negation is unsigned: a
-     * signed {@code -x}, even guarded, lets the compiler take the result as non-negative (NVIDIA's
-     * dropped the {@code (int)} of {@code Math.abs((long) MIN_VALUE)}: fuzz seed 20261130 program
-     * 2610); no OpenCL {@code abs()} either (PoCL's LLVM takes {@code abs(INT_MIN)} as poison).
+     * {@code Math.abs(int)}: {@code MIN_VALUE} stays {@code MIN_VALUE}; the negation is guarded so it
+     * never overflows, and no OpenCL {@code abs()} (PoCL's LLVM takes {@code abs(INT_MIN)} as poison).
+     * Open on NVIDIA: its compiler still drops the {@code (int)} of {@code Math.abs((long) MIN_VALUE)}
+     * (fuzz seed 20261130 program 2610); an unsigned negation made it worse there (it then took
+     * {@code abs(MIN_VALUE) < 0} as false too), so this form stays.
      */
     ABS_INT(false, """
             static int jpai_abs_int(int x) {
-                return x < 0 ? as_int(0u - (uint) x) : x;
+                return x == (-2147483647 - 1) ? x : x < 0 ? -x : x;
             }"""),
     /** {@code Math.abs(long)}, as {@link #ABS_INT}. */
     ABS_LONG(false, """
             static long jpai_abs_long(long x) {
-                return x < 0 ? as_long(0ul - (ulong) x) : x;
+                return x == (-9223372036854775807L - 1L) ? x : x < 0 ? -x : x;
             }"""),
     /** {@code Integer.compress}: the bits of {@code x} selected by {@code mask}, packed to the right; unsigned throughout. */
     COMPRESS_INT(false, """
