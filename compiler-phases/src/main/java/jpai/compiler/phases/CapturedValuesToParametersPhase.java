@@ -165,7 +165,7 @@ public final class CapturedValuesToParametersPhase extends KernelBoundaryPhase {
             } else if (usage instanceof PiNode pi) {
                 collectReads(pi, captured, reads);
             } else if (!(usage instanceof FrameState)) {
-                throw new KernelBailoutException("the lambda uses its own functional object (" + usage.getClass().getSimpleName() + "), not only its captured values", lambda.location());
+                throw new KernelBailoutException("the lambda uses its own functional object (" + jpai.compiler.JavaConstructs.describe(usage) + "), not only its captured values", lambda.location());
             }
         }
     }

@@ -96,7 +96,7 @@ public final class ElementReaderCallsToAccessesPhase extends BasePhase<CoreProvi
     static String otherUse(ValueShape.ElementReader reader, CapturedValue value, Node use) {
         String what = use instanceof CallTargetNode target && target.invoke() != null && target.invoke().getTargetMethod() != null
                         ? "a call to " + target.invoke().getTargetMethod().format("%h.%n")
-                        : use.getNodeClass().shortName();
+                        : jpai.compiler.JavaConstructs.describe(use);
         return "the captured " + reader + " (field " + value.field().getName() + ") is used by " + what + "; on OpenCL only its "
                         + reader.get().getName() + "(long) and " + reader.length().getName() + "() are supported";
     }

@@ -85,7 +85,7 @@ public final class TupleKernelArgumentsPhase extends KernelBoundaryPhase {
             } else if (usage instanceof PiNode pi) {
                 collectReads(pi, tuple, fields, reads);
             } else if (!(usage instanceof FrameState)) {
-                String what = usage instanceof LoadFieldNode read ? "reads field " + read.field().getName() + ", which is not a component" : "is used as an object (" + usage.getClass().getSimpleName() + ")";
+                String what = usage instanceof LoadFieldNode read ? "reads field " + read.field().getName() + ", which is not a component" : "is used as an object (" + jpai.compiler.JavaConstructs.describe(usage) + ")";
                 throw KernelBailoutException.at(usage, "the tuple argument (" + tuple + ") " + what + "; kernels only see its components");
             }
         }

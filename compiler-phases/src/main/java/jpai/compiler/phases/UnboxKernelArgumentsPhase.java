@@ -55,7 +55,7 @@ public final class UnboxKernelArgumentsPhase extends KernelBoundaryPhase {
         replaceUnboxes(graph, boxedParameter, primitive, objectUses);
         if (!objectUses.isEmpty()) {
             throw KernelBailoutException.at(objectUses.get(0), "argument " + boxedParameter.index() + " (" + boxed
-                    + ") is used as an object, not as a number: " + objectUses.get(0).getClass().getSimpleName()
+                    + ") is used as an object, not as a number: " + jpai.compiler.JavaConstructs.describe(objectUses.get(0))
                     + "; kernels only see its value");
         }
         GraphUtil.killWithUnusedFloatingInputs(boxedParameter);

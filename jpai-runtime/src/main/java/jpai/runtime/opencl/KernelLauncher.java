@@ -119,6 +119,7 @@ final class KernelLauncher {
                     }
                     clEnqueueNDRangeKernel(context.queue(), kernel.kernel(), 1, globalOffset, new long[] {Math.min(piece, launch.globalSize() - offset)}, local, 0,
                             null, events.next(Kind.KERNEL, 0));
+                    KernelLaunches.recordOne();
                 }
                 if (base >= 0 && piece < launch.globalSize()) {
                     // back to what the kernel object remembers having set (it skips unchanged arguments)

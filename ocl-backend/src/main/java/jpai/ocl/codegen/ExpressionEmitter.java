@@ -83,6 +83,7 @@ import jdk.graal.compiler.replacements.nodes.arithmetic.IntegerSubExactOverflowN
 import jdk.graal.compiler.replacements.nodes.arithmetic.IntegerSubExactSplitNode;
 import jdk.graal.compiler.replacements.nodes.BinaryMathIntrinsicNode;
 import jdk.graal.compiler.replacements.nodes.UnaryMathIntrinsicNode;
+import jpai.compiler.JavaConstructs;
 import jpai.compiler.KernelBailoutException;
 import jpai.compiler.nodes.MathCallNode;
 import jpai.ocl.OpenCLTypes;
@@ -323,7 +324,7 @@ final class ExpressionEmitter {
         if (node instanceof BinaryMathIntrinsicNode math && math.getOperation() == BinaryMathIntrinsicNode.BinaryOperation.POW) {
             return call(Helper.POW, "jpai_pow", x(math.getX()) + ", " + x(math.getY()));
         }
-        throw KernelBailoutException.at(node, node.getNodeClass().shortName() + " is not supported on OpenCL yet");
+        throw KernelBailoutException.at(node, JavaConstructs.describe(node) + " is not supported on OpenCL");
     }
 
     /** The operation of a {@link FloatTypeTestNode}, which has no getter: read from its node class's data fields. */
@@ -367,7 +368,7 @@ final class ExpressionEmitter {
             String product = "((long)" + x + " * (long)" + y + ")";
             return "(" + product + " != (long)(int)" + product + ")";
         }
-        throw KernelBailoutException.at(node, node.getNodeClass().shortName() + " is not supported on OpenCL yet");
+        throw KernelBailoutException.at(node, JavaConstructs.describe(node) + " is not supported on OpenCL");
     }
 
     /** The value of an exact split node (its result when it does not overflow): the wrapped operation. */
@@ -448,7 +449,7 @@ final class ExpressionEmitter {
         } else if (node instanceof UnsignedRightShiftNode) {
             return wrapped(type(node), "(" + unsigned + ")" + a + " >> " + count);
         }
-        throw KernelBailoutException.at(node, node.getNodeClass().shortName() + " on integers is not supported on OpenCL yet");
+        throw KernelBailoutException.at(node, JavaConstructs.describe(node) + " on integers is not supported on OpenCL");
     }
 
     private static String floatOperator(BinaryNode node) {
@@ -461,7 +462,7 @@ final class ExpressionEmitter {
         } else if (node instanceof FloatDivNode) {
             return "/";
         }
-        throw KernelBailoutException.at(node, node.getNodeClass().shortName() + " on floating-point values is not supported on OpenCL");
+        throw KernelBailoutException.at(node, JavaConstructs.describe(node) + " on floating-point values is not supported on OpenCL");
     }
 
     private String comparison(CompareNode compare) {
@@ -476,7 +477,7 @@ final class ExpressionEmitter {
             String unsigned = OpenCLTypes.unsigned(OpenCLTypes.valueType(stamp(compare.getX())));
             result = "(" + unsigned + ")" + a + " < (" + unsigned + ")" + b;
         } else {
-            throw KernelBailoutException.at(compare, compare.getNodeClass().shortName() + " is not supported on OpenCL yet");
+            throw KernelBailoutException.at(compare, JavaConstructs.describe(compare) + " is not supported on OpenCL");
         }
         if (compare.unorderedIsTrue()) {
             result = result + " || isunordered(" + a + ", " + b + ")";

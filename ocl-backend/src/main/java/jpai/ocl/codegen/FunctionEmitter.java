@@ -66,6 +66,7 @@ import jdk.vm.ci.meta.JavaKind;
 import jdk.vm.ci.meta.ResolvedJavaType;
 import jpai.compiler.CapturedValue;
 import jpai.compiler.GraalAccess;
+import jpai.compiler.JavaConstructs;
 import jpai.compiler.KernelBailoutException;
 import jpai.compiler.KernelGraph;
 import jpai.compiler.SourceLocation;
@@ -785,7 +786,7 @@ public final class FunctionEmitter {
         }
         String arrayName = names.get(array instanceof AllocatedObjectNode allocated ? allocated.getVirtualObject() : array);
         if (arrayName == null) {
-            throw KernelBailoutException.at(access, "an array that is neither captured nor allocated in the function (" + array.getClass().getSimpleName() + ") is not supported on OpenCL");
+            throw KernelBailoutException.at(access, "an array that is neither captured nor allocated in the function (" + JavaConstructs.describe(array) + ") is not supported on OpenCL");
         }
         return arrayName;
     }
@@ -799,7 +800,7 @@ public final class FunctionEmitter {
         for (int i = 0; i < components.size(); i++) {
             ValueNode component = components.get(i);
             if (!component.getStackKind().isPrimitive()) {
-                throw KernelBailoutException.at(ret, "the function returns an object (" + unwrap(component).getClass().getSimpleName() + ") where its result has a number; a boxed value of another type?");
+                throw KernelBailoutException.at(ret, "the function returns " + JavaConstructs.describe(unwrap(component)) + " where its result has a number; a boxed value of another type?");
             }
             code.add(assign("*" + resultNames.get(i), operand(component)));
         }
@@ -814,20 +815,13 @@ public final class FunctionEmitter {
     }
 
     private static String describeUnsupported(Node node) {
-        String kind = node.getNodeClass().shortName();
-        if (kind.contains("Invoke")) {
-            return "a call that could not be inlined is not supported on OpenCL";
+        if (node instanceof jdk.graal.compiler.nodes.extended.IntegerSwitchNode || node.getClass().getSimpleName().contains("Switch")) {
+            return "a switch on anything but an int, char, byte or short is not supported on OpenCL";
         }
-        if (kind.contains("Switch")) {
-            return "a switch on anything but an int, char, byte or short (" + kind + ") is not supported on OpenCL";
+        if (node instanceof jdk.graal.compiler.nodes.Invoke) {
+            return JavaConstructs.describe(node) + " that could not be inlined (recursion, a native method, or a call whose target is chosen at run time) is not supported on OpenCL";
         }
-        if (kind.contains("Monitor")) {
-            return "synchronized blocks are not supported on OpenCL";
-        }
-        if (kind.startsWith("New") || kind.contains("Commit")) {
-            return "allocating objects is not supported on OpenCL (the allocation could not be removed)";
-        }
-        return kind + " is not supported on OpenCL yet";
+        return JavaConstructs.describe(node) + " is not supported on OpenCL";
     }
 
     /** Assigns the merge's phis their values on this edge, as one parallel copy. */
@@ -953,7 +947,7 @@ public final class FunctionEmitter {
             throw KernelBailoutException.at(unwrapped.usages().first(), "the function uses a value that is not one of its inputs (parameter " + ((ParameterNode) unwrapped).index() + ")");
         }
         if (!unwrapped.getStackKind().isPrimitive() && !(unwrapped instanceof LogicNode)) {
-            throw KernelBailoutException.at(unwrapped, "the function uses an object (" + unwrapped.getNodeClass().shortName() + ") that kernels do not have");
+            throw KernelBailoutException.at(unwrapped, "the function uses " + JavaConstructs.describe(unwrapped) + ", which kernels do not have");
         }
         return variables.computeIfAbsent(unwrapped, v -> (v instanceof PhiNode ? "phi" : "v") + v.getId());
     }
