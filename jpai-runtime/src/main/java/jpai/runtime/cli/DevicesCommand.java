@@ -12,6 +12,7 @@ import jpai.runtime.device.DeviceSelector;
 import jpai.runtime.device.Discovery;
 import jpai.runtime.device.OpenCLDeviceInfo;
 import jpai.runtime.device.OpenCLPlatforms;
+import jpai.runtime.device.SignalChaining;
 
 /**
  * {@code jpai-devices}: lists the OpenCL platforms and devices JPAI can see, marks the one it would
@@ -37,6 +38,7 @@ public final class DevicesCommand {
             System.exit(EXIT_USAGE);
         }
         int status = run(OpenCLPlatforms.discover(), System.getProperty(DeviceSelector.PROPERTY), System.out, System.err);
+        System.out.println("JVM: " + SignalChaining.describe());
         if (status != EXIT_OK) {
             System.exit(status);
         }

@@ -49,7 +49,14 @@ public final class OpenCLPlatforms {
 
     /** Lazy, thread-safe, once: the JVM initialises this class on first use, under its class-init lock. */
     private static final class Cached {
-        static final Discovery DISCOVERY = scan();
+        static final Discovery DISCOVERY = scanAndCheckSignals();
+    }
+
+    /** Loading the platforms loads their drivers, which may take over SIGFPE: checked right after. */
+    private static Discovery scanAndCheckSignals() {
+        Discovery discovery = scan();
+        SignalChaining.checkAfterDriverLoad();
+        return discovery;
     }
 
     /** Queries OpenCL now, without the cache. */

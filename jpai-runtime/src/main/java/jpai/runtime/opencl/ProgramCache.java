@@ -21,6 +21,7 @@ import org.jocl.cl_device_id;
 import org.jocl.cl_program;
 
 import jpai.ocl.KernelSource;
+import jpai.runtime.device.SignalChaining;
 import jpai.runtime.opencl.FaultInjection.Fault;
 import jpai.runtime.profile.Profiler;
 
@@ -106,6 +107,7 @@ final class ProgramCache {
         }
         DriverCacheSpace.checkBeforeBuild(owner.device());
         cl_program program = buildFromSource(source);
+        SignalChaining.checkAfterDriverLoad(); // a driver may set up its compiler's signal handlers at the first build
         sourceBuilds.incrementAndGet();
         BuiltProgram built;
         try {
