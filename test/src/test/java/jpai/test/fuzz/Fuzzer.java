@@ -408,6 +408,7 @@ public final class Fuzzer {
         List<Thread> relays = new ArrayList<>();
         List<java.nio.file.Path> summaries = new ArrayList<>();
         try {
+            java.nio.file.Path poclCaches = java.nio.file.Files.createTempDirectory("jpai-fuzz-pocl-");
             int share = (config.count() + jobs - 1) / jobs;
             for (int j = 0; j < jobs; j++) {
                 int first = config.first() + j * share;
@@ -420,7 +421,12 @@ public final class Fuzzer {
                 List<String> child = new ArrayList<>(prefix);
                 child.addAll(List.of("--seed", Long.toString(config.seed()), "--first", Integer.toString(first), "--count", Integer.toString(count), "--summary-out", file.toString()));
                 child.addAll(passOn);
-                Process process = new ProcessBuilder(child).redirectErrorStream(true).start();
+                ProcessBuilder builder = new ProcessBuilder(child).redirectErrorStream(true);
+                // Each job its own PoCL kernel cache: 15 JVMs building the same kernels into one cold
+                // PoCL cache crashed 3 of them with SIGBUS in the dynamic loader (PoCL 3.1 on the
+                // H100's host, seed 20261133), one process loading a kernel library another was writing.
+                builder.environment().put("POCL_CACHE_DIR", poclCaches.resolve("job-" + j).toString());
+                Process process = builder.start();
                 processes.add(process);
                 String tag = "[job " + j + ": " + first + ".." + (first + count - 1) + "] ";
                 Thread relay = new Thread(() -> {
