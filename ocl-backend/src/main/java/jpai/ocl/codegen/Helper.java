@@ -40,49 +40,13 @@ public enum Helper {
                 return x == (-9223372036854775807L - 1L) ? x : x < 0 ? -x : x;
             }"""),
     /** {@code Integer.compress}: the bits of {@code x} selected by {@code mask}, packed to the right; unsigned throughout. */
-    COMPRESS_INT(false, """
-            static int jpai_compress_int(int x, int mask) {
-                uint v = (uint) x, m = (uint) mask, r = 0u, bit = 1u;
-                while (m != 0u) {
-                    if ((v & (m & (0u - m))) != 0u) r |= bit;
-                    bit <<= 1;
-                    m &= m - 1u;
-                }
-                return as_int(r);
-            }"""),
+    COMPRESS_INT(false, bitGather("compress", "int")),
     /** {@code Long.compress}, as {@link #COMPRESS_INT}. */
-    COMPRESS_LONG(false, """
-            static long jpai_compress_long(long x, long mask) {
-                ulong v = (ulong) x, m = (ulong) mask, r = 0ul, bit = 1ul;
-                while (m != 0ul) {
-                    if ((v & (m & (0ul - m))) != 0ul) r |= bit;
-                    bit <<= 1;
-                    m &= m - 1ul;
-                }
-                return as_long(r);
-            }"""),
+    COMPRESS_LONG(false, bitGather("compress", "long")),
     /** {@code Integer.expand}: the low bits of {@code x} spread to the positions of {@code mask}'s set bits. */
-    EXPAND_INT(false, """
-            static int jpai_expand_int(int x, int mask) {
-                uint v = (uint) x, m = (uint) mask, r = 0u;
-                while (m != 0u) {
-                    if ((v & 1u) != 0u) r |= m & (0u - m);
-                    v >>= 1;
-                    m &= m - 1u;
-                }
-                return as_int(r);
-            }"""),
+    EXPAND_INT(false, bitGather("expand", "int")),
     /** {@code Long.expand}, as {@link #EXPAND_INT}. */
-    EXPAND_LONG(false, """
-            static long jpai_expand_long(long x, long mask) {
-                ulong v = (ulong) x, m = (ulong) mask, r = 0ul;
-                while (m != 0ul) {
-                    if ((v & 1ul) != 0ul) r |= m & (0ul - m);
-                    v >>= 1;
-                    m &= m - 1ul;
-                }
-                return as_long(r);
-            }"""),
+    EXPAND_LONG(false, bitGather("expand", "long")),
     /**
      * {@code Float.float16ToFloat}: exact (every binary16 value is a float); a NaN keeps its
      * significand bits, shifted to the top of the float's, quieted where this JVM quiets it
@@ -238,5 +202,21 @@ public enum Helper {
     /** The helper's definition. */
     public String text() {
         return text;
+    }
+
+    /**
+     * {@code compress} or {@code expand} of {@code type} ({@code int} or {@code long}): one loop over
+     * the mask's set bits, lowest first, on the unsigned type.
+     */
+    private static String bitGather(String operation, String type) {
+        String u = "u" + type;
+        String suffix = type.equals("int") ? "u" : "ul";
+        String body = operation.equals("compress")
+                        ? "        if ((v & (m & (0" + suffix + " - m))) != 0" + suffix + ") r |= bit;\n        bit <<= 1;\n"
+                        : "        if ((v & 1" + suffix + ") != 0" + suffix + ") r |= m & (0" + suffix + " - m);\n        v >>= 1;\n";
+        return "static " + type + " jpai_" + operation + "_" + type + "(" + type + " x, " + type + " mask) {\n"
+                        + "    " + u + " v = (" + u + ") x, m = (" + u + ") mask, r = 0" + suffix + ", bit = 1" + suffix + ";\n"
+                        + "    while (m != 0" + suffix + ") {\n" + body + "        m &= m - 1" + suffix + ";\n    }\n"
+                        + "    (void) bit;\n    return as_" + type + "(r);\n}";
     }
 }
