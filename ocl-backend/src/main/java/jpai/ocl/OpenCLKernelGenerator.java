@@ -205,6 +205,10 @@ public final class OpenCLKernelGenerator {
             code.line(OpenCLTypes.valueType(element.get(i)) + " acc" + i + " = identity" + i + ";");
         }
         code.comment("This work-item's leaf, left to right from the identity.");
+        // Not unrolled: NVIDIA's PTX assembler (CUDA 13.0, driver 580) fuses two unrolled steps
+        // max(max(acc, -a), -b) into one three-way max and drops a negation (fuzz seed 20261131
+        // program 1391, docs/fuzzing.md); one step per iteration keeps it a two-way max.
+        code.line("#pragma unroll 1");
         code.open("for (long i = start; i < end; i++)");
         List<String> elementValues;
         if (map != null) {

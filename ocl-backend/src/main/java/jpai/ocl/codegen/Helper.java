@@ -26,18 +26,21 @@ public enum Helper {
     /**
      * {@code Math.abs(int)}: {@code MIN_VALUE} stays {@code MIN_VALUE}; the negation is guarded so it
      * never overflows, and no OpenCL {@code abs()} (PoCL's LLVM takes {@code abs(INT_MIN)} as poison).
-     * Open on NVIDIA: its compiler still drops the {@code (int)} of {@code Math.abs((long) MIN_VALUE)}
-     * (fuzz seed 20261130 program 2610); an unsigned negation made it worse there (it then took
-     * {@code abs(MIN_VALUE) < 0} as false too), so this form stays.
+     * The result passes through a {@code volatile} variable: NVIDIA's compiler recognised the
+     * expression as an absolute value, took it as never negative and folded {@code (int) Math.abs((long)
+     * MIN_VALUE)} to a positive number (fuzz seed 20261130 program 2610: PTX {@code abs.s32} whose sign
+     * the rest of the code then assumed); a value read back from a volatile is one it cannot reason about.
      */
     ABS_INT(false, """
             static int jpai_abs_int(int x) {
-                return x == (-2147483647 - 1) ? x : x < 0 ? -x : x;
+                volatile int magnitude = x == (-2147483647 - 1) ? x : x < 0 ? -x : x;
+                return magnitude;
             }"""),
     /** {@code Math.abs(long)}, as {@link #ABS_INT}. */
     ABS_LONG(false, """
             static long jpai_abs_long(long x) {
-                return x == (-9223372036854775807L - 1L) ? x : x < 0 ? -x : x;
+                volatile long magnitude = x == (-9223372036854775807L - 1L) ? x : x < 0 ? -x : x;
+                return magnitude;
             }"""),
     /** {@code Integer.compress}: the bits of {@code x} selected by {@code mask}, packed to the right; unsigned throughout. */
     COMPRESS_INT(false, bitGather("compress", "int")),
