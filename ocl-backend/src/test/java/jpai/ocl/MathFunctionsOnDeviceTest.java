@@ -116,4 +116,25 @@ class MathFunctionsOnDeviceTest {
             assertTrue(text.matches("(?s).*\\bsin\\(.*") && text.matches("(?s).*\\basin\\(.*"), text);
         });
     }
+
+    /**
+     * Fuzz seed 20261134 program 5182: {@code Math.pow(-0.0, y)} for the negative odd integer
+     * {@code y = -(2^51 + 1)} is negative infinity by Java's specification and by {@code StrictMath};
+     * the device gives it. (HotSpot's intrinsic {@code Math.pow} on x86-64, Temurin 25.0.3, gives
+     * positive infinity: the JVM's bug, docs/fuzzing.md.)
+     */
+    @Test
+    void powOfNegativeZeroToANegativeOddIntegerIsNegativeInfinity() {
+        double[] exponents = {-2251799813685249.0, -3.0, -9007199254740991.0, -2251799813685250.0};
+        OpenCLTestDevice.Result result = KernelTestSupport.runMap((Double y) -> Math.pow(-0.0, y), Double.class, Double.class, exponents);
+        assertEquals(DeoptReason.NONE, result.reason());
+        double[] device = result.doubles(0);
+        assertEquals(Double.NEGATIVE_INFINITY, device[0]);
+        assertEquals(Double.NEGATIVE_INFINITY, device[1]);
+        assertEquals(Double.NEGATIVE_INFINITY, device[2]);
+        assertEquals(Double.POSITIVE_INFINITY, device[3], "an even integer");
+        for (int i = 0; i < exponents.length; i++) {
+            assertEquals(StrictMath.pow(-0.0, exponents[i]), device[i]);
+        }
+    }
 }
