@@ -66,6 +66,7 @@ import jdk.vm.ci.meta.JavaKind;
 import jdk.vm.ci.meta.ResolvedJavaType;
 import jpai.compiler.CapturedValue;
 import jpai.compiler.GraalAccess;
+import jpai.compiler.ImmutableJdkTables;
 import jpai.compiler.JavaConstructs;
 import jpai.compiler.KernelBailoutException;
 import jpai.compiler.KernelGraph;
@@ -724,10 +725,9 @@ public final class FunctionEmitter {
     }
 
     /**
-     * A static final array that the JDK's own code reads (FdLibm's tables behind {@code StrictMath})
-     * as a program-scope {@code __constant} table, its elements as they are now. Only the JDK's:
-     * its private tables never change, while a user's static final array may be written after the
-     * kernel was compiled, which the kernel would not see.
+     * One of the JDK's immutable tables (FdLibm's, behind {@code StrictMath}: {@link ImmutableJdkTables})
+     * as a program-scope {@code __constant} table. Any other constant array, a user's static final
+     * one included, may be written after the kernel was compiled, which the kernel would not see.
      */
     private String table(AccessIndexedNode access, ConstantNode constant) {
         JavaConstant array = constant.asJavaConstant();
@@ -735,8 +735,9 @@ public final class FunctionEmitter {
         if (known != null) {
             return known;
         }
-        NodeSourcePosition position = access.getNodeSourcePosition();
-        if (position == null || !position.getMethod().getDeclaringClass().toJavaName().startsWith("java.")) {
+        if (!ImmutableJdkTables.contains(array)) {
+            // Decided by the array, not by the code reading it: a user's table read inside an
+            // inlined Arrays.binarySearch was frozen once (issue 11).
             throw KernelBailoutException.at(access, "the function reads a static final array, whose elements Java may change after the kernel is compiled; "
                             + "copy it into a local variable that the lambda captures instead");
         }
