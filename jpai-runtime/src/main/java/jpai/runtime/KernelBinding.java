@@ -40,12 +40,8 @@ final class KernelBinding {
                 case INPUT_BUFFER -> launch.readBuffer(index, input.buffer(parameter.slot()));
                 case CAPTURED_SCALAR -> {
                     Object value = captureValues[parameter.slot()];
-                    if (value == null) {
-                        // Kernels take a captured box's value; Java throws only where the lambda unboxes it.
-                        throw new OpenCLRuntimeException("a captured " + parameter.kind().toBoxedJavaClass().getSimpleName()
-                                        + " is null: kernels take a captured box's value, so the operation runs in Java (which throws NullPointerException only where it is unboxed)");
-                    }
-                    launch.scalar(index, parameter.kind(), value);
+                    // a null box passes 0, and -1 as its length argument, which its null checks test
+                    launch.scalar(index, parameter.kind(), value != null ? value : zeroOf(parameter.kind()));
                 }
                 case CAPTURED_ARRAY -> {
                     Object value = captureValues[parameter.slot()];
@@ -106,14 +102,33 @@ final class KernelBinding {
     /** What a null captured array's buffer argument points to: a kernel never reads it (its length is -1). */
     private static final byte[] NULL_ARRAY_STAND_IN = new byte[8];
 
+    /** The {@code int} length argument of a captured array or box: -1 for null, 1 for a box. */
     private static Integer lengthOf(Object array) {
         if (array == null) {
             return -1;
+        }
+        if (!(array instanceof PArray<?>) && !array.getClass().isArray()) {
+            return 1; // a box that is there
         }
         long length = array instanceof PArray<?> parray ? parray.length() : Array.getLength(array);
         if (length > Integer.MAX_VALUE) {
             throw new OpenCLRuntimeException("a captured PArray of " + length + " elements is too long for a kernel's int index");
         }
         return (int) length;
+    }
+
+    /** The zero of {@code kind} as its wrapper, for a null captured box (never read: its null check exits first). */
+    private static Object zeroOf(JavaKind kind) {
+        return switch (kind) {
+            case Boolean -> Boolean.FALSE;
+            case Byte -> (byte) 0;
+            case Short -> (short) 0;
+            case Char -> (char) 0;
+            case Int -> 0;
+            case Long -> 0L;
+            case Float -> 0f;
+            case Double -> 0d;
+            default -> throw new IllegalArgumentException("a captured box of " + kind);
+        };
     }
 }

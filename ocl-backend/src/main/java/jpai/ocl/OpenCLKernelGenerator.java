@@ -385,7 +385,11 @@ public final class OpenCLKernelGenerator {
                 names.add(name);
                 switch (captures.get(k).shape()) {
                     case ValueShape.Primitive primitive -> add(name, Role.CAPTURED_SCALAR, primitive.kind(), slot, "const " + OpenCLTypes.storageType(primitive.kind()) + " " + name);
-                    case ValueShape.BoxedPrimitive boxed -> add(name, Role.CAPTURED_SCALAR, boxed.kind(), slot, "const " + OpenCLTypes.storageType(boxed.kind()) + " " + name);
+                    case ValueShape.BoxedPrimitive boxed -> {
+                        add(name, Role.CAPTURED_SCALAR, boxed.kind(), slot, "const " + OpenCLTypes.storageType(boxed.kind()) + " " + name);
+                        // -1 for a null box, which the function's null checks test
+                        add(name + "_length", Role.CAPTURED_ARRAY_LENGTH, JavaKind.Int, slot, "const int " + name + "_length");
+                    }
                     case ValueShape.PrimitiveArray array -> array(name, array.elementKind(), slot);
                     case ValueShape.ElementReader reader -> array(name, reader.elementKind(), slot);
                     case ValueShape.Tuple tuple -> throw new IllegalArgumentException("a captured tuple: " + tuple);

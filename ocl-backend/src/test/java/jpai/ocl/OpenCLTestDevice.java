@@ -184,7 +184,7 @@ final class OpenCLTestDevice {
                 switch (parameter.role()) {
                     case INPUT_BUFFER -> bindArray(kernel, index, inputs.get(parameter.slot()), buffers);
                     case CAPTURED_ARRAY -> bindArray(kernel, index, captures.get(parameter.slot()), buffers);
-                    case CAPTURED_ARRAY_LENGTH -> clSetKernelArg(kernel, index, Sizeof.cl_int, Pointer.to(new int[] {Array.getLength(captures.get(parameter.slot()))}));
+                    case CAPTURED_ARRAY_LENGTH -> clSetKernelArg(kernel, index, Sizeof.cl_int, Pointer.to(new int[] {captureLength(captures.get(parameter.slot()))}));
                     case CAPTURED_SCALAR -> bindScalar(kernel, index, parameter.kind(), captures.get(parameter.slot()));
                     case IDENTITY -> bindScalar(kernel, index, parameter.kind(), identity.get(parameter.slot()));
                     case OUTPUT_BUFFER, PARTIAL_BUFFER -> {
@@ -294,5 +294,13 @@ final class OpenCLTestDevice {
 
     private static int bytes(Class<?> elementClass) {
         return bytes(JavaKind.fromJavaClass(elementClass));
+    }
+
+    /** As the runtime binds it: an array's length, -1 for null, 1 for a captured box. */
+    private static int captureLength(Object capture) {
+        if (capture == null) {
+            return -1;
+        }
+        return capture.getClass().isArray() ? Array.getLength(capture) : 1;
     }
 }

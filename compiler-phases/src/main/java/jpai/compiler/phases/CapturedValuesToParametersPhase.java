@@ -43,7 +43,8 @@ import jpai.compiler.ValueShape;
  * <ul>
  * <li>{@link ValueShape.Primitive}: by the primitive parameter;</li>
  * <li>{@link ValueShape.BoxedPrimitive}: by a {@link BoxNode} of the primitive parameter, which the
- * canonicalizer run afterwards folds into the unboxing that uses it;</li>
+ * canonicalizer run afterwards folds into the unboxing that uses it; its null checks test the
+ * capture's length parameter, -1 for a null box (1 otherwise);</li>
  * <li>{@link ValueShape.PrimitiveArray}: by a parameter of the exact array type, plus an
  * {@code int} parameter for its length that replaces every {@link ArrayLengthNode} on it and is -1
  * for a null array, which the array's null checks then test;</li>
@@ -97,6 +98,8 @@ public final class CapturedValuesToParametersPhase extends KernelBoundaryPhase {
                     throw mismatch(read, value);
                 }
                 ResolvedJavaType boxType = context.getMetaAccess().lookupJavaType(boxed.boxClass());
+                // a null box: its null checks test the capture's length argument, -1 for null (as for arrays)
+                replaceNullChecks(graph, read, capture);
                 BoxNode box = graph.add(BoxNode.create(parameter(graph, capture, boxed.kind()), boxType, boxed.kind()));
                 graph.replaceFixedWithFixed(read, box);
             }

@@ -270,6 +270,11 @@ public final class FunctionEmitter {
         noteDoubles(kind);
         parameters.add(new FunctionParameter(ParameterKind.CAPTURED_SCALAR, slot, kind, "const " + OpenCLTypes.valueType(kind), capture));
         name(kernel.inputs().capture(slot), capture);
+        if (kernel.inputs().captureLength(slot) != null) {
+            // a captured box whose null checks remain: -1 when it is null
+            parameters.add(new FunctionParameter(ParameterKind.CAPTURED_ARRAY_LENGTH, slot, JavaKind.Int, "const int", capture + "_length"));
+            name(kernel.inputs().captureLength(slot), capture + "_length");
+        }
     }
 
     private void addArrayCapture(int slot, JavaKind elementKind, String capture) {
