@@ -12,6 +12,7 @@ import jpai.runtime.device.DeviceSelector;
 import jpai.runtime.device.Discovery;
 import jpai.runtime.device.OpenCLDeviceInfo;
 import jpai.runtime.device.OpenCLPlatforms;
+import jpai.runtime.device.FloatingPointSupport;
 import jpai.runtime.device.SignalChaining;
 
 /**
@@ -74,6 +75,10 @@ public final class DevicesCommand {
                     + " (" + device.platformVendor() + ", " + device.platformVersion() + ")");
             String mark = isChosen(byDefault, device) ? "* " : "  ";
             lines(linesByPlatform, device.platformIndex()).add("  " + mark + device.describe());
+            String missing = FloatingPointSupport.missingForJavaArithmetic(device);
+            if (missing != null) {
+                lines(linesByPlatform, device.platformIndex()).add("      " + missing + ": operations using those types run in Java there");
+            }
         }
         for (Discovery.Skipped skipped : discovery.skipped()) {
             headers.putIfAbsent(skipped.platformIndex(), "Platform " + skipped.platformIndex() + ": " + skipped.platformName());

@@ -61,6 +61,15 @@ public final class FloatingPointSupport {
         return missing.isEmpty() ? null : "the device " + device.name() + " " + String.join(" and ", missing) + ", so it cannot give Java's results";
     }
 
+    /**
+     * What {@code device} lacks for Java's {@code float} and {@code double} arithmetic, or null: for
+     * listings of devices, before any program is built ("flushes float subnormal numbers to zero ...").
+     */
+    public static String missingForJavaArithmetic(OpenCLDeviceInfo device) {
+        String missing = missingFor(device, "float double");
+        return missing == null ? null : missing.substring(("the device " + device.name() + " ").length());
+    }
+
     /** Stands for "no doubles at all" in the test mask. */
     private static final long DOUBLE_MASK = 1L << 62;
 

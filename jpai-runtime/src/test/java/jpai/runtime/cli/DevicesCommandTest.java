@@ -8,7 +8,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
+import org.jocl.CL;
+
 import jpai.runtime.device.Discovery;
+import jpai.runtime.device.FloatingPointSupport;
 import jpai.runtime.device.TestDevices;
 import org.junit.jupiter.api.Test;
 
@@ -48,6 +51,16 @@ class DevicesCommandTest {
                 """;
         assertEquals(expected, out().replace(System.lineSeparator(), "\n"));
         assertEquals("", err());
+    }
+
+    /** A device whose arithmetic is not Java's says so under its line (issue 11: capabilities read, not assumed). */
+    @Test
+    void aDeviceWithoutJavasArithmeticSaysWhatItLacks() {
+        var flushing = TestDevices.withFpConfig(TestDevices.poclCpu(0, 0, 0), FloatingPointSupport.JAVA_FLOAT & ~CL.CL_FP_DENORM, 0);
+        assertEquals(0, run(Discovery.found(List.of(flushing), List.of()), null));
+        String listing = out();
+        assertTrue(listing.contains("flushes float subnormal numbers to zero (no CL_FP_DENORM) and has no double arithmetic"), listing);
+        assertTrue(listing.contains("operations using those types run in Java there"), listing);
     }
 
     @Test

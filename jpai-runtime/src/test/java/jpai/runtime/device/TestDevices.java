@@ -49,4 +49,11 @@ public final class TestDevices {
     public static Discovery empty() {
         return Discovery.none("no OpenCL platform: the ICD loader found no driver");
     }
+
+    /** {@code device} with other floating-point capabilities ({@code CL_DEVICE_SINGLE/DOUBLE_FP_CONFIG}). */
+    public static OpenCLDeviceInfo withFpConfig(OpenCLDeviceInfo d, long singleFpConfig, long doubleFpConfig) {
+        return new OpenCLDeviceInfo(d.platformIndex(), d.deviceIndex(), d.globalIndex(), d.platformName(), d.platformVendor(), d.platformVersion(), d.name(), d.vendor(),
+                        d.kind(), d.maxComputeUnits(), d.globalMemoryBytes(), d.localMemoryBytes(), d.maxWorkGroupSize(), d.maxAllocationBytes(), d.deviceVersion(),
+                        d.openclCVersion(), d.driverVersion(), singleFpConfig, doubleFpConfig, d.platformId(), d.deviceId());
+    }
 }
