@@ -17,12 +17,17 @@ public final class KernelBailoutException extends RuntimeException {
 
     private final String reason;
     private final SourceLocation location;
-    private boolean internalError;
+    private final boolean internalError;
 
     public KernelBailoutException(String reason, SourceLocation location) {
+        this(reason, location, false);
+    }
+
+    private KernelBailoutException(String reason, SourceLocation location, boolean internalError) {
         super(location == null || location == SourceLocation.UNKNOWN ? reason : reason + " (at " + location.shortForm() + ")");
         this.reason = reason;
         this.location = location == null ? SourceLocation.UNKNOWN : location;
+        this.internalError = internalError;
     }
 
     public KernelBailoutException(String reason, SourceLocation location, Throwable cause) {
@@ -42,8 +47,8 @@ public final class KernelBailoutException extends RuntimeException {
      * and always says so once, even without {@code -Djpai.explain}.
      */
     public static KernelBailoutException internalError(String reason, SourceLocation location, Throwable cause) {
-        KernelBailoutException e = new KernelBailoutException("an internal error of the compiler: " + reason, location, cause);
-        e.internalError = true;
+        KernelBailoutException e = new KernelBailoutException("an internal error of the compiler: " + reason, location, true);
+        e.initCause(cause);
         return e;
     }
 

@@ -102,7 +102,7 @@ public final class KernelGraphCompiler {
 
     private final GraalAccess graal;
     private final MathFunctions math;
-    private static volatile boolean strictMathInitialized;
+    private static volatile boolean jdkClassesInitialized;
 
     /** A compiler with the host JVM's Graal and {@code Math} computed as {@code -Djpai.math} says. */
     public KernelGraphCompiler() {
@@ -152,7 +152,7 @@ public final class KernelGraphCompiler {
 
             KernelInputs inputs = new KernelInputs(signature);
             initializeDataClasses(signature);
-            initializeStrictMathClasses();
+            initializeJdkClasses();
             injectedFailure(lambda);
             run("parse bytecode", timings, () -> context.getGraphBuilderSuite(), graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after parsing");
@@ -237,14 +237,16 @@ public final class KernelGraphCompiler {
     }
 
     /**
-     * FdLibm's classes, {@code StrictMath}'s implementation, whose code kernels inline. The parser
+     * The JDK classes whose initialisation changes what the parser makes of code: the box caches
+     * ({@link #initializeBoxCaches}) and FdLibm's classes, {@code StrictMath}'s implementation, whose
+     * code kernels inline. The parser
      * puts an exit where code uses a class that is not initialised yet, and folds the static final
      * tables of one that is; so they are initialised once, before the first kernel (all of them,
      * so that what compiles does not depend on what the JVM ran before). The argument reduction of
      * huge angles is left to Java by {@code MethodsLeftToJava}, not by leaving its class uninitialised.
      */
-    private void initializeStrictMathClasses() {
-        if (strictMathInitialized) {
+    private void initializeJdkClasses() {
+        if (jdkClassesInitialized) {
             return;
         }
         initializeBoxCaches();
@@ -257,7 +259,7 @@ public final class KernelGraphCompiler {
         } catch (ClassNotFoundException e) {
             // Another JDK's StrictMath: its classes are initialised by use, kernels exit until then.
         }
-        strictMathInitialized = true;
+        jdkClassesInitialized = true;
     }
 
     /**

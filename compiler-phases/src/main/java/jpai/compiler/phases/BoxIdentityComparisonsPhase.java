@@ -122,27 +122,24 @@ public final class BoxIdentityComparisonsPhase extends BasePhase<CoreProviders> 
         return false;
     }
 
-    /** The largest {@code h} with {@code Integer.valueOf(h) == Integer.valueOf(h)}: the cache is {@code -128..h}. */
-    @SuppressWarnings("removal")
+    /** The largest {@code h} with {@code Integer.valueOf(h) == Integer.valueOf(h)}: the cache is {@code -128..h}, {@code h >= 127}. */
     private static int integerCacheHigh() {
-        int low = 127; // always cached (JLS 5.1.7)
-        long high = 127;
-        // grow until a value is not cached, then bisect
+        long cached = 127; // always cached (JLS 5.1.7)
         long probe = 128;
+        // double until a value is not cached, then bisect between the last cached one and it
         while (probe <= Integer.MAX_VALUE && Integer.valueOf((int) probe) == Integer.valueOf((int) probe)) {
-            high = probe;
-            probe = probe * 2;
+            cached = probe;
+            probe *= 2;
         }
-        long lo = high;
-        long hi = Math.min(probe, Integer.MAX_VALUE);
-        while (hi - lo > 1) {
-            long mid = (lo + hi) >>> 1;
+        long uncached = Math.min(probe, Integer.MAX_VALUE);
+        while (uncached - cached > 1) {
+            long mid = (cached + uncached) >>> 1;
             if (Integer.valueOf((int) mid) == Integer.valueOf((int) mid)) {
-                lo = mid;
+                cached = mid;
             } else {
-                hi = mid;
+                uncached = mid;
             }
         }
-        return (int) Math.max(low, lo);
+        return (int) cached;
     }
 }

@@ -3,12 +3,18 @@ package jpai.compiler.phases;
 import java.util.Optional;
 
 import jdk.graal.compiler.graph.Node;
-import jdk.graal.compiler.graph.NodeBitMap;
+import jdk.graal.compiler.graph.NodeSourcePosition;
 import jdk.graal.compiler.nodes.AbstractBeginNode;
+import jdk.graal.compiler.nodes.AbstractMergeNode;
 import jdk.graal.compiler.nodes.DeoptimizeNode;
 import jdk.graal.compiler.nodes.FixedGuardNode;
+import jdk.graal.compiler.nodes.FixedNode;
+import jdk.graal.compiler.nodes.FixedWithNextNode;
 import jdk.graal.compiler.nodes.GraphState;
 import jdk.graal.compiler.nodes.IfNode;
+import jdk.graal.compiler.nodes.Invoke;
+import jdk.graal.compiler.nodes.LoopExitNode;
+import jdk.graal.compiler.nodes.StaticDeoptimizingNode;
 import jdk.graal.compiler.nodes.LogicConstantNode;
 import jdk.graal.compiler.nodes.LogicNode;
 import jdk.graal.compiler.nodes.LoopBeginNode;
@@ -80,24 +86,14 @@ public final class LoopInvariantExitsPhase extends PostRunCanonicalizationPhase<
      */
     private static boolean hoistFromHeader(StructuredGraph graph, LoopBeginNode loop) {
         boolean moved = false;
-        jdk.graal.compiler.nodes.FixedNode node = loop.next();
+        FixedNode node = loop.next();
         while (node != null) {
-            if (node instanceof IfNode test && !(test.condition() instanceof LogicConstantNode) && CountedLoop.isInvariant(test.condition(), loop)) {
-                DeoptimizeNode exitOnTrue = exitOf(test.trueSuccessor());
-                DeoptimizeNode exitOnFalse = exitOf(test.falseSuccessor());
-                if ((exitOnTrue == null) == (exitOnFalse == null)) {
-                    return moved;
-                }
-                DeoptimizeNode exit = exitOnTrue != null ? exitOnTrue : exitOnFalse;
-                FixedGuardNode guard = graph.add(new FixedGuardNode(test.condition(), exit.getReason(), exit.getAction(), exitOnTrue != null));
-                guard.setNodeSourcePosition(exit.getNodeSourcePosition());
-                graph.addBeforeFixed(loop.forwardEnd(), guard);
-                AbstractBeginNode stay = exitOnTrue != null ? test.falseSuccessor() : test.trueSuccessor();
-                test.setCondition(LogicConstantNode.forBoolean(exitOnTrue == null, graph));
+            ExitTest exit = node instanceof IfNode test ? ExitTest.of(test, loop) : null;
+            if (exit != null) {
+                guardBefore(graph, loop, exit.test().condition(), exit.exitWhen(), exit.exit(), exit.exit().getNodeSourcePosition());
+                node = exit.takeTheOtherBranch(graph).next();
                 moved = true;
-                node = stay.next();
-            } else if (node instanceof jdk.graal.compiler.nodes.FixedWithNextNode withNext && !(node instanceof jdk.graal.compiler.nodes.LoopExitNode)
-                            && !(node instanceof jdk.graal.compiler.nodes.AbstractMergeNode) && !(node instanceof jdk.graal.compiler.nodes.Invoke)) {
+            } else if (node instanceof FixedWithNextNode withNext && !(node instanceof LoopExitNode) && !(node instanceof AbstractMergeNode) && !(node instanceof Invoke)) {
                 node = withNext.next();
             } else {
                 return moved;
@@ -111,24 +107,15 @@ public final class LoopInvariantExitsPhase extends PostRunCanonicalizationPhase<
         if (counted == null) {
             return false;
         }
-        NodeBitMap body = CountedLoop.bodyNodes(loop);
         boolean moved = false;
-        for (Node node : body) {
-            if (node instanceof IfNode test && test.condition() instanceof LogicNode condition && !(condition instanceof LogicConstantNode)
-                            && CountedLoop.isInvariant(condition, loop)) {
-                DeoptimizeNode exitOnTrue = exitOf(test.trueSuccessor());
-                DeoptimizeNode exitOnFalse = exitOf(test.falseSuccessor());
-                if ((exitOnTrue == null) == (exitOnFalse == null)) {
-                    continue;
-                }
-                DeoptimizeNode exit = exitOnTrue != null ? exitOnTrue : exitOnFalse;
-                guardBefore(graph, counted, condition, exitOnTrue != null, exit);
-                test.setCondition(LogicConstantNode.forBoolean(exitOnTrue == null, graph));
+        for (Node node : CountedLoop.bodyNodes(loop)) {
+            ExitTest exit = node instanceof IfNode test ? ExitTest.of(test, loop) : null;
+            if (exit != null) {
+                guardBefore(graph, loop, whenRunning(graph, counted, exit.test().condition(), exit.exitWhen()), true, exit.exit(), exit.exit().getNodeSourcePosition());
+                exit.takeTheOtherBranch(graph);
                 moved = true;
             } else if (node instanceof FixedGuardNode guard && !(guard.getCondition() instanceof LogicConstantNode) && CountedLoop.isInvariant(guard.getCondition(), loop)) {
-                FixedGuardNode before = graph.add(new FixedGuardNode(whenRunning(graph, counted, guard.getCondition(), guard.isNegated()), guard.getReason(), guard.getAction(), true));
-                before.setNodeSourcePosition(guard.getNodeSourcePosition());
-                graph.addBeforeFixed(loop.forwardEnd(), before);
+                guardBefore(graph, loop, whenRunning(graph, counted, guard.getCondition(), guard.isNegated()), true, guard, guard.getNodeSourcePosition());
                 guard.setCondition(LogicConstantNode.forBoolean(!guard.isNegated(), graph), guard.isNegated());
                 moved = true;
             }
@@ -136,14 +123,39 @@ public final class LoopInvariantExitsPhase extends PostRunCanonicalizationPhase<
         return moved;
     }
 
-    /** Before the loop: exit like {@code exit} when the loop runs and {@code condition} is {@code exitWhen}. */
-    private static void guardBefore(StructuredGraph graph, CountedLoop counted, LogicNode condition, boolean exitWhen, DeoptimizeNode exit) {
-        FixedGuardNode guard = graph.add(new FixedGuardNode(whenRunning(graph, counted, condition, exitWhen), exit.getReason(), exit.getAction(), true));
-        guard.setNodeSourcePosition(exit.getNodeSourcePosition());
-        graph.addBeforeFixed(counted.loop().forwardEnd(), guard);
+    /**
+     * An {@link IfNode} in {@code loop} with an invariant condition and an exit on exactly one side:
+     * it exits when its condition is {@code exitWhen}.
+     */
+    private record ExitTest(IfNode test, DeoptimizeNode exit, boolean exitWhen) {
+
+        static ExitTest of(IfNode test, LoopBeginNode loop) {
+            if (test.condition() instanceof LogicConstantNode || !CountedLoop.isInvariant(test.condition(), loop)) {
+                return null;
+            }
+            DeoptimizeNode exitOnTrue = exitOf(test.trueSuccessor());
+            DeoptimizeNode exitOnFalse = exitOf(test.falseSuccessor());
+            if ((exitOnTrue == null) == (exitOnFalse == null)) {
+                return null;
+            }
+            return exitOnTrue != null ? new ExitTest(test, exitOnTrue, true) : new ExitTest(test, exitOnFalse, false);
+        }
+
+        /** Makes the test always take its branch that stays, which it returns; the canonicaliser removes the other. */
+        AbstractBeginNode takeTheOtherBranch(StructuredGraph graph) {
+            test.setCondition(LogicConstantNode.forBoolean(!exitWhen, graph));
+            return exitWhen ? test.falseSuccessor() : test.trueSuccessor();
+        }
     }
 
-    /** "The loop runs and {@code condition} is {@code exitWhen}": the condition of a negated guard (it exits when true). */
+    /** Before {@code loop}: a guard that exits with {@code exit}'s reason and action when {@code condition} is {@code exitWhen}. */
+    private static void guardBefore(StructuredGraph graph, LoopBeginNode loop, LogicNode condition, boolean exitWhen, StaticDeoptimizingNode exit, NodeSourcePosition position) {
+        FixedGuardNode guard = graph.add(new FixedGuardNode(condition, exit.getReason(), exit.getAction(), exitWhen));
+        guard.setNodeSourcePosition(position);
+        graph.addBeforeFixed(loop.forwardEnd(), guard);
+    }
+
+    /** "The loop runs and {@code condition} is {@code exitWhen}". */
     private static LogicNode whenRunning(StructuredGraph graph, CountedLoop counted, LogicNode condition, boolean exitWhen) {
         LogicNode runs = graph.addOrUniqueWithInputs(IntegerLessThanNode.create(counted.start(), counted.end(), NodeView.DEFAULT));
         return graph.addOrUniqueWithInputs(LogicNode.and(runs, false, condition, !exitWhen, BranchProbabilityData.unknown()));

@@ -44,20 +44,8 @@ public final class FloatingPointSupport {
      * nothing. Which types the program uses is read from its text.
      */
     public static String missingFor(OpenCLDeviceInfo device, String programText) {
-        List<String> missing = new ArrayList<>();
-        long masked = maskedForTests();
         String code = COMMENT.matcher(programText).replaceAll(" ");
-        if (FLOAT.matcher(code).find()) {
-            describe(device.singleFpConfig() & ~masked, JAVA_FLOAT, "float", missing);
-        }
-        if (DOUBLE.matcher(code).find()) {
-            long config = (masked & DOUBLE_MASK) != 0 ? 0 : device.doubleFpConfig() & ~masked;
-            if (config == 0) {
-                missing.add("has no double arithmetic (CL_DEVICE_DOUBLE_FP_CONFIG is 0)");
-            } else {
-                describe(config, JAVA_DOUBLE, "double", missing);
-            }
-        }
+        List<String> missing = missing(device, FLOAT.matcher(code).find(), DOUBLE.matcher(code).find());
         return missing.isEmpty() ? null : "the device " + device.name() + " " + String.join(" and ", missing) + ", so it cannot give Java's results";
     }
 
@@ -66,8 +54,26 @@ public final class FloatingPointSupport {
      * listings of devices, before any program is built ("flushes float subnormal numbers to zero ...").
      */
     public static String missingForJavaArithmetic(OpenCLDeviceInfo device) {
-        String missing = missingFor(device, "float double");
-        return missing == null ? null : missing.substring(("the device " + device.name() + " ").length());
+        List<String> missing = missing(device, true, true);
+        return missing.isEmpty() ? null : String.join(" and ", missing);
+    }
+
+    /** The capabilities {@code device} lacks for the types named, each as a sentence part. */
+    private static List<String> missing(OpenCLDeviceInfo device, boolean usesFloat, boolean usesDouble) {
+        List<String> missing = new ArrayList<>();
+        long masked = maskedForTests();
+        if (usesFloat) {
+            describe(device.singleFpConfig() & ~masked, JAVA_FLOAT, "float", missing);
+        }
+        if (usesDouble) {
+            long config = (masked & DOUBLE_MASK) != 0 ? 0 : device.doubleFpConfig() & ~masked;
+            if (config == 0) {
+                missing.add("has no double arithmetic (CL_DEVICE_DOUBLE_FP_CONFIG is 0)");
+            } else {
+                describe(config, JAVA_DOUBLE, "double", missing);
+            }
+        }
+        return missing;
     }
 
     /** Stands for "no doubles at all" in the test mask. */

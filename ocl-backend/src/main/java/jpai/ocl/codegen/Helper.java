@@ -214,12 +214,13 @@ public enum Helper {
     private static String bitGather(String operation, String type) {
         String u = "u" + type;
         String suffix = type.equals("int") ? "u" : "ul";
-        String body = operation.equals("compress")
+        boolean compress = operation.equals("compress");
+        String body = compress
                         ? "        if ((v & (m & (0" + suffix + " - m))) != 0" + suffix + ") r |= bit;\n        bit <<= 1;\n"
                         : "        if ((v & 1" + suffix + ") != 0" + suffix + ") r |= m & (0" + suffix + " - m);\n        v >>= 1;\n";
         return "static " + type + " jpai_" + operation + "_" + type + "(" + type + " x, " + type + " mask) {\n"
-                        + "    " + u + " v = (" + u + ") x, m = (" + u + ") mask, r = 0" + suffix + ", bit = 1" + suffix + ";\n"
+                        + "    " + u + " v = (" + u + ") x, m = (" + u + ") mask, r = 0" + suffix + (compress ? ", bit = 1" + suffix : "") + ";\n"
                         + "    while (m != 0" + suffix + ") {\n" + body + "        m &= m - 1" + suffix + ";\n    }\n"
-                        + "    (void) bit;\n    return as_" + type + "(r);\n}";
+                        + "    return as_" + type + "(r);\n}";
     }
 }
