@@ -1,6 +1,7 @@
 package jpai.runtime;
 
 
+import jdk.vm.ci.meta.JavaKind;
 import jpai.DataType;
 import jpai.PArray;
 import jpai.runtime.device.DeviceChoice;
@@ -23,7 +24,19 @@ final class DeviceReduce {
     /** A power of two (each group's value must be a node of the tree), as large as devices commonly allow. */
     private static final long WORK_GROUP = 256;
 
+    /** Local memory left to the OpenCL compiler besides the reduction's own scratch. */
+    private static final long LOCAL_MEMORY_RESERVE = 1024;
+
     private DeviceReduce() {
+    }
+
+    /**
+     * Slots of local memory a reduction kernel needs per work-item and element component in a pass
+     * of {@code leafWidth}: the first pass's padded tile (one slot more than a leaf), one slot in the
+     * passes after it (OpenCLKernelGenerator.reduce).
+     */
+    static long localSlotsPerWorkItem(long leafWidth) {
+        return leafWidth > 1 ? leafWidth + 1 : 1;
     }
 
     /**
@@ -38,11 +51,18 @@ final class DeviceReduce {
         DeviceContext context = OpenCLRuntime.context(device);
         // jpai.reduce.workGroup: tests show that the result does not depend on it
         long requested = Math.max(1, Long.getLong("jpai.reduce.workGroup", WORK_GROUP));
-        long localSize = Long.highestOneBit(Math.min(requested, context.device().maxWorkGroupSize()));
+        long elementBytes = 0;
+        for (JavaKind kind : KernelShapes.kinds(type)) {
+            elementBytes += Math.max(1, kind.getByteCount());
+        }
+        // the first pass's tile must fit in local memory, with room for what the compiler keeps there
+        long tileFits = (context.device().localMemoryBytes() - LOCAL_MEMORY_RESERVE) / (localSlotsPerWorkItem(CombiningTree.LEAF) * elementBytes);
+        long localSize = Long.highestOneBit(Math.max(1, Math.min(Math.min(requested, context.device().maxWorkGroupSize()), tileFits)));
         if (localSize < 2) {
             // a group of one leaf combines nothing: the passes after the first would never end
             throw new OpenCLRuntimeException("a reduction needs work-groups of at least 2 work-items; " + context.device().name() + " allows " + context.device().maxWorkGroupSize()
-                            + (requested < 2 ? " and jpai.reduce.workGroup asks for " + requested : ""));
+                            + " work-items and " + context.device().localMemoryBytes() + " bytes of local memory (" + elementBytes + " bytes per element)"
+                            + (requested < 2 ? ", and jpai.reduce.workGroup asks for " + requested : ""));
         }
         KernelCache.Compiled kernel = first;
         PArray<?> elements = input;

@@ -76,14 +76,18 @@ final class KernelBinding {
         return this;
     }
 
-    /** A reduction pass's identity, partial-result buffers, local scratch for {@code localSize} work-items and leaf width. */
+    /**
+     * A reduction pass's identity, partial-result buffers, local scratch for {@code localSize}
+     * work-items ({@link DeviceReduce#localSlotsPerWorkItem} each) and leaf width.
+     */
     KernelBinding reduction(Object identity, PArray<?> partials, long localSize, long leafWidth) {
+        long slots = localSize * DeviceReduce.localSlotsPerWorkItem(leafWidth);
         for (KernelParameter parameter : parameters) {
             int slot = parameter.slot();
             switch (parameter.role()) {
                 case IDENTITY -> launch.scalar(parameter.index(), parameter.kind(), identity instanceof Tuple tuple ? tuple.get(slot) : identity);
                 case PARTIAL_BUFFER -> launch.writeBuffer(parameter.index(), partials.buffer(slot));
-                case LOCAL_SCRATCH -> launch.local(parameter.index(), localSize * Math.max(1, parameter.kind().getByteCount()));
+                case LOCAL_SCRATCH -> launch.local(parameter.index(), slots * Math.max(1, parameter.kind().getByteCount()));
                 case LEAF_WIDTH -> launch.scalar(parameter.index(), JavaKind.Long, leafWidth);
                 default -> {
                 }

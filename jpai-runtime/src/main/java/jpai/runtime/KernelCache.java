@@ -24,6 +24,7 @@ import jpai.ocl.KernelSource;
 import jpai.ocl.MapKernelSpec;
 import jpai.ocl.OpenCLKernelGenerator;
 import jpai.ocl.ReduceKernelSpec;
+import jpai.runtime.exec.CombiningTree;
 import jpai.runtime.profile.Profiler;
 
 /**
@@ -200,7 +201,7 @@ final class KernelCache {
                 mapperGraph = mapper.graph(new KernelSignature(List.of(KernelShapes.of(inputType)), shape, mapper.captures()));
             }
             KernelGraph mapped = mapperGraph;
-            ReduceKernelSpec spec = new ReduceKernelSpec(KernelShapes.kinds(inputType), KernelShapes.kinds(type));
+            ReduceKernelSpec spec = new ReduceKernelSpec(KernelShapes.kinds(inputType), KernelShapes.kinds(type), CombiningTree.LEAF);
             List<Object> owners = new ArrayList<>();
             if (mapped != null) {
                 owners.addAll(ownersOf(mapped, mapper.function));

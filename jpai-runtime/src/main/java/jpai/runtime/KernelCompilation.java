@@ -16,6 +16,7 @@ import jpai.ocl.KernelSource;
 import jpai.ocl.MapKernelSpec;
 import jpai.ocl.OpenCLKernelGenerator;
 import jpai.ocl.ReduceKernelSpec;
+import jpai.runtime.exec.CombiningTree;
 
 /**
  * Compiles a function to an OpenCL map kernel the way the runtime does (the same shapes, captures,
@@ -74,7 +75,7 @@ public final class KernelCompilation {
                         : compiler.compile(mapper, FUNCTION_APPLY, new KernelSignature(List.of(KernelShapes.of(input)), shape, KernelShapes.capturesOf(mapper)));
         long built = System.nanoTime();
         DataType inputType = mapper == null ? element : input;
-        KernelSource kernel = new OpenCLKernelGenerator().reduce(combinerGraph, mapperGraph, new ReduceKernelSpec(KernelShapes.kinds(inputType), KernelShapes.kinds(element)));
+        KernelSource kernel = new OpenCLKernelGenerator().reduce(combinerGraph, mapperGraph, new ReduceKernelSpec(KernelShapes.kinds(inputType), KernelShapes.kinds(element), CombiningTree.LEAF));
         long generated = System.nanoTime();
         PhaseTimings phases = mapperGraph == null ? combinerGraph.timings() : mapperGraph.timings();
         return new Result(built - start, generated - built, phases, kernel);

@@ -33,8 +33,9 @@ public record KernelParameter(int index, String name, Role role, JavaKind kind, 
         /** {@code __global T *}: component {@code slot} of each work-group's partial result, one value per work-group. */
         PARTIAL_BUFFER,
         /**
-         * {@code __local T *}: scratch for component {@code slot}; the runtime passes a size of
-         * local size × element size and a null pointer.
+         * {@code __local T *}: scratch for component {@code slot}; the runtime passes a null pointer
+         * and a size of local size × element size, times leaf width + 1 for a pass whose leaf width is
+         * more than one (the first pass's padded tile).
          */
         LOCAL_SCRATCH,
         /**

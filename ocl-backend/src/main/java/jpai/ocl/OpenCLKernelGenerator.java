@@ -133,11 +133,18 @@ public final class OpenCLKernelGenerator {
      * pass's one value is the root. The order of operands never changes, so any associative combiner
      * gives the sequential fold's result, and the bits of a float reduction depend on the length only.
      *
+     * <p>The first pass ({@code leafWidth} = {@link ReduceKernelSpec#leafWidth()}) reads its leaves
+     * through local memory: folding 16 consecutive elements per work-item straight from global memory
+     * makes a warp's loads 64 bytes apart (39% of the H100's copy bandwidth); instead consecutive
+     * work-items load (and map) consecutive elements into a tile, padded to one slot more per leaf so
+     * that the folds read distinct banks, and then each folds its own leaf from the tile. Where the
+     * elements come from changes nothing in the order of the combiner's operands.
+     *
      * <p>Kernel {@code jpai_reduce}, arguments: the input component buffers, the captured values (the
      * mapper's, then the combiner's; slots count over both), the identity's components
      * ({@link Role#IDENTITY}), one {@link Role#PARTIAL_BUFFER} per element component (one value per
-     * work-group), one {@link Role#LOCAL_SCRATCH} per element component (the runtime passes a size of
-     * local size × element size and a null pointer), {@link Role#LEAF_WIDTH}, {@link Role#LENGTH},
+     * work-group), one {@link Role#LOCAL_SCRATCH} per element component (see the role for its size),
+     * {@link Role#LEAF_WIDTH} (the spec's leaf width for the first pass, 1 for the others), {@link Role#LENGTH},
      * {@link Role#STATUS}. Contract with the runtime: the local size is a power of two, the global
      * size covers {@code ceil(n / leafWidth)} work-items (more do nothing). The combiner must be
      * associative and the identity its neutral element, as for Java's {@code Stream.reduce}. A failure
@@ -204,35 +211,64 @@ public final class OpenCLKernelGenerator {
             accumulator.add("acc" + i);
             code.line(OpenCLTypes.valueType(element.get(i)) + " acc" + i + " = identity" + i + ";");
         }
+        int leaf = spec.leafWidth();
+        code.open("if (leafWidth == 1)");
+        code.comment("A pass after the first: one element per work-item, whose loads are coalesced already.");
+        code.open("for (long i = start; i < end; i++)");
+        List<String> single = elementAt(code, map, mapperCaptures, spec.inputComponents(), element, "i");
+        combineInto(code, combine, combinerCaptures, element, accumulator, single, "i");
+        code.close();
+        code.between("} else {");
+        code.comment("The first pass, leaves of " + leaf + ": the group's elements are loaded (and mapped) by consecutive work-items, so that loads are coalesced, into a");
+        code.comment("local tile in which leaf l occupies " + (leaf + 1) + " slots from l * " + (leaf + 1) + " (the padding keeps the leaf folds below free of bank conflicts).");
+        code.line("const long groupStart = firstLeaf * " + leaf + ";");
+        code.open("if (groupStart + " + leaf + " * localSize <= n)");
+        code.comment("A whole group: every load first, so that all of this work-item's are in flight at once.");
+        List<String> loadedInputs = new ArrayList<>();
+        for (int c = 0; c < spec.inputComponents().size(); c++) {
+            code.line(OpenCLTypes.storageType(spec.inputComponents().get(c)) + " x" + c + "[" + leaf + "];");
+            loadedInputs.add("x" + c + "[k]");
+        }
+        code.line("#pragma unroll");
+        code.open("for (int k = 0; k < " + leaf + "; k++)");
+        for (int c = 0; c < spec.inputComponents().size(); c++) {
+            code.line("x" + c + "[k] = in" + c + "[groupStart + k * localSize + (long) lid];");
+        }
+        code.close();
+        code.line("#pragma unroll");
+        code.open("for (int k = 0; k < " + leaf + "; k++)");
+        code.line("const int e = k * (int) localSize + (int) lid;");
+        storeInTile(code, elementAt(code, map, mapperCaptures, spec.inputComponents(), loadedInputs, element, "groupStart + e"), element, leaf);
+        code.close();
+        code.between("} else {");
+        code.comment("The group at the end: only the elements that exist.");
+        code.open("for (int k = 0; k < " + leaf + "; k++)");
+        code.line("const int e = k * (int) localSize + (int) lid;");
+        code.line("const long i = groupStart + e;");
+        code.open("if (i >= n)");
+        code.line("break;");
+        code.close();
+        storeInTile(code, elementAt(code, map, mapperCaptures, spec.inputComponents(), element, "i"), element, leaf);
+        code.close();
+        code.close();
+        code.line("barrier(CLK_LOCAL_MEM_FENCE);");
         code.comment("This work-item's leaf, left to right from the identity.");
+        code.open("if (reason == 0)");
+        code.line("const int row = (int) lid * " + (leaf + 1) + ";");
+        code.line("const int count = (int) max(end - start, 0L);");
         // Not unrolled: NVIDIA's PTX assembler (CUDA 13.0, driver 580) fuses two unrolled steps
         // max(max(acc, -a), -b) into one three-way max and drops a negation (fuzz seed 20261131
         // program 1391, docs/fuzzing.md); one step per iteration keeps it a two-way max.
         code.line("#pragma unroll 1");
-        code.open("for (long i = start; i < end; i++)");
-        List<String> elementValues;
-        if (map != null) {
-            elementValues = declareComponents(code, "e", element);
-            List<String> inputs = new ArrayList<>();
-            for (int i = 0; i < spec.inputComponents().size(); i++) {
-                inputs.add("(" + OpenCLTypes.valueType(spec.inputComponents().get(i)) + ") in" + i + "[i]");
-            }
-            code.line("reason = " + call(map, mapperCaptures, inputs, addressesOf(elementValues)) + ";");
-            breakOnFailure(code, "i");
-        } else {
-            elementValues = new ArrayList<>();
-            for (int i = 0; i < element.size(); i++) {
-                elementValues.add("(" + OpenCLTypes.valueType(element.get(i)) + ") in" + i + "[i]");
-            }
+        code.open("for (int j = 0; j < count; j++)");
+        List<String> fromTile = new ArrayList<>();
+        for (int c = 0; c < element.size(); c++) {
+            fromTile.add("(" + OpenCLTypes.valueType(element.get(c)) + ") scratch" + c + "[row + j]");
         }
-        List<String> combined = declareComponents(code, "t", element);
-        List<String> arguments = new ArrayList<>(accumulator);
-        arguments.addAll(elementValues);
-        code.line("reason = " + call(combine, combinerCaptures, arguments, addressesOf(combined)) + ";");
-        breakOnFailure(code, "i");
-        for (int i = 0; i < element.size(); i++) {
-            code.line(accumulator.get(i) + " = " + combined.get(i) + ";");
-        }
+        combineInto(code, combine, combinerCaptures, element, accumulator, fromTile, "start + j");
+        code.close();
+        code.close();
+        code.line("barrier(CLK_LOCAL_MEM_FENCE); /* the tree below reuses the tile's first slots */");
         code.close();
         code.open("if (reason != 0)");
         code.line("jpai_report(jpai_status, reason, failed);");
@@ -271,6 +307,55 @@ public final class OpenCLKernelGenerator {
         code.close();
         code.close();
         return new KernelSource("jpai_reduce", code.toString(), buildOptions(), kernelParameters.parameters, captures);
+    }
+
+    /**
+     * Declares the reduced element at input index {@code index}: the mapper's result for that input
+     * element, or the input's components themselves; breaks out of the enclosing loop when the mapper
+     * fails.
+     */
+    private static List<String> elementAt(CodeWriter code, EmittedFunction map, List<String> mapperCaptures, List<JavaKind> input, List<JavaKind> element, String index) {
+        List<String> stored = new ArrayList<>();
+        for (int i = 0; i < input.size(); i++) {
+            stored.add("in" + i + "[" + index + "]");
+        }
+        return elementAt(code, map, mapperCaptures, input, stored, element, index);
+    }
+
+    /** As above, of the input element whose components (as stored) are {@code stored}. */
+    private static List<String> elementAt(CodeWriter code, EmittedFunction map, List<String> mapperCaptures, List<JavaKind> input, List<String> stored, List<JavaKind> element, String index) {
+        List<String> inputs = new ArrayList<>();
+        for (int i = 0; i < input.size(); i++) {
+            inputs.add("(" + OpenCLTypes.valueType(input.get(i)) + ") " + stored.get(i));
+        }
+        if (map == null) {
+            return inputs;
+        }
+        List<String> values = declareComponents(code, "e", element);
+        code.line("reason = " + call(map, mapperCaptures, inputs, addressesOf(values)) + ";");
+        breakOnFailure(code, index);
+        return values;
+    }
+
+    /** Stores element {@code e} of the group in the first pass's padded tile. */
+    private static void storeInTile(CodeWriter code, List<String> values, List<JavaKind> element, int leaf) {
+        int leafShift = Integer.numberOfTrailingZeros(leaf);
+        for (int c = 0; c < element.size(); c++) {
+            code.line("scratch" + c + "[(e >> " + leafShift + ") * " + (leaf + 1) + " + (e & " + (leaf - 1) + ")] = " + store(element.get(c), values.get(c)) + ";");
+        }
+    }
+
+    /** {@code accumulator = combiner(accumulator, values)}; breaks out of the enclosing loop on a failure. */
+    private static void combineInto(CodeWriter code, EmittedFunction combine, List<String> combinerCaptures, List<JavaKind> element, List<String> accumulator, List<String> values,
+                    String index) {
+        List<String> combined = declareComponents(code, "t", element);
+        List<String> arguments = new ArrayList<>(accumulator);
+        arguments.addAll(values);
+        code.line("reason = " + call(combine, combinerCaptures, arguments, addressesOf(combined)) + ";");
+        breakOnFailure(code, index);
+        for (int i = 0; i < element.size(); i++) {
+            code.line(accumulator.get(i) + " = " + combined.get(i) + ";");
+        }
     }
 
     private static void breakOnFailure(CodeWriter code, String index) {

@@ -153,18 +153,22 @@ final class OpenCLTestDevice {
      *            arrays for arrays
      */
     Result map(KernelSource source, int n, List<Object> inputs, List<JavaKind> outputs, List<Object> captures) {
-        return run(source, n, inputs, outputs, captures, null, 0, 0);
+        return run(source, n, inputs, outputs, captures, null, 0, 0, 1);
     }
 
     /**
-     * Runs a {@code jpai_reduce} program on {@code n} elements with {@code groups} work-groups of
-     * {@code localSize} work-items; the outputs are the partial results, one per group.
+     * Runs one pass of a {@code jpai_reduce} program on {@code n} elements with leaves of
+     * {@code leafWidth} (the spec's for a first pass, 1 for a later one) and work-groups of
+     * {@code localSize} work-items, as many as cover the leaves; the outputs are the partial results,
+     * one per group.
      */
-    Result reduce(KernelSource source, int n, List<Object> inputs, List<JavaKind> element, List<Object> captures, List<Object> identity, int groups, int localSize) {
-        return run(source, n, inputs, element, captures, identity, groups, localSize);
+    Result reduce(KernelSource source, int n, List<Object> inputs, List<JavaKind> element, List<Object> captures, List<Object> identity, int leafWidth, int localSize) {
+        int leaves = (n + leafWidth - 1) / leafWidth;
+        int groups = Math.max(1, (leaves + localSize - 1) / localSize);
+        return run(source, n, inputs, element, captures, identity, groups, localSize, leafWidth);
     }
 
-    private Result run(KernelSource source, int n, List<Object> inputs, List<JavaKind> outputKinds, List<Object> captures, List<Object> identity, int groups, int localSize) {
+    private Result run(KernelSource source, int n, List<Object> inputs, List<JavaKind> outputKinds, List<Object> captures, List<Object> identity, int groups, int localSize, int leafWidth) {
         cl_program program = clCreateProgramWithSource(context, 1, new String[] {source.text()}, null, null);
         try {
             clBuildProgram(program, 1, new cl_device_id[] {device}, source.buildOptions(), null, null);
@@ -195,11 +199,11 @@ final class OpenCLTestDevice {
                         outputBuffers.add(buffer);
                         clSetKernelArg(kernel, index, Sizeof.cl_mem, Pointer.to(buffer));
                     }
-                    case LOCAL_SCRATCH -> clSetKernelArg(kernel, index, (long) localSize * bytes(parameter.kind()), null);
+                    // the first pass's padded tile, one slot more than a leaf per work-item; one slot in later passes
+                    case LOCAL_SCRATCH -> clSetKernelArg(kernel, index, (long) localSize * (leafWidth > 1 ? leafWidth + 1 : 1) * bytes(parameter.kind()), null);
                     case LENGTH -> clSetKernelArg(kernel, index, Sizeof.cl_long, Pointer.to(new long[] {n}));
                     case BASE_INDEX -> clSetKernelArg(kernel, index, Sizeof.cl_long, Pointer.to(new long[] {0L}));
-                    // a reduction pass: leaves wide enough for the work-items to cover the n elements
-                    case LEAF_WIDTH -> clSetKernelArg(kernel, index, Sizeof.cl_long, Pointer.to(new long[] {Math.max(1, (n + (long) groups * localSize - 1) / ((long) groups * localSize))}));
+                    case LEAF_WIDTH -> clSetKernelArg(kernel, index, Sizeof.cl_long, Pointer.to(new long[] {leafWidth}));
                     case STATUS -> {
                         statusBuffer = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 2L * Sizeof.cl_int, Pointer.to(status), null);
                         buffers.add(statusBuffer);

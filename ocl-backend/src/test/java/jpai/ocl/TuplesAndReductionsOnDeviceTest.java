@@ -23,6 +23,9 @@ import jpai.compiler.ValueShape;
 /** Tuples as arguments and results (one buffer per component), and reductions with and without a mapper. */
 class TuplesAndReductionsOnDeviceTest {
 
+    /** The first pass's leaf width, as the runtime's combining order defines it. */
+    private static final int LEAF = 16;
+
     /** A tuple as the runtime's API might define it. */
     record Tuple2<A, B>(A _1, B _2) {
     }
@@ -67,11 +70,11 @@ class TuplesAndReductionsOnDeviceTest {
         BinaryOperator<Integer> sum = (a, b) -> a + b;
         KernelGraph mapperGraph = compile(mapper, FUNCTION_APPLY, List.of(ValueShape.ofBoxed(Integer.class)), ValueShape.ofBoxed(Integer.class));
         KernelGraph combinerGraph = compile(sum, BIFUNCTION_APPLY, List.of(ValueShape.ofBoxed(Integer.class), ValueShape.ofBoxed(Integer.class)), ValueShape.ofBoxed(Integer.class));
-        KernelSource source = new OpenCLKernelGenerator().reduce(combinerGraph, mapperGraph, new ReduceKernelSpec(List.of(JavaKind.Int), List.of(JavaKind.Int)));
+        KernelSource source = new OpenCLKernelGenerator().reduce(combinerGraph, mapperGraph, new ReduceKernelSpec(List.of(JavaKind.Int), List.of(JavaKind.Int), LEAF));
         assertEquals("jpai_reduce", source.kernelName());
         assertEquals(1, source.captures().size(), "the mapper's capture");
-        int groups = 8;
-        OpenCLTestDevice.Result result = OpenCLTestDevice.get().reduce(source, n, List.of(values), List.of(JavaKind.Int), captureValues(mapper, capturesOf(mapper)), List.of(0), groups, 64);
+        OpenCLTestDevice.Result result = OpenCLTestDevice.get().reduce(source, n, List.of(values), List.of(JavaKind.Int), captureValues(mapper, capturesOf(mapper)), List.of(0), LEAF, 64);
+        assertEquals(10, result.ints(0).length, "625 leaves in groups of 64");
         assertEquals(DeoptReason.NONE, result.reason());
         int device = 0;
         for (int partial : result.ints(0)) {
@@ -89,7 +92,7 @@ class TuplesAndReductionsOnDeviceTest {
         BinaryOperator<Tuple2<Integer, Long>> maxAndSum = (a, b) -> new Tuple2<>(Math.max(a._1(), b._1()), a._2() + b._2());
         ValueShape.Tuple element = tuple(Integer.class, Long.class);
         KernelGraph combiner = compile(maxAndSum, BIFUNCTION_APPLY, List.of(element, element), element);
-        KernelSource source = new OpenCLKernelGenerator().reduce(combiner, null, new ReduceKernelSpec(element.components(), element.components()));
+        KernelSource source = new OpenCLKernelGenerator().reduce(combiner, null, new ReduceKernelSpec(element.components(), element.components(), LEAF));
         int n = 1000;
         int[] firsts = new int[n];
         long[] seconds = new long[n];
@@ -99,10 +102,10 @@ class TuplesAndReductionsOnDeviceTest {
             seconds[i] = (long) i << 33;
             elements.add(new Tuple2<>(firsts[i], seconds[i]));
         }
-        OpenCLTestDevice.Result result = OpenCLTestDevice.get().reduce(source, n, List.of(firsts, seconds), element.components(), List.of(), List.of(Integer.MIN_VALUE, 0L), 4, 32);
+        OpenCLTestDevice.Result result = OpenCLTestDevice.get().reduce(source, n, List.of(firsts, seconds), element.components(), List.of(), List.of(Integer.MIN_VALUE, 0L), LEAF, 32);
         assertEquals(DeoptReason.NONE, result.reason());
         Tuple2<Integer, Long> device = new Tuple2<>(Integer.MIN_VALUE, 0L);
-        for (int g = 0; g < 4; g++) {
+        for (int g = 0; g < result.ints(0).length; g++) {
             device = maxAndSum.apply(device, new Tuple2<>(result.ints(0)[g], result.longs(1)[g]));
         }
         assertEquals(KernelTestSupport.reduceInJava(new Tuple2<>(Integer.MIN_VALUE, 0L), maxAndSum, elements), device);
@@ -114,10 +117,61 @@ class TuplesAndReductionsOnDeviceTest {
         BinaryOperator<Integer> sum = (a, b) -> a + b;
         KernelGraph mapperGraph = compile(mapper, FUNCTION_APPLY, List.of(ValueShape.ofBoxed(Integer.class)), ValueShape.ofBoxed(Integer.class));
         KernelGraph combinerGraph = compile(sum, BIFUNCTION_APPLY, List.of(ValueShape.ofBoxed(Integer.class), ValueShape.ofBoxed(Integer.class)), ValueShape.ofBoxed(Integer.class));
-        KernelSource source = new OpenCLKernelGenerator().reduce(combinerGraph, mapperGraph, new ReduceKernelSpec(List.of(JavaKind.Int), List.of(JavaKind.Int)));
+        KernelSource source = new OpenCLKernelGenerator().reduce(combinerGraph, mapperGraph, new ReduceKernelSpec(List.of(JavaKind.Int), List.of(JavaKind.Int), LEAF));
         int[] values = {1, 2, 3, 0, 5, 6, 7, 8};
-        OpenCLTestDevice.Result result = OpenCLTestDevice.get().reduce(source, values.length, List.of(values), List.of(JavaKind.Int), List.of(), List.of(0), 2, 4);
+        OpenCLTestDevice.Result result = OpenCLTestDevice.get().reduce(source, values.length, List.of(values), List.of(JavaKind.Int), List.of(), List.of(0), LEAF, 4);
         assertEquals(DeoptReason.DIVISION_BY_ZERO, result.reason());
         assertEquals(3, result.status()[1]);
+    }
+
+    /**
+     * "First non-zero" is associative but not commutative: each group's partial must be the first
+     * non-zero element of its elements, in order, for odd lengths, local sizes that do not divide
+     * them and both kinds of pass (the first, through the local tile, and a later one, leaves of one).
+     */
+    @Test
+    void everyGroupKeepsItsElementsInOrder() {
+        BinaryOperator<Integer> firstNonZero = (a, b) -> a != 0 ? a : b;
+        KernelGraph combiner = compile(firstNonZero, BIFUNCTION_APPLY, List.of(ValueShape.ofBoxed(Integer.class), ValueShape.ofBoxed(Integer.class)), ValueShape.ofBoxed(Integer.class));
+        KernelSource source = new OpenCLKernelGenerator().reduce(combiner, null, new ReduceKernelSpec(List.of(JavaKind.Int), List.of(JavaKind.Int), LEAF));
+        java.util.Random random = new java.util.Random(11);
+        for (int n : new int[] {1, 2, 15, 17, 1023, 1025, 16_387}) {
+            int[] values = new int[n];
+            for (int i = 0; i < n; i++) {
+                values[i] = random.nextInt(9) == 0 ? i + 1 : 0;
+            }
+            for (int localSize : new int[] {2, 8, 64}) {
+                for (int leafWidth : new int[] {LEAF, 1}) {
+                    OpenCLTestDevice.Result result = OpenCLTestDevice.get().reduce(source, n, List.of(values), List.of(JavaKind.Int), List.of(), List.of(0), leafWidth, localSize);
+                    assertEquals(DeoptReason.NONE, result.reason());
+                    int[] partials = result.ints(0);
+                    long elementsPerGroup = (long) leafWidth * localSize;
+                    for (int g = 0; g < partials.length; g++) {
+                        int expected = 0;
+                        for (long i = g * elementsPerGroup; i < Math.min(n, (g + 1) * elementsPerGroup) && expected == 0; i++) {
+                            expected = values[(int) i];
+                        }
+                        assertEquals(expected, partials[g], "group " + g + " of " + n + " elements, local size " + localSize + ", leaf width " + leafWidth);
+                    }
+                }
+            }
+        }
+    }
+
+    /** A mapper that fails late in a group's tile is reported at its element, also in the last, partial group. */
+    @Test
+    void aMapperFailureWhileLoadingTheTileNamesItsElement() {
+        Function<Integer, Integer> mapper = x -> 100 / x;
+        BinaryOperator<Integer> sum = (a, b) -> a + b;
+        KernelGraph mapperGraph = compile(mapper, FUNCTION_APPLY, List.of(ValueShape.ofBoxed(Integer.class)), ValueShape.ofBoxed(Integer.class));
+        KernelGraph combinerGraph = compile(sum, BIFUNCTION_APPLY, List.of(ValueShape.ofBoxed(Integer.class), ValueShape.ofBoxed(Integer.class)), ValueShape.ofBoxed(Integer.class));
+        KernelSource source = new OpenCLKernelGenerator().reduce(combinerGraph, mapperGraph, new ReduceKernelSpec(List.of(JavaKind.Int), List.of(JavaKind.Int), LEAF));
+        int n = 5000;
+        int[] values = new int[n];
+        java.util.Arrays.fill(values, 7);
+        values[4990] = 0;
+        OpenCLTestDevice.Result result = OpenCLTestDevice.get().reduce(source, n, List.of(values), List.of(JavaKind.Int), List.of(), List.of(0), LEAF, 32);
+        assertEquals(DeoptReason.DIVISION_BY_ZERO, result.reason());
+        assertEquals(4990, result.status()[1]);
     }
 }

@@ -10,6 +10,7 @@ import jpai.ArrayFunction;
 import jpai.PArray;
 import jpai.runtime.device.DeviceChoice;
 import jpai.runtime.opencl.OpenCLRuntime;
+import jpai.runtime.profile.ApplyProfile;
 
 /**
  * The order-preserving float-sum reduction against a device copy of the same data: both run on
@@ -58,6 +59,9 @@ public final class ReduceBandwidth {
             values = null; // the JVM's copy is not needed any more
             double[] reduceSeconds = new double[repeats];
             double[] copySeconds = new double[repeats];
+            double[] reduceKernelSeconds = new double[repeats];
+            double[] copyKernelSeconds = new double[repeats];
+            int reduceKernels = 0;
             float result = 0;
             for (int r = -1; r < repeats; r++) { // r = -1: compiles both and makes the input resident
                 long start = System.nanoTime();
@@ -65,13 +69,18 @@ public final class ReduceBandwidth {
                     result = total.get(0);
                 }
                 long middle = System.nanoTime();
+                ApplyProfile reduceProfile = AF.lastProfile();
                 try (PArray<Float> copied = copy.apply(input)) {
                     // stays on the device: nothing reads it
                 }
                 long end = System.nanoTime();
+                ApplyProfile copyProfile = AF.lastProfile();
                 if (r >= 0) {
                     reduceSeconds[r] = (middle - start) * 1e-9;
                     copySeconds[r] = (end - middle) * 1e-9;
+                    reduceKernelSeconds[r] = reduceProfile.kernelNanos() * 1e-9;
+                    copyKernelSeconds[r] = copyProfile.kernelNanos() * 1e-9;
+                    reduceKernels = reduceProfile.kernelCount();
                 }
             }
             double reduceRate = 4.0 * n / median(reduceSeconds) / 1e9;
@@ -80,6 +89,10 @@ public final class ReduceBandwidth {
             System.out.printf(Locale.ROOT, "float sum reduce: %.3f ms, %.1f GB/s read (sum = %s)%n", median(reduceSeconds) * 1e3, reduceRate, result);
             System.out.printf(Locale.ROOT, "device copy (map x -> x): %.3f ms, %.1f GB/s read + written%n", median(copySeconds) * 1e3, copyRate);
             System.out.printf(Locale.ROOT, "reduce / copy bandwidth: %.1f%% (goal >= 80%%)%n", 100 * reduceRate / copyRate);
+            double reduceKernelRate = 4.0 * n / median(reduceKernelSeconds) / 1e9;
+            double copyKernelRate = 8.0 * n / median(copyKernelSeconds) / 1e9;
+            System.out.printf(Locale.ROOT, "kernel time only (device profile): reduce %.3f ms in %d kernels, %.1f GB/s; copy %.3f ms, %.1f GB/s; reduce / copy %.1f%%%n",
+                            median(reduceKernelSeconds) * 1e3, reduceKernels, reduceKernelRate, median(copyKernelSeconds) * 1e3, copyKernelRate, 100 * reduceKernelRate / copyKernelRate);
         }
     }
 
