@@ -31,6 +31,7 @@ import jdk.vm.ci.meta.JavaMethod;
 import jdk.vm.ci.meta.ResolvedJavaMethod;
 import jdk.vm.ci.meta.ResolvedJavaType;
 import jpai.compiler.phases.BoxIdentityComparisonsPhase;
+import jpai.compiler.phases.CallsOnConstantReceiversPhase;
 import jpai.compiler.phases.CapturedValuesToParametersPhase;
 import jpai.compiler.phases.DropFrameStatesPhase;
 import jpai.compiler.phases.FieldReadsThroughPhisPhase;
@@ -65,7 +66,9 @@ import jpai.compiler.phases.UnboxPhisOfBoxesPhase;
  * {@code StrictMath}'s, so that FdLibm's Java code is inlined instead of OpenCL built-ins used.</li>
  * <li>"inline": Graal's {@code InliningPhase} with {@link KernelInliningPolicy}: everything except
  * the {@code Math} functions the device computes (with {@code -Djpai.math=opencl}), the methods of
- * captured element readers and the JDK methods kernels leave to Java ({@code MethodsLeftToJava}).</li>
+ * captured element readers and the JDK methods kernels leave to Java ({@code MethodsLeftToJava}).
+ * Then, while a virtual call is left whose receiver is one of several constants, "calls on constant
+ * receivers" ({@link CallsOnConstantReceiversPhase}) and "inline" again.</li>
  * <li>"box identity comparisons" ({@link BoxIdentityComparisonsPhase}): {@code ==} of two boxes
  * as the JVM's box cache answers it.</li>
  * <li>"exception paths to deoptimization" ({@link ExceptionPathsToDeoptimizationPhase}): every path
@@ -99,6 +102,9 @@ import jpai.compiler.phases.UnboxPhisOfBoxesPhase;
  * <p>Thread-safe: every call builds its own graph.
  */
 public final class KernelGraphCompiler {
+
+    /** Nested choices of constant receivers resolved at most (CharacterData needs one). */
+    private static final int MAX_DISPATCH_ROUNDS = 3;
 
     private final GraalAccess graal;
     private final MathFunctions math;
@@ -158,6 +164,12 @@ public final class KernelGraphCompiler {
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after parsing");
             Set<ResolvedJavaMethod> readerMethods = ElementReaderCallsToAccessesPhase.keptCalls(signature, graal.providers().getMetaAccess());
             run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(readerMethods), canonicalizer), graph, context);
+            // a call the inliner left because its receiver is one of several constants (the JDK's
+            // Character tables) becomes direct calls that the next round inlines
+            for (int round = 0; round < MAX_DISPATCH_ROUNDS && CallsOnConstantReceiversPhase.appliesTo(graph, context); round++) {
+                run("calls on constant receivers", timings, CallsOnConstantReceiversPhase::new, graph, context);
+                run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(readerMethods), canonicalizer), graph, context);
+            }
             run("box identity comparisons", timings, BoxIdentityComparisonsPhase::new, graph, context);
             run("exception paths to deoptimization", timings, ExceptionPathsToDeoptimizationPhase::new, graph, context);
             run("math calls", timings, MathCallsToNodesPhase::new, graph, context);

@@ -15,8 +15,8 @@ import jpai.PArray;
  * Issue 19 item 9: JDK methods users call in element functions run on the device with Java's
  * results, on random and edge inputs: {@code Math.multiplyHigh}/{@code unsignedMultiplyHigh},
  * {@code Integer}/{@code Long.compress}/{@code expand}, the float16 conversions (NaN bits as this
- * JVM makes them) and boxed {@code equals}/{@code compareTo}. ({@code Character}'s classification
- * methods call a table class chosen at run time, which kernels cannot call yet.)
+ * JVM makes them) and boxed {@code equals}/{@code compareTo}. ({@code Character}'s methods:
+ * {@code CharacterMethodsOnDeviceTest}.)
  */
 class JdkMethodsOnDeviceTest {
 
