@@ -33,6 +33,7 @@ import jdk.vm.ci.meta.ResolvedJavaType;
 import jpai.compiler.phases.BoxIdentityComparisonsPhase;
 import jpai.compiler.phases.CallsOnConstantReceiversPhase;
 import jpai.compiler.phases.CapturedValuesToParametersPhase;
+import jpai.compiler.phases.CaughtImplicitExceptionsPhase;
 import jpai.compiler.phases.DropFrameStatesPhase;
 import jpai.compiler.phases.FieldReadsThroughPhisPhase;
 import jpai.compiler.phases.CountedLoopIndexStampPhase;
@@ -69,6 +70,8 @@ import jpai.compiler.phases.UnboxPhisOfBoxesPhase;
  * captured element readers and the JDK methods kernels leave to Java ({@code MethodsLeftToJava}).
  * Then, while a virtual call is left whose receiver is one of several constants, "calls on constant
  * receivers" ({@link CallsOnConstantReceiversPhase}) and "inline" again.</li>
+ * <li>"caught implicit exceptions" ({@link CaughtImplicitExceptionsPhase}): a {@code catch} of an
+ * implicit exception whose object the handler does not read becomes a branch.</li>
  * <li>"box identity comparisons" ({@link BoxIdentityComparisonsPhase}): {@code ==} of two boxes
  * as the JVM's box cache answers it.</li>
  * <li>"exception paths to deoptimization" ({@link ExceptionPathsToDeoptimizationPhase}): every path
@@ -170,6 +173,7 @@ public final class KernelGraphCompiler {
                 run("calls on constant receivers", timings, CallsOnConstantReceiversPhase::new, graph, context);
                 run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(readerMethods), canonicalizer), graph, context);
             }
+            run("caught implicit exceptions", timings, CaughtImplicitExceptionsPhase::new, graph, context);
             run("box identity comparisons", timings, BoxIdentityComparisonsPhase::new, graph, context);
             run("exception paths to deoptimization", timings, ExceptionPathsToDeoptimizationPhase::new, graph, context);
             run("math calls", timings, MathCallsToNodesPhase::new, graph, context);

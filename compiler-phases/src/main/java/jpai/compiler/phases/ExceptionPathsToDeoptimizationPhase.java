@@ -67,6 +67,18 @@ public final class ExceptionPathsToDeoptimizationPhase extends Phase {
 
     @Override
     protected void run(StructuredGraph graph) {
+        if (Boolean.getBoolean("jpai.debugDump")) {
+            for (Node n : graph.getNodes()) {
+                StringBuilder b = new StringBuilder(n.toString());
+                b.append("  in:");
+                for (Node i : n.inputs()) b.append(' ').append(i.toString());
+                b.append("  succ:");
+                for (Node i : n.successors()) b.append(' ').append(i.toString());
+                if (n instanceof jdk.graal.compiler.nodes.extended.BytecodeExceptionNode be) b.append(" kind=" + be.getExceptionKind());
+                if (n instanceof jdk.graal.compiler.nodes.java.InstanceOfNode io) b.append(" type=" + io.type());
+                System.err.println(b);
+            }
+        }
         NodeBitMap doomed = doomedRegion(graph);
         Map<AbstractBeginNode, DeoptimizationReason> entries = new LinkedHashMap<>();
         for (AbstractBeginNode begin : graph.getNodes().filter(AbstractBeginNode.class)) {
