@@ -39,6 +39,7 @@ import jpai.compiler.phases.ElementReaderCallsToAccessesPhase;
 import jpai.compiler.phases.FloatSqrtPhase;
 import jpai.compiler.phases.FloatTranscendentalsPhase;
 import jpai.compiler.phases.SpeculativeBoundsCheckHoistingPhase;
+import jpai.compiler.phases.StaticArraysToParametersPhase;
 import jpai.compiler.phases.ExceptionPathsToDeoptimizationPhase;
 import jpai.compiler.phases.KernelInliningPolicy;
 import jpai.compiler.phases.LoopInvariantExitsPhase;
@@ -82,7 +83,9 @@ import jpai.compiler.phases.UnboxPhisOfBoxesPhase;
  * ({@link KernelArgumentTypesPhase}); "unbox result" ({@link UnboxKernelResultPhase}); "unbox phis of
  * boxes" ({@link UnboxPhisOfBoxesPhase}); "unbox
  * arguments" ({@link UnboxKernelArgumentsPhase}); "tuple arguments"
- * ({@link TupleKernelArgumentsPhase}); "captured values" ({@link CapturedValuesToParametersPhase}).</li>
+ * ({@link TupleKernelArgumentsPhase}); "captured values" ({@link CapturedValuesToParametersPhase}); "static
+ * arrays" ({@link StaticArraysToParametersPhase}): a user's static final array becomes a parameter
+ * the runtime sends at each apply.</li>
  * <li>"float sqrt" ({@link FloatSqrtPhase}); "float transcendentals" ({@link FloatTranscendentalsPhase},
  * with {@code -Djpai.math=opencl} unless {@code -Djpai.floatmath=false}); "loop-invariant exits"
  * ({@link LoopInvariantExitsPhase}); "counted loop index stamps" ({@link CountedLoopIndexStampPhase});
@@ -180,6 +183,7 @@ public final class KernelGraphCompiler {
             // the components of a tuple chosen at a merge are phis of boxes of the new parameters
             run("unbox phis of boxes", timings, () -> new UnboxPhisOfBoxesPhase(canonicalizer), graph, context);
             run("captured values", timings, () -> new CapturedValuesToParametersPhase(canonicalizer, signature, inputs, lambda), graph, context);
+            run("static arrays", timings, () -> new StaticArraysToParametersPhase(inputs), graph, context);
             run("float sqrt", timings, FloatSqrtPhase::new, graph, context);
             if (math == MathFunctions.OPENCL_BUILTINS && floatTranscendentals()) {
                 run("float transcendentals", timings, FloatTranscendentalsPhase::new, graph, context);
