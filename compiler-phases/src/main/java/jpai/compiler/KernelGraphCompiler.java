@@ -36,6 +36,7 @@ import jpai.compiler.phases.DropFrameStatesPhase;
 import jpai.compiler.phases.FieldReadsThroughPhisPhase;
 import jpai.compiler.phases.CountedLoopIndexStampPhase;
 import jpai.compiler.phases.ElementReaderCallsToAccessesPhase;
+import jpai.compiler.phases.ExactTypesOfCapturedObjectsPhase;
 import jpai.compiler.phases.FloatSqrtPhase;
 import jpai.compiler.phases.FloatTranscendentalsPhase;
 import jpai.compiler.phases.SpeculativeBoundsCheckHoistingPhase;
@@ -64,6 +65,9 @@ import jpai.compiler.phases.UnboxPhisOfBoxesPhase;
  * resolving, no inlining during parsing; by default ({@link MathFunctions#JAVA}) with
  * {@link MathAsStrictMathPlugin}, which reads {@code Math}'s transcendental functions as calls of
  * {@code StrictMath}'s, so that FdLibm's Java code is inlined instead of OpenCL built-ins used.</li>
+ * <li>"exact types of captured objects" ({@link ExactTypesOfCapturedObjectsPhase}): a captured
+ * object whose fields the kernel may read gets its class as an exact type, so that its methods are
+ * direct calls.</li>
  * <li>"inline": Graal's {@code InliningPhase} with {@link KernelInliningPolicy}: everything except
  * the {@code Math} functions the device computes (with {@code -Djpai.math=opencl}), the methods of
  * captured element readers and the JDK methods kernels leave to Java ({@code MethodsLeftToJava}).</li>
@@ -159,6 +163,7 @@ public final class KernelGraphCompiler {
             injectedFailure(lambda);
             run("parse bytecode", timings, () -> context.getGraphBuilderSuite(), graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after parsing");
+            run("exact types of captured objects", timings, () -> new ExactTypesOfCapturedObjectsPhase(function, signature), graph, context);
             Set<ResolvedJavaMethod> readerMethods = ElementReaderCallsToAccessesPhase.keptCalls(signature, graal.providers().getMetaAccess());
             run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(readerMethods), canonicalizer), graph, context);
             run("box identity comparisons", timings, BoxIdentityComparisonsPhase::new, graph, context);

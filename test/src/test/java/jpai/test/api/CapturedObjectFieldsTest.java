@@ -36,6 +36,30 @@ class CapturedObjectFieldsTest {
         Settings next;
     }
 
+    /** A class that is neither final nor a record, read through a getter; a subclass overrides it. */
+    static class Config {
+        private final float k;
+
+        Config(float k) {
+            this.k = k;
+        }
+
+        float k() {
+            return k;
+        }
+    }
+
+    static final class DoubledConfig extends Config {
+        DoubledConfig(float k) {
+            super(k);
+        }
+
+        @Override
+        float k() {
+            return 2 * super.k();
+        }
+    }
+
     /** Read through {@code this} by lambdas written in an instance method. */
     private final double instanceFactor = 0.75;
     private final short[] instanceTable = {-3, 7, Short.MIN_VALUE, Short.MAX_VALUE};
@@ -79,6 +103,30 @@ class CapturedObjectFieldsTest {
             s.next.table[0] = 100;
             s.next.gain = 0.5f;
             assertOnDeviceAsJava(f, map, in, "after the writes");
+        }
+    }
+
+    /** Getters of a class that is not final: the captured object's own class decides which method runs, as in Java. */
+    @Test
+    void gettersOfAClassThatIsNotFinal() {
+        Config plain = new Config(1.25f);
+        Config doubled = new DoubledConfig(1.25f);
+        Function<Integer, Float> f = x -> x * plain.k() - doubled.k();
+        try (PArray<Integer> in = randomInts(5)) {
+            assertOnDeviceAsJava(f, AF.map(f, Float.class), in, "Config.k() and DoubledConfig.k()");
+        }
+    }
+
+    /** A method of the test class called through {@code this}. */
+    private double scaled(int x) {
+        return x * instanceFactor + instanceTable[x & 3];
+    }
+
+    @Test
+    void aMethodAndFieldsOfThis() {
+        Function<Integer, Double> f = x -> scaled(x) - instanceTable[0];
+        try (PArray<Integer> in = randomInts(6)) {
+            assertOnDeviceAsJava(f, AF.map(f, Double.class), in, "this.scaled(x)");
         }
     }
 
