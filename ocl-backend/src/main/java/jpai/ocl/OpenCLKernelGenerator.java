@@ -68,7 +68,9 @@ public final class OpenCLKernelGenerator {
      * vectorising its work-group loop. Kernel {@code jpai_map}, arguments: the input component buffers
      * ({@link Role#INPUT_BUFFER}), the output component buffers ({@link Role#OUTPUT_BUFFER}), the
      * captured values ({@link Role#CAPTURED_SCALAR}, or {@link Role#CAPTURED_ARRAY} followed by
-     * {@link Role#CAPTURED_ARRAY_LENGTH}), {@link Role#LENGTH}, {@link Role#STATUS}. A map over indices
+     * {@link Role#CAPTURED_ARRAY_LENGTH}, and for a 2-D array {@link Role#CAPTURED_ROW_LENGTH}; a
+     * field of a captured object or a static array only where the function reads it),
+     * {@link Role#LENGTH}, {@link Role#STATUS}. A map over indices
      * ({@link MapKernelSpec#inputIsIndex()}) has no input buffer: element {@code i} is {@code i}.
      */
     public KernelSource map(KernelGraph kernel, MapKernelSpec spec) {

@@ -114,16 +114,16 @@ public final class CapturedValuesToParametersPhase extends KernelBoundaryPhase {
         if (!continues) {
             throw fields.size() == 1 ? unlisted(read) : unlistedField(read, fields);
         }
-        replaceObjectUses(graph, context, read, read, fields);
+        replaceObjectUses(graph, context, read, fields);
         removeUnused(graph, read);
     }
 
     /**
-     * The uses of a captured object ({@code object}, the read {@code read} or a Pi of it): reads of
+     * The uses of a captured object ({@code object}: its field read or a Pi of it): reads of
      * its fields are replaced in turn, its null checks are false (the runtime runs an apply in Java
      * when the object is null), anything else bails out.
      */
-    private void replaceObjectUses(StructuredGraph graph, CoreProviders context, LoadFieldNode read, ValueNode object, List<ResolvedJavaField> fields) {
+    private void replaceObjectUses(StructuredGraph graph, CoreProviders context, ValueNode object, List<ResolvedJavaField> fields) {
         for (Node usage : object.usages().snapshot()) {
             if (usage instanceof LoadFieldNode fieldRead && fieldRead.object() == object) {
                 List<ResolvedJavaField> longer = new ArrayList<>(fields);
@@ -132,7 +132,7 @@ public final class CapturedValuesToParametersPhase extends KernelBoundaryPhase {
             } else if (usage instanceof IsNullNode isNull) {
                 isNull.replaceAtUsagesAndDelete(LogicConstantNode.contradiction(graph));
             } else if (usage instanceof PiNode pi) {
-                replaceObjectUses(graph, context, read, pi, fields);
+                replaceObjectUses(graph, context, pi, fields);
             } else if (!(usage instanceof FrameState)) {
                 throw KernelBailoutException.at(usage, "the lambda uses the captured object " + pathName(fields) + " other than by reading its fields ("
                                 + jpai.compiler.JavaConstructs.describe(usage) + "); kernels have its field values, not the object");
@@ -205,7 +205,7 @@ public final class CapturedValuesToParametersPhase extends KernelBoundaryPhase {
             case ValueShape.RectangularArray matrix -> {
                 requireFieldType(read, value, matrix.arrayClass());
                 ParameterNode rows = inputs.arrayCapture(graph, capture, context.getMetaAccess().lookupJavaType(matrix.rowClass()));
-                replaceMatrixUses(graph, context, read, capture, matrix, rows, value);
+                replaceMatrixUses(graph, read, capture, matrix, rows, value);
                 removeUnused(graph, read);
             }
             case ValueShape.ElementReader reader -> {
@@ -227,7 +227,7 @@ public final class CapturedValuesToParametersPhase extends KernelBoundaryPhase {
      * checks test the row count parameter (-1 for null), {@code m.length} reads it, and each row
      * {@code m[i]} is replaced by its place in the flat parameter {@code rows}.
      */
-    private void replaceMatrixUses(StructuredGraph graph, CoreProviders context, ValueNode matrix, int capture, ValueShape.RectangularArray shape, ParameterNode rows, CapturedValue value) {
+    private void replaceMatrixUses(StructuredGraph graph, ValueNode matrix, int capture, ValueShape.RectangularArray shape, ParameterNode rows, CapturedValue value) {
         for (Node usage : matrix.usages().snapshot()) {
             if (usage instanceof IsNullNode isNull) {
                 isNull.replaceAtUsagesAndDelete(negativeLength(graph, capture));
@@ -237,10 +237,10 @@ public final class CapturedValuesToParametersPhase extends KernelBoundaryPhase {
                 // m[i] comes after Java's checks of m and i; its elements start at i * rowLength
                 ValueNode rowLength = inputs.arrayCaptureRowLength(graph, capture);
                 ValueNode start = graph.addOrUniqueWithInputs(MulNode.create(row.index(), rowLength, NodeView.DEFAULT));
-                replaceRowUses(graph, context, row, row, start, capture, shape, rows, value);
+                replaceRowUses(graph, row, start, capture, shape, rows, value);
                 removeUnused(graph, row);
             } else if (usage instanceof PiNode pi) {
-                replaceMatrixUses(graph, context, pi, capture, shape, rows, value);
+                replaceMatrixUses(graph, pi, capture, shape, rows, value);
             } else if (!(usage instanceof FrameState)) {
                 throw otherMatrixUse(usage, value);
             }
@@ -253,8 +253,7 @@ public final class CapturedValuesToParametersPhase extends KernelBoundaryPhase {
      * rectangular arrays), {@code m[i].length} is the row length parameter, {@code m[i][j]} the
      * load of element {@code start + j}, after Java's check of {@code j}, which stays.
      */
-    private void replaceRowUses(StructuredGraph graph, CoreProviders context, LoadIndexedNode load, ValueNode row, ValueNode start, int capture, ValueShape.RectangularArray shape,
-                    ParameterNode rows, CapturedValue value) {
+    private void replaceRowUses(StructuredGraph graph, ValueNode row, ValueNode start, int capture, ValueShape.RectangularArray shape, ParameterNode rows, CapturedValue value) {
         for (Node usage : row.usages().snapshot()) {
             if (usage instanceof IsNullNode isNull) {
                 isNull.replaceAtUsagesAndDelete(LogicConstantNode.contradiction(graph));
@@ -268,7 +267,7 @@ public final class CapturedValuesToParametersPhase extends KernelBoundaryPhase {
                 throw KernelBailoutException.at(store, "the function writes to a row of the captured 2-D array " + value.name()
                                 + "; captured arrays are read-only on OpenCL (the write would not reach the Java array)");
             } else if (usage instanceof PiNode pi) {
-                replaceRowUses(graph, context, load, pi, start, capture, shape, rows, value);
+                replaceRowUses(graph, pi, start, capture, shape, rows, value);
             } else if (!(usage instanceof FrameState)) {
                 throw otherMatrixUse(usage, value);
             }
