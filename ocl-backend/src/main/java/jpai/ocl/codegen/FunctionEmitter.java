@@ -761,9 +761,10 @@ public final class FunctionEmitter {
         }
         if (!ImmutableJdkTables.contains(array)) {
             // Decided by the array, not by the code reading it: a user's table read inside an
-            // inlined Arrays.binarySearch was frozen once (issue 11).
-            throw KernelBailoutException.at(access, "the function reads a static final array, whose elements Java may change after the kernel is compiled; "
-                            + "copy it into a local variable that the lambda captures instead");
+            // inlined Arrays.binarySearch was frozen once (issue 11). StaticArraysToParametersPhase
+            // makes every other array read a kernel argument; one still constant here is a bug.
+            throw KernelBailoutException.internalError("a static array reached the backend as a constant, whose elements Java may change after the kernel is compiled",
+                            jpai.compiler.SourceLocation.of(access.getNodeSourcePosition()), null);
         }
         ConstantReflectionProvider reflection = GraalAccess.get().providers().getConstantReflection();
         Integer length = reflection.readArrayLength(array);

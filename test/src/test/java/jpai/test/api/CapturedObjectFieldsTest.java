@@ -130,6 +130,23 @@ class CapturedObjectFieldsTest {
         }
     }
 
+    /** An object on the path set to null between applies: that apply runs in Java and throws Java's exception; set back, the device runs again. */
+    @Test
+    void anObjectSetToNullBetweenApplies() {
+        Settings s = new Settings();
+        s.next = new Settings();
+        Function<Integer, Float> f = x -> x < 500 ? x * s.gain : s.next.gain;
+        ArrayFunction<Integer, Float> map = AF.map(f, Float.class);
+        try (PArray<Integer> in = PArray.range(1000)) {
+            assertOnDeviceAsJava(f, map, in, "with s.next");
+            s.next = null;
+            assertThrowsAsJava(NullPointerException.class, f, map, in, false, "s.next null, read from element 500");
+            s.next = new Settings();
+            s.next.gain = 9f;
+            assertOnDeviceAsJava(f, map, in, "with a new s.next");
+        }
+    }
+
     @Test
     void fieldsOfThis() {
         Function<Integer, Double> f = x -> instanceTable[x & 3] * instanceFactor;
