@@ -114,6 +114,31 @@ public record CapturedValue(Field field, List<Field> path, Object staticArray, V
         return name.toString();
     }
 
+    /**
+     * How sentences name it: {@code the captured float[][]} for a lambda's captured variable (javac
+     * names its field {@code arg$1}, which the user never wrote), {@code the field weights of the
+     * captured Params}, {@code a static int[5]}.
+     */
+    public String description() {
+        if (staticArray != null) {
+            return name();
+        }
+        String head = isLambdaField(field) ? "the captured " + field.getType().getSimpleName() : "the captured field " + field.getName();
+        if (path.isEmpty()) {
+            return head;
+        }
+        StringBuilder fields = new StringBuilder();
+        for (Field step : path) {
+            fields.append(fields.isEmpty() ? "" : ".").append(step.getName());
+        }
+        return "the field " + fields + " of " + (isLambdaField(field) ? "the captured " + field.getType().getSimpleName() : head);
+    }
+
+    /** Whether {@code field} is one javac made for a lambda's captured variable ({@code arg$1}, ...), not one the user named. */
+    public static boolean isLambdaField(Field field) {
+        return field.getDeclaringClass().isHidden() && field.getName().startsWith("arg$");
+    }
+
     @Override
     public String toString() {
         return name() + ": " + shape;

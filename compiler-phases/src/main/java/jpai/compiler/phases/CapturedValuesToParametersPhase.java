@@ -134,7 +134,7 @@ public final class CapturedValuesToParametersPhase extends KernelBoundaryPhase {
             } else if (usage instanceof PiNode pi) {
                 replaceObjectUses(graph, context, pi, fields);
             } else if (!(usage instanceof FrameState)) {
-                throw KernelBailoutException.at(usage, "the lambda uses the captured object " + pathName(fields) + " other than by reading its fields ("
+                throw KernelBailoutException.at(usage, "the lambda uses " + describe(fields) + " other than by reading its fields ("
                                 + jpai.compiler.JavaConstructs.describe(usage) + "); kernels have its field values, not the object");
             }
         }
@@ -148,13 +148,22 @@ public final class CapturedValuesToParametersPhase extends KernelBoundaryPhase {
         return fields;
     }
 
-    /** {@code p.inner.w} for messages: the captured variable's field name, then the object's fields. */
-    private static String pathName(List<ResolvedJavaField> fields) {
-        StringBuilder name = new StringBuilder();
-        for (ResolvedJavaField field : fields) {
-            name.append(name.isEmpty() ? "" : ".").append(field.getName());
+    /**
+     * How sentences name the value read through {@code fields} from the functional object: {@code the
+     * captured Params} (javac's {@code arg$1} is no name the user wrote), {@code the field
+     * inner.weights of the captured Model}.
+     */
+    private static String describe(List<ResolvedJavaField> fields) {
+        ResolvedJavaField head = fields.get(0);
+        String object = head.getName().startsWith("arg$") ? "the captured " + head.getType().toJavaName(false).replaceFirst(".*[.$]", "") : "the captured field " + head.getName();
+        if (fields.size() == 1) {
+            return object;
         }
-        return name.toString();
+        StringBuilder path = new StringBuilder();
+        for (ResolvedJavaField field : fields.subList(1, fields.size())) {
+            path.append(path.isEmpty() ? "" : ".").append(field.getName());
+        }
+        return "the field " + path + " of " + object;
     }
 
     private static KernelBailoutException unlistedField(LoadFieldNode read, List<ResolvedJavaField> fields) {
@@ -162,7 +171,7 @@ public final class CapturedValuesToParametersPhase extends KernelBoundaryPhase {
         String why = field.isVolatile() ? "a volatile field, which kernels cannot re-read as Java would"
                         : "of type " + field.getType().toJavaName(false) + ", which the runtime does not pass to OpenCL"
                                         + " (primitives, their wrappers, primitive arrays and rectangular 2-D primitive arrays, two objects deep at most)";
-        return KernelBailoutException.at(read, "the lambda reads the field " + pathName(fields) + " of a captured object: " + why);
+        return KernelBailoutException.at(read, "the lambda reads " + describe(fields) + ": " + why);
     }
 
     /** Deletes a replaced read once nothing but unused Pi nodes of it remains. */
@@ -264,7 +273,7 @@ public final class CapturedValuesToParametersPhase extends KernelBoundaryPhase {
                 LoadIndexedNode flat = graph.add(new LoadIndexedNode(graph.getAssumptions(), rows, index, null, shape.elementKind()));
                 graph.replaceFixedWithFixed(element, flat);
             } else if (usage instanceof StoreIndexedNode store && store.array() == row) {
-                throw KernelBailoutException.at(store, "the function writes to a row of the captured 2-D array " + value.name()
+                throw KernelBailoutException.at(store, "the function writes to a row of " + value.description()
                                 + "; captured arrays are read-only on OpenCL (the write would not reach the Java array)");
             } else if (usage instanceof PiNode pi) {
                 replaceRowUses(graph, pi, start, capture, shape, rows, value);
@@ -275,7 +284,7 @@ public final class CapturedValuesToParametersPhase extends KernelBoundaryPhase {
     }
 
     private static KernelBailoutException otherMatrixUse(Node usage, CapturedValue value) {
-        return KernelBailoutException.at(usage, "the lambda uses the captured 2-D array " + value.name() + " other than by m[i][j], m.length and m[i].length ("
+        return KernelBailoutException.at(usage, "the lambda uses " + value.description() + " (a 2-D array) other than by m[i][j], m.length and m[i].length ("
                         + jpai.compiler.JavaConstructs.describe(usage) + "); kernels have its elements in one buffer, not its row objects");
     }
 
@@ -349,7 +358,7 @@ public final class CapturedValuesToParametersPhase extends KernelBoundaryPhase {
     }
 
     private static KernelBailoutException mismatch(LoadFieldNode read, CapturedValue value) {
-        return KernelBailoutException.at(read, "the captured field " + value.name() + " of type " + value.declaredType().getSimpleName()
+        return KernelBailoutException.at(read, value.description() + " of type " + value.declaredType().getSimpleName()
                         + " does not hold a " + value.shape());
     }
 }

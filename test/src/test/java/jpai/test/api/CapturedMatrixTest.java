@@ -159,6 +159,26 @@ class CapturedMatrixTest {
         }
     }
 
+    /**
+     * A row chosen at a merge ({@code (c ? m[0] : m[1])[j]}) is a row object the kernel does not
+     * have: the compiler refuses it with a sentence naming the 2-D array, and Java runs the map.
+     */
+    @Test
+    void aRowChosenAtAMergeRunsInJavaWithAReason() {
+        int[][] m = {{1, 2}, {3, 4}};
+        Function<Integer, Integer> f = x -> {
+            int[] row = (x & 1) == 0 ? m[0] : m[1];
+            int sum = 0;
+            for (int j = 0; j < x % 3; j++) {
+                sum += row[j & 1] * j;
+            }
+            return sum;
+        };
+        try (PArray<Integer> in = PArray.range(500)) {
+            assertInJavaAsJava(f, AF.map(f, Integer.class), in, "the captured int[][] (a 2-D array) other than by m[i][j]", "a row chosen at a merge");
+        }
+    }
+
     /** A captured matrix in a map fused into a reduction. */
     @Test
     void aMatrixInAMapThenReduce() {
