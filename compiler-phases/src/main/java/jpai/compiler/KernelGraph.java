@@ -25,4 +25,9 @@ import jdk.graal.compiler.nodes.StructuredGraph;
  * @param inputs which parameter node is which kernel input
  */
 public record KernelGraph(StructuredGraph graph, LambdaDescription lambda, KernelSignature signature, PhaseTimings timings, KernelInputs inputs) {
+
+    /** The values the kernel reads besides its arguments, in slot order: the signature's captures, then the static arrays the compiler found. */
+    public java.util.List<CapturedValue> captures() {
+        return inputs.captures();
+    }
 }

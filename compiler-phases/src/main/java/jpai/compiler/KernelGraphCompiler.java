@@ -38,9 +38,11 @@ import jpai.compiler.phases.DropFrameStatesPhase;
 import jpai.compiler.phases.FieldReadsThroughPhisPhase;
 import jpai.compiler.phases.CountedLoopIndexStampPhase;
 import jpai.compiler.phases.ElementReaderCallsToAccessesPhase;
+import jpai.compiler.phases.ExactTypesOfCapturedObjectsPhase;
 import jpai.compiler.phases.FloatSqrtPhase;
 import jpai.compiler.phases.FloatTranscendentalsPhase;
 import jpai.compiler.phases.SpeculativeBoundsCheckHoistingPhase;
+import jpai.compiler.phases.StaticArraysToParametersPhase;
 import jpai.compiler.phases.ExceptionPathsToDeoptimizationPhase;
 import jpai.compiler.phases.KernelInliningPolicy;
 import jpai.compiler.phases.LoopInvariantExitsPhase;
@@ -65,6 +67,9 @@ import jpai.compiler.phases.UnboxPhisOfBoxesPhase;
  * resolving, no inlining during parsing; by default ({@link MathFunctions#JAVA}) with
  * {@link MathAsStrictMathPlugin}, which reads {@code Math}'s transcendental functions as calls of
  * {@code StrictMath}'s, so that FdLibm's Java code is inlined instead of OpenCL built-ins used.</li>
+ * <li>"exact types of captured objects" ({@link ExactTypesOfCapturedObjectsPhase}): a captured
+ * object whose fields the kernel may read gets its class as an exact type, so that its methods are
+ * direct calls.</li>
  * <li>"inline": Graal's {@code InliningPhase} with {@link KernelInliningPolicy}: everything except
  * the {@code Math} functions the device computes (with {@code -Djpai.math=opencl}), the methods of
  * captured element readers and the JDK methods kernels leave to Java ({@code MethodsLeftToJava}).
@@ -88,7 +93,9 @@ import jpai.compiler.phases.UnboxPhisOfBoxesPhase;
  * ({@link KernelArgumentTypesPhase}); "unbox result" ({@link UnboxKernelResultPhase}); "unbox phis of
  * boxes" ({@link UnboxPhisOfBoxesPhase}); "unbox
  * arguments" ({@link UnboxKernelArgumentsPhase}); "tuple arguments"
- * ({@link TupleKernelArgumentsPhase}); "captured values" ({@link CapturedValuesToParametersPhase}).</li>
+ * ({@link TupleKernelArgumentsPhase}); "captured values" ({@link CapturedValuesToParametersPhase}); "static
+ * arrays" ({@link StaticArraysToParametersPhase}): a user's static final array becomes a parameter
+ * the runtime sends at each apply.</li>
  * <li>"float sqrt" ({@link FloatSqrtPhase}); "float transcendentals" ({@link FloatTranscendentalsPhase},
  * with {@code -Djpai.math=opencl} unless {@code -Djpai.floatmath=false}); "loop-invariant exits"
  * ({@link LoopInvariantExitsPhase}); "counted loop index stamps" ({@link CountedLoopIndexStampPhase});
@@ -165,6 +172,7 @@ public final class KernelGraphCompiler {
             injectedFailure(lambda);
             run("parse bytecode", timings, () -> context.getGraphBuilderSuite(), graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after parsing");
+            run("exact types of captured objects", timings, () -> new ExactTypesOfCapturedObjectsPhase(function, signature), graph, context);
             Set<ResolvedJavaMethod> readerMethods = ElementReaderCallsToAccessesPhase.keptCalls(signature, graal.providers().getMetaAccess());
             run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(readerMethods), canonicalizer), graph, context);
             // a call the inliner left because its receiver is one of several constants (the JDK's
@@ -196,6 +204,7 @@ public final class KernelGraphCompiler {
             // the components of a tuple chosen at a merge are phis of boxes of the new parameters
             run("unbox phis of boxes", timings, () -> new UnboxPhisOfBoxesPhase(canonicalizer), graph, context);
             run("captured values", timings, () -> new CapturedValuesToParametersPhase(canonicalizer, signature, inputs, lambda), graph, context);
+            run("static arrays", timings, () -> new StaticArraysToParametersPhase(inputs), graph, context);
             run("float sqrt", timings, FloatSqrtPhase::new, graph, context);
             if (math == MathFunctions.OPENCL_BUILTINS && floatTranscendentals()) {
                 run("float transcendentals", timings, FloatTranscendentalsPhase::new, graph, context);

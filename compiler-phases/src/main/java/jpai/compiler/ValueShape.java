@@ -25,6 +25,7 @@ import jdk.vm.ci.meta.JavaKind;
  * <tr><td>{@link Tuple}</td><td>yes</td><td>yes</td><td></td></tr>
  * <tr><td>{@link PrimitiveArray}</td><td></td><td></td><td>yes</td></tr>
  * <tr><td>{@link ElementReader}</td><td></td><td></td><td>yes</td></tr>
+ * <tr><td>{@link RectangularArray}</td><td></td><td></td><td>yes</td></tr>
  * </table>
  */
 public sealed interface ValueShape {
@@ -144,6 +145,38 @@ public sealed interface ValueShape {
         @Override
         public String toString() {
             return elementKind.getJavaName() + "[]";
+        }
+    }
+
+    /**
+     * A two-dimensional Java primitive array ({@code float[][]}, ...), read-only in kernels. On the
+     * device it is one buffer holding its rows one after the other, its number of rows (-1 for a
+     * null array) and the length of its rows: the runtime sends it only when it is rectangular at
+     * the apply (every row there, all of one length), and otherwise runs that apply in Java.
+     */
+    record RectangularArray(JavaKind elementKind) implements ValueShape {
+        public RectangularArray {
+            requirePrimitive(elementKind);
+        }
+
+        @Override
+        public List<JavaKind> components() {
+            return List.of(elementKind);
+        }
+
+        /** The array class, e.g. {@code float[][].class}. */
+        public Class<?> arrayClass() {
+            return elementKind.toJavaClass().arrayType().arrayType();
+        }
+
+        /** The class of one row, e.g. {@code float[].class}: also the type of the buffer holding all rows. */
+        public Class<?> rowClass() {
+            return elementKind.toJavaClass().arrayType();
+        }
+
+        @Override
+        public String toString() {
+            return elementKind.getJavaName() + "[][]";
         }
     }
 

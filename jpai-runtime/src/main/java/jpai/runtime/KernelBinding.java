@@ -23,9 +23,30 @@ final class KernelBinding {
     private final List<KernelParameter> parameters;
     private final Object[] captureValues;
 
+    /** The 2-D captured arrays of this launch, flattened once per slot. */
+    private final FlatRows[] flattened;
+
+    /** A rectangular 2-D array as the kernel takes it: its rows one after the other, their number and length. */
+    private record FlatRows(Object elements, int rows, int rowLength) {
+    }
+
     KernelBinding(KernelCache.Compiled compiled) {
         this.parameters = compiled.kernel().parameters();
         this.captureValues = compiled.captureValues();
+        this.flattened = new FlatRows[captureValues.length];
+    }
+
+    /**
+     * The value of captured slot {@code slot} for this launch. An object on the way to it that is
+     * null means the kernel cannot run this apply: Java runs it (and throws where an element reads
+     * through the null object).
+     */
+    private Object capture(int slot) {
+        Object value = captureValues[slot];
+        if (value instanceof KernelShapes.NullOnPath nullOnPath) {
+            throw new KernelDeoptimizedException(nullOnPath.reason());
+        }
+        return value;
     }
 
     KernelLaunch launch() {
@@ -39,13 +60,15 @@ final class KernelBinding {
             switch (parameter.role()) {
                 case INPUT_BUFFER -> launch.readBuffer(index, input.buffer(parameter.slot()));
                 case CAPTURED_SCALAR -> {
-                    Object value = captureValues[parameter.slot()];
+                    Object value = capture(parameter.slot());
                     // a null box passes 0, and -1 as its length argument, which its null checks test
                     launch.scalar(index, parameter.kind(), value != null ? value : zeroOf(parameter.kind()));
                 }
                 case CAPTURED_ARRAY -> {
-                    Object value = captureValues[parameter.slot()];
-                    if (value instanceof PArray<?> array) {
+                    Object value = capture(parameter.slot());
+                    if (value instanceof Object[] rows) {
+                        launch.readArray(index, flat(parameter.slot(), rows).elements());
+                    } else if (value instanceof PArray<?> array) {
                         launch.readBuffer(index, array.buffer(0));
                     } else if (value == null) {
                         // a null array: its length argument is -1, which the kernel's null checks test
@@ -54,7 +77,15 @@ final class KernelBinding {
                         launch.readArray(index, value);
                     }
                 }
-                case CAPTURED_ARRAY_LENGTH -> launch.scalar(index, JavaKind.Int, lengthOf(captureValues[parameter.slot()]));
+                case CAPTURED_ARRAY_LENGTH -> {
+                    Object value = capture(parameter.slot());
+                    launch.scalar(index, JavaKind.Int, value instanceof Object[] rows ? flat(parameter.slot(), rows).rows() : lengthOf(value));
+                }
+                case CAPTURED_ROW_LENGTH -> {
+                    // a null 2-D array has no rows to read; its length argument, -1, makes every use exit first
+                    Object value = capture(parameter.slot());
+                    launch.scalar(index, JavaKind.Int, value instanceof Object[] rows ? flat(parameter.slot(), rows).rowLength() : 0);
+                }
                 case LENGTH -> launch.scalar(index, JavaKind.Long, input.length());
                 case BASE_INDEX -> launch.scalar(index, JavaKind.Long, 0L).baseIndexArgument(index);
                 case STATUS -> launch.status(index);
@@ -94,6 +125,43 @@ final class KernelBinding {
             }
         }
         return this;
+    }
+
+    /**
+     * A captured 2-D primitive array {@code rows}, read now (a write into it between applies is
+     * seen), as one buffer. Only a rectangular one: a null row or rows of different lengths make
+     * Java run this apply, which gives Java's result or throws Java's exception at the element that
+     * meets the null row or the short one.
+     */
+    private FlatRows flat(int slot, Object[] array) {
+        if (flattened[slot] != null) {
+            return flattened[slot];
+        }
+        Object[] rows = array.clone(); // each row read once, also when another thread replaces one meanwhile
+        String type = rows.getClass().getComponentType().getComponentType().getName() + "[][]";
+        int rowLength = 0;
+        for (int i = 0; i < rows.length; i++) {
+            if (rows[i] == null) {
+                throw new KernelDeoptimizedException("row " + i + " of a captured " + type + " is null, so the array is not rectangular and cannot be one buffer on the device");
+            }
+            int length = Array.getLength(rows[i]);
+            if (i == 0) {
+                rowLength = length;
+            } else if (length != rowLength) {
+                throw new KernelDeoptimizedException("the rows of a captured " + type + " have different lengths (row 0 has " + rowLength + " elements, row " + i + " has "
+                                + length + "), so the array is not rectangular and cannot be one buffer on the device");
+            }
+        }
+        long elements = (long) rows.length * rowLength;
+        if (elements > Integer.MAX_VALUE) {
+            throw new KernelDeoptimizedException("a captured " + type + " has " + elements + " elements, more than a kernel's int index reaches in one buffer");
+        }
+        Object elementsOfAllRows = Array.newInstance(rows.getClass().getComponentType().getComponentType(), (int) elements);
+        for (int i = 0; i < rows.length; i++) {
+            System.arraycopy(rows[i], 0, elementsOfAllRows, i * rowLength, rowLength);
+        }
+        flattened[slot] = new FlatRows(elementsOfAllRows, rows.length, rowLength);
+        return flattened[slot];
     }
 
     /** Throws if the kernel left the device path at some element. */

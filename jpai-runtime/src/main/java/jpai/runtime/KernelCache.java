@@ -50,13 +50,16 @@ final class KernelCache {
 
         /**
          * A kernel of {@code owners}' captured values: their values are read now, once, when every
-         * captured field is final (a lambda's always are), else at each launch.
+         * field on the way to them is final (a lambda's always are; a record's too), else at each
+         * launch.
          */
         static Compiled of(KernelSource kernel, String description, List<Object> owners) {
             List<CapturedValue> captures = kernel.captures();
             boolean allFinal = true;
             for (CapturedValue capture : captures) {
-                allFinal &= java.lang.reflect.Modifier.isFinal(capture.field().getModifiers());
+                for (java.lang.reflect.Field field : capture.fields()) {
+                    allFinal &= java.lang.reflect.Modifier.isFinal(field.getModifiers());
+                }
             }
             return new Compiled(kernel, null, description, owners, allFinal ? read(captures, owners) : null);
         }
@@ -73,7 +76,7 @@ final class KernelCache {
         private static Object[] read(List<CapturedValue> captures, List<Object> owners) {
             Object[] values = new Object[captures.size()];
             for (int i = 0; i < values.length; i++) {
-                values[i] = KernelShapes.valueOf(captures.get(i).field(), owners.get(i));
+                values[i] = KernelShapes.valueOf(captures.get(i), owners.get(i));
             }
             return values;
         }
@@ -271,7 +274,7 @@ final class KernelCache {
 
     /** {@code owner} once per captured value of {@code graph}. */
     private static List<Object> ownersOf(KernelGraph graph, Object owner) {
-        return java.util.Collections.nCopies(graph.signature().captures().size(), owner);
+        return java.util.Collections.nCopies(graph.captures().size(), owner);
     }
 
     /** Runs the generator, times it and dumps the kernel; {@code owners} says whose fields the captures are. */

@@ -15,4 +15,9 @@ final class KernelDeoptimizedException extends RuntimeException {
         super("at element " + (element == Integer.MAX_VALUE ? "2^31-1 or beyond" : String.valueOf(element)) + ", " + DeoptReason.fromCode(code).message()
                         + "; the operation re-ran in Java");
     }
+
+    /** The kernel could not take this apply's data ({@code why}), so the operation ran in Java without launching it. */
+    KernelDeoptimizedException(String why) {
+        super(why + "; the operation ran in Java");
+    }
 }

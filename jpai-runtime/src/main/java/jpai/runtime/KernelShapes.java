@@ -46,11 +46,19 @@ final class KernelShapes {
         return new ValueShape.Tuple(tupleClass, fields, components);
     }
 
+    /** How many fields of one captured object are offered to the compiler at most (each read one becomes a kernel argument). */
+    private static final int MAX_OBJECT_FIELDS = 256;
+    /** How deep into captured objects fields are offered: {@code p.w} and {@code p.inner.w}. */
+    private static final int MAX_OBJECT_DEPTH = 2;
+
     /**
-     * The values {@code function} captured that kernels can use: its instance fields holding
-     * primitives, wrappers, primitive arrays or PArrays of scalars, in declaration order. Other
-     * fields (a captured {@code this}, a String, a tuple PArray) are left out: if the lambda uses
-     * one, the compiler says which and why it cannot.
+     * The values {@code function} captured that kernels can use, in declaration order: its instance
+     * fields holding primitives, wrappers, primitive arrays, 2-D primitive arrays or PArrays of
+     * scalars, and, for a field holding an object of the user's own class (a record, a parameter
+     * object, a captured {@code this}), that object's non-volatile instance fields of those types
+     * (but PArrays), also one object further. Other fields (a String, a tuple PArray) are left out:
+     * if the lambda uses one, the compiler says which and why it cannot. The compiler makes kernel
+     * arguments only of the object fields the function reads.
      */
     static List<CapturedValue> capturesOf(Object function) {
         List<CapturedValue> captures = new ArrayList<>();
@@ -62,28 +70,117 @@ final class KernelShapes {
             if (shape != null) {
                 field.setAccessible(true); // once: valueOf runs at every launch
                 captures.add(new CapturedValue(field, shape));
+            } else if (isUserObjectType(field.getType()) && accessible(field)) {
+                List<CapturedValue> fields = new ArrayList<>();
+                addObjectFields(field, List.of(), field.getType(), fields);
+                captures.addAll(fields.subList(0, Math.min(fields.size(), MAX_OBJECT_FIELDS)));
             }
         }
         return List.copyOf(captures);
     }
 
+    /** The fields of an object of class {@code type} reached from the functional object's {@code field} through {@code path}. */
+    private static void addObjectFields(Field field, List<Field> path, Class<?> type, List<CapturedValue> captures) {
+        for (Class<?> c = type; c != null && isUserObjectType(c); c = c.getSuperclass()) {
+            for (Field member : c.getDeclaredFields()) {
+                int modifiers = member.getModifiers();
+                if (Modifier.isStatic(modifiers) || Modifier.isVolatile(modifiers) || !accessible(member)) {
+                    continue;
+                }
+                List<Field> longer = new ArrayList<>(path);
+                longer.add(member);
+                ValueShape shape = shapeOfValue(member.getType());
+                if (shape != null) {
+                    captures.add(CapturedValue.throughFields(field, longer, shape));
+                } else if (longer.size() < MAX_OBJECT_DEPTH && isUserObjectType(member.getType())) {
+                    addObjectFields(field, longer, member.getType(), captures);
+                }
+            }
+        }
+    }
+
+    /**
+     * A class of the user's, whose objects' fields kernels may read: not a primitive, an array, an
+     * interface, a class of the JDK (its fields are its implementation) or of JPAI itself.
+     */
+    private static boolean isUserObjectType(Class<?> type) {
+        if (type.isPrimitive() || type.isArray() || type.isInterface() || type == Object.class) {
+            return false;
+        }
+        ClassLoader loader = type.getClassLoader();
+        if (loader == null || loader == ClassLoader.getPlatformClassLoader()) {
+            return false;
+        }
+        java.security.CodeSource source = type.getProtectionDomain().getCodeSource();
+        return source == null || !source.equals(JPAI_CODE);
+    }
+
+    private static final java.security.CodeSource JPAI_CODE = PArray.class.getProtectionDomain().getCodeSource();
+
+    private static boolean accessible(Field field) {
+        try {
+            field.setAccessible(true);
+            return true;
+        } catch (RuntimeException e) {
+            return false; // a field of a module that does not open it: the compiler refuses a read of it
+        }
+    }
+
     private static ValueShape shapeOfCapture(Field field, Object function) {
-        Class<?> type = field.getType();
+        ValueShape shape = shapeOfValue(field.getType());
+        if (shape != null) {
+            return shape;
+        }
+        if (field.getType() == PArray.class && valueOf(field, function) instanceof PArray<?> array && array.type() instanceof ElementType element) {
+            return new ValueShape.ElementReader(kind(element), PARRAY_GET, PARRAY_LENGTH);
+        }
+        return null;
+    }
+
+    /** The shape of a field of declared type {@code type}, or null: a primitive, a wrapper, a primitive array, a 2-D primitive array. */
+    private static ValueShape shapeOfValue(Class<?> type) {
         if (type.isPrimitive()) {
             return new ValueShape.Primitive(JavaKind.fromJavaClass(type));
         }
         if (type.isArray() && type.componentType().isPrimitive()) {
             return new ValueShape.PrimitiveArray(JavaKind.fromJavaClass(type.componentType()));
         }
+        if (type.isArray() && type.componentType().isArray() && type.componentType().componentType().isPrimitive()) {
+            return new ValueShape.RectangularArray(JavaKind.fromJavaClass(type.componentType().componentType()));
+        }
         for (ElementType element : ElementType.values()) {
             if (element.boxClass() == type) {
                 return new ValueShape.BoxedPrimitive(kind(element));
             }
         }
-        if (type == PArray.class && valueOf(field, function) instanceof PArray<?> array && array.type() instanceof ElementType element) {
-            return new ValueShape.ElementReader(kind(element), PARRAY_GET, PARRAY_LENGTH);
-        }
         return null;
+    }
+
+    /**
+     * An object on the path to a captured value was null at the apply: the kernel cannot have the
+     * value, and the apply runs in Java, which throws Java's exception where an element reads
+     * through the null object, and gives its result where none does.
+     */
+    record NullOnPath(String reason) {
+    }
+
+    /**
+     * The current value of {@code capture} of {@code owner} (the functional object): its field, the
+     * fields of a captured object read in turn ({@link NullOnPath} where an object on the way is
+     * null), or a static array itself.
+     */
+    static Object valueOf(CapturedValue capture, Object owner) {
+        if (capture.isStaticArray()) {
+            return capture.staticArray();
+        }
+        Object value = valueOf(capture.field(), owner);
+        for (Field step : capture.path()) {
+            if (value == null) {
+                return new NullOnPath("the captured " + step.getDeclaringClass().getSimpleName() + " object is null, and the function may read its field " + step.getName());
+            }
+            value = valueOf(step, value);
+        }
+        return value;
     }
 
     /** The value of a captured field of {@code function}. */

@@ -26,8 +26,17 @@ public record KernelParameter(int index, String name, Role role, JavaKind kind, 
         CAPTURED_SCALAR,
         /** {@code __global const T *}: the elements of captured array {@code slot}, read-only. */
         CAPTURED_ARRAY,
-        /** {@code const int}: the length of captured array {@code slot}. */
+        /**
+         * {@code const int}: the length of captured array {@code slot}, -1 for a null array (for a
+         * 2-D array its number of rows; for a captured box 1, or -1 for null).
+         */
         CAPTURED_ARRAY_LENGTH,
+        /**
+         * {@code const int}: the length of every row of captured 2-D array {@code slot}, whose
+         * {@link #CAPTURED_ARRAY} holds the rows one after the other (the runtime sends only
+         * rectangular arrays).
+         */
+        CAPTURED_ROW_LENGTH,
         /** {@code const T}: component {@code slot} of the reduction's identity element. */
         IDENTITY,
         /** {@code __global T *}: component {@code slot} of each work-group's partial result, one value per work-group. */

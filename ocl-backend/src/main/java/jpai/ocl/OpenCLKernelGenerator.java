@@ -68,7 +68,9 @@ public final class OpenCLKernelGenerator {
      * vectorising its work-group loop. Kernel {@code jpai_map}, arguments: the input component buffers
      * ({@link Role#INPUT_BUFFER}), the output component buffers ({@link Role#OUTPUT_BUFFER}), the
      * captured values ({@link Role#CAPTURED_SCALAR}, or {@link Role#CAPTURED_ARRAY} followed by
-     * {@link Role#CAPTURED_ARRAY_LENGTH}), {@link Role#LENGTH}, {@link Role#STATUS}. A map over indices
+     * {@link Role#CAPTURED_ARRAY_LENGTH}, and for a 2-D array {@link Role#CAPTURED_ROW_LENGTH}; a
+     * field of a captured object or a static array only where the function reads it),
+     * {@link Role#LENGTH}, {@link Role#STATUS}. A map over indices
      * ({@link MapKernelSpec#inputIsIndex()}) has no input buffer: element {@code i} is {@code i}.
      */
     public KernelSource map(KernelGraph kernel, MapKernelSpec spec) {
@@ -83,7 +85,7 @@ public final class OpenCLKernelGenerator {
         for (int i = 0; i < spec.outputComponents().size(); i++) {
             kernelParameters.buffer("out" + i, Role.OUTPUT_BUFFER, spec.outputComponents().get(i), i, false);
         }
-        List<String> captureNames = kernelParameters.captures(kernel.signature().captures(), 0);
+        List<String> captureNames = kernelParameters.captures(kernel, 0);
         kernelParameters.add("base", Role.BASE_INDEX, JavaKind.Long, 0, "const long base");
         kernelParameters.lengthAndStatus();
 
@@ -92,7 +94,7 @@ public final class OpenCLKernelGenerator {
         code.line("const long i = base + (long) get_global_id(0); /* no global offset: its width past 2^31 is the driver's choice */");
         mapElement(code, "if (i < n)", function, captureNames, spec);
         code.close();
-        return new KernelSource("jpai_map", code.toString(), buildOptions(), kernelParameters.parameters, kernel.signature().captures());
+        return new KernelSource("jpai_map", code.toString(), buildOptions(), kernelParameters.parameters, kernel.captures());
     }
 
     /** The body of a map over element {@code i}, under the header {@code guard}. */
@@ -177,11 +179,11 @@ public final class OpenCLKernelGenerator {
         List<CapturedValue> captures = new ArrayList<>();
         List<String> mapperCaptures = List.of();
         if (mapper != null) {
-            mapperCaptures = kernelParameters.captures(mapper.signature().captures(), 0);
-            captures.addAll(mapper.signature().captures());
+            mapperCaptures = kernelParameters.captures(mapper, 0);
+            captures.addAll(mapper.captures());
         }
-        List<String> combinerCaptures = kernelParameters.captures(combiner.signature().captures(), captures.size());
-        captures.addAll(combiner.signature().captures());
+        List<String> combinerCaptures = kernelParameters.captures(combiner, captures.size());
+        captures.addAll(combiner.captures());
         for (int i = 0; i < element.size(); i++) {
             kernelParameters.add("identity" + i, Role.IDENTITY, element.get(i), i, "const " + OpenCLTypes.storageType(element.get(i)) + " identity" + i);
         }
@@ -420,6 +422,7 @@ public final class OpenCLKernelGenerator {
             switch (parameter.kind()) {
                 case CAPTURED_SCALAR, CAPTURED_ARRAY -> values.add(captureNames.get(parameter.slot()));
                 case CAPTURED_ARRAY_LENGTH -> values.add(captureNames.get(parameter.slot()) + "_length");
+                case CAPTURED_ROW_LENGTH -> values.add(captureNames.get(parameter.slot()) + "_rowLength");
                 case ARGUMENT -> values.add(arguments.get(parameter.slot()));
                 case RESULT -> values.add(results.get(parameter.slot()));
             }
@@ -461,12 +464,21 @@ public final class OpenCLKernelGenerator {
             add(name, role, kind, slot, "__global " + (readOnly ? "const " : "") + OpenCLTypes.storageType(kind) + " *restrict " + name);
         }
 
-        /** Declares the captured values with slots from {@code firstSlot}; returns their kernel names. */
-        List<String> captures(List<CapturedValue> captures, int firstSlot) {
+        /**
+         * Declares {@code kernel}'s captured values with slots from {@code firstSlot}; returns their
+         * kernel names, by the function's slot (null for one that is not a parameter:
+         * {@link FunctionEmitter#isPassed}).
+         */
+        List<String> captures(KernelGraph kernel, int firstSlot) {
+            List<CapturedValue> captures = kernel.captures();
             List<String> names = new ArrayList<>();
             for (int k = 0; k < captures.size(); k++) {
                 int slot = firstSlot + k;
                 String name = "c" + slot;
+                if (!FunctionEmitter.isPassed(kernel, k)) {
+                    names.add(null);
+                    continue;
+                }
                 names.add(name);
                 switch (captures.get(k).shape()) {
                     case ValueShape.Primitive primitive -> add(name, Role.CAPTURED_SCALAR, primitive.kind(), slot, "const " + OpenCLTypes.storageType(primitive.kind()) + " " + name);
@@ -476,6 +488,11 @@ public final class OpenCLKernelGenerator {
                         add(name + "_length", Role.CAPTURED_ARRAY_LENGTH, JavaKind.Int, slot, "const int " + name + "_length");
                     }
                     case ValueShape.PrimitiveArray array -> array(name, array.elementKind(), slot);
+                    case ValueShape.RectangularArray matrix -> {
+                        // the rows one after the other, their number, and their length
+                        array(name, matrix.elementKind(), slot);
+                        add(name + "_rowLength", Role.CAPTURED_ROW_LENGTH, JavaKind.Int, slot, "const int " + name + "_rowLength");
+                    }
                     case ValueShape.ElementReader reader -> array(name, reader.elementKind(), slot);
                     case ValueShape.Tuple tuple -> throw new IllegalArgumentException("a captured tuple: " + tuple);
                 }

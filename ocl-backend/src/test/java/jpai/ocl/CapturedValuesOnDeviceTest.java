@@ -68,6 +68,18 @@ class CapturedValuesOnDeviceTest {
         assertTrue(e.getMessage().contains("(at CapturedValuesOnDeviceTest.java:"), "names the lambda's line: " + e.getMessage());
     }
 
+    private static final int[] STATIC_TABLE = {7, -3, Integer.MIN_VALUE, 40};
+
+    /** A user's static final array is a captured array the compiler found: the kernel takes it as its last captured value. */
+    @Test
+    void aStaticArrayIsAKernelArgument() {
+        assertMapEqualsJava((Integer i) -> STATIC_TABLE[i & 3] + java.util.Arrays.binarySearch(STATIC_TABLE, 2, 4, i), Integer.class, Integer.class, INDICES);
+        KernelSource source = KernelTestSupport.map((Integer i) -> STATIC_TABLE[i & 3], Integer.class, Integer.class);
+        assertEquals(1, source.captures().size());
+        assertTrue(source.captures().get(0).staticArray() == STATIC_TABLE);
+        assertTrue(source.parameters().stream().anyMatch(p -> p.role() == KernelParameter.Role.CAPTURED_ARRAY), source.parameters().toString());
+    }
+
     @Test
     void writingACapturedArrayBails() {
         int[] counts = new int[4];

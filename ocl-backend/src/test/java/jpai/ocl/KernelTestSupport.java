@@ -64,6 +64,10 @@ final class KernelTestSupport {
     static List<Object> captureValues(Object lambda, List<CapturedValue> captures) {
         List<Object> values = new ArrayList<>();
         for (CapturedValue capture : captures) {
+            if (capture.isStaticArray()) {
+                values.add(capture.staticArray() instanceof boolean[] flags ? bytes(flags) : capture.staticArray());
+                continue;
+            }
             try {
                 capture.field().setAccessible(true);
                 Object value = capture.field().get(lambda);
@@ -118,7 +122,7 @@ final class KernelTestSupport {
     /** Runs the map of {@code function} over {@code inputs} (a primitive array) on the device. */
     static OpenCLTestDevice.Result runMap(Function<?, ?> function, Class<?> in, Class<?> out, Object inputs) {
         KernelSource source = map(function, in, out);
-        List<CapturedValue> captures = capturesOf(function);
+        List<CapturedValue> captures = source.captures(); // the lambda's, then the static arrays the compiler found
         return OpenCLTestDevice.get().map(source, Array.getLength(inputs), List.of(inputs), List.of(kind(out)), captureValues(function, captures));
     }
 

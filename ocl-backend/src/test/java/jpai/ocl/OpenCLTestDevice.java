@@ -189,6 +189,7 @@ final class OpenCLTestDevice {
                     case INPUT_BUFFER -> bindArray(kernel, index, inputs.get(parameter.slot()), buffers);
                     case CAPTURED_ARRAY -> bindArray(kernel, index, captures.get(parameter.slot()), buffers);
                     case CAPTURED_ARRAY_LENGTH -> clSetKernelArg(kernel, index, Sizeof.cl_int, Pointer.to(new int[] {captureLength(captures.get(parameter.slot()))}));
+                    case CAPTURED_ROW_LENGTH -> throw new IllegalArgumentException("this test device takes no captured 2-D arrays (the runtime's KernelBinding sends them as one buffer)");
                     case CAPTURED_SCALAR -> bindScalar(kernel, index, parameter.kind(), captures.get(parameter.slot()));
                     case IDENTITY -> bindScalar(kernel, index, parameter.kind(), identity.get(parameter.slot()));
                     case OUTPUT_BUFFER, PARTIAL_BUFFER -> {

@@ -127,6 +127,8 @@ public final class FunctionEmitter {
         CAPTURED_ARRAY,
         /** A captured array's length, {@code int}; slot: capture index. */
         CAPTURED_ARRAY_LENGTH,
+        /** The length of a captured 2-D array's rows, {@code int}; slot: capture index. */
+        CAPTURED_ROW_LENGTH,
         /** An argument component, by value; slot: index among all arguments' components. */
         ARGUMENT,
         /** A result component, a {@code __private} pointer; slot: component index. */
@@ -235,14 +237,22 @@ public final class FunctionEmitter {
     // ---------------------------------------------------------------- parameters
 
     private void declareParameters() {
-        List<CapturedValue> captures = kernel.signature().captures();
+        List<CapturedValue> captures = kernel.captures();
         for (int k = 0; k < captures.size(); k++) {
+            if (!isPassed(kernel, k)) {
+                continue;
+            }
             String capture = "c" + k;
             ValueShape shape = captures.get(k).shape();
             switch (shape) {
                 case ValueShape.Primitive primitive -> addScalarCapture(k, primitive.kind(), capture);
                 case ValueShape.BoxedPrimitive boxed -> addScalarCapture(k, boxed.kind(), capture);
                 case ValueShape.PrimitiveArray array -> addArrayCapture(k, array.elementKind(), capture);
+                case ValueShape.RectangularArray matrix -> {
+                    addArrayCapture(k, matrix.elementKind(), capture);
+                    parameters.add(new FunctionParameter(ParameterKind.CAPTURED_ROW_LENGTH, k, JavaKind.Int, "const int", capture + "_rowLength"));
+                    name(kernel.inputs().captureRowLength(k), capture + "_rowLength");
+                }
                 case ValueShape.ElementReader reader -> addArrayCapture(k, reader.elementKind(), capture);
                 case ValueShape.Tuple tuple -> throw new IllegalArgumentException("a captured tuple: " + tuple);
             }
@@ -264,6 +274,15 @@ public final class FunctionEmitter {
             parameters.add(new FunctionParameter(ParameterKind.RESULT, i, results.get(i), "__private " + OpenCLTypes.valueType(results.get(i)) + " *", result));
             resultNames.add(result);
         }
+    }
+
+    /**
+     * Whether captured value {@code capture} is a parameter of the kernel: always for a captured
+     * variable, only where the function reads it for a field of a captured object and a static
+     * array ({@link CapturedValue#passedOnlyWhereRead()}). The kernel generator asks the same.
+     */
+    public static boolean isPassed(KernelGraph kernel, int capture) {
+        return !kernel.captures().get(capture).passedOnlyWhereRead() || kernel.inputs().isRead(capture);
     }
 
     private void addScalarCapture(int slot, JavaKind kind, String capture) {
@@ -742,9 +761,10 @@ public final class FunctionEmitter {
         }
         if (!ImmutableJdkTables.contains(array)) {
             // Decided by the array, not by the code reading it: a user's table read inside an
-            // inlined Arrays.binarySearch was frozen once (issue 11).
-            throw KernelBailoutException.at(access, "the function reads a static final array, whose elements Java may change after the kernel is compiled; "
-                            + "copy it into a local variable that the lambda captures instead");
+            // inlined Arrays.binarySearch was frozen once (issue 11). StaticArraysToParametersPhase
+            // makes every other array read a kernel argument; one still constant here is a bug.
+            throw KernelBailoutException.internalError("a static array reached the backend as a constant, whose elements Java may change after the kernel is compiled",
+                            jpai.compiler.SourceLocation.of(access.getNodeSourcePosition()), null);
         }
         ConstantReflectionProvider reflection = GraalAccess.get().providers().getConstantReflection();
         Integer length = reflection.readArrayLength(array);
