@@ -340,4 +340,22 @@ class FuzzerFoundBugsTest {
         long[] longs = {Long.MIN_VALUE, -1L, 0L, Long.MAX_VALUE, Integer.MIN_VALUE};
         assertMapEqualsJava((Long p) -> (double) Math.abs(p) + (double) (int) Math.abs(p), Long.class, Double.class, longs);
     }
+
+    /**
+     * NVIDIA's PTX assembler (CUDA 13.0) fused {@code max(max(acc, -a), -b)} of two unrolled steps of
+     * a reduction into one three-way max and dropped a negation (fuzz seed 20261131 program 1391,
+     * docs/fuzzing.md). The same shape written in one lambda must keep both negations.
+     */
+    @Test
+    void nestedMaximaOfNegations() {
+        int[] ints = new int[4096];
+        for (int i = 0; i < ints.length; i++) {
+            ints[i] = (i * 2654435761L) % 3 == 0 ? -i : i * 7919 - 16_000_000;
+        }
+        ints[0] = Integer.MIN_VALUE;
+        ints[1] = Integer.MAX_VALUE;
+        assertMapEqualsJava((Integer p) -> Math.max(Math.max(p, -(p >> 1)), -(p >> 2)), Integer.class, Integer.class, ints);
+        assertMapEqualsJava((Integer p) -> Math.min(Math.min(-p, -(p >> 3)), -(p ^ 0x5555)), Integer.class, Integer.class, ints);
+        assertMapEqualsJava((Integer p) -> (int) Math.max(Math.max((long) p, -(long) (p >> 1)), -((long) p * 3)), Integer.class, Integer.class, ints);
+    }
 }
