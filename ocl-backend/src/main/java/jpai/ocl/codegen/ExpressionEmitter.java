@@ -387,15 +387,10 @@ final class ExpressionEmitter {
         boolean isMin = node instanceof MinNode;
         if (node instanceof UnsignedMinNode || node instanceof UnsignedMaxNode) {
             String unsigned = unsignedType(node);
-            boolean isUnsignedMin = node instanceof UnsignedMinNode;
-            boolean isUint = unsigned.equals("uint");
-            Helper helper = isUnsignedMin ? (isUint ? Helper.MIN_UINT : Helper.MIN_ULONG) : (isUint ? Helper.MAX_UINT : Helper.MAX_ULONG);
-            return wrapped(type(node), call(helper, "jpai_" + (isUnsignedMin ? "min_" : "max_") + unsigned, "(" + unsigned + ")" + x(node.getX()), "(" + unsigned + ")" + x(node.getY())));
+            return wrapped(type(node), (node instanceof UnsignedMinNode ? "min" : "max") + "((" + unsigned + ")" + x(node.getX()) + ", (" + unsigned + ")" + x(node.getY()) + ")");
         }
         if (isInteger(node)) {
-            boolean isInt = type(node).equals("int");
-            Helper helper = isMin ? (isInt ? Helper.MIN_INT : Helper.MIN_LONG) : (isInt ? Helper.MAX_INT : Helper.MAX_LONG);
-            return call(helper, "jpai_" + (isMin ? "min_" : "max_") + (isInt ? "int" : "long"), x(node.getX()), x(node.getY()));
+            return (isMin ? "min(" : "max(") + x(node.getX()) + ", " + x(node.getY()) + ")";
         }
         // OpenCL's fmin/fmax return the number when one operand is NaN, and may treat -0.0 and 0.0 alike.
         boolean isFloat = type(node).equals("float");

@@ -42,29 +42,6 @@ public enum Helper {
                 volatile long magnitude = x == (-9223372036854775807L - 1L) ? x : x < 0 ? -x : x;
                 return magnitude;
             }"""),
-    /*
-     * Integer min and max, each result read back from a volatile: NVIDIA's PTX assembler (CUDA 13.0,
-     * ptxas -O2/-O3, sm_90) fuses two chained two-way maxima max(max(a, -b), -c) into one three-way
-     * VIMNMX3 and drops one of the negations (fuzz seed 20261131 program 1391 in a reduction's
-     * unrolled loop; FuzzerFoundBugsTest.nestedMaximaOfNegations in one lambda). A value read back
-     * from a volatile is one it cannot fuse across, so no two min/max instructions ever chain.
-     */
-    /** {@code Math.max(int, int)}. */
-    MAX_INT(false, opaqueMinMax("max", "int")),
-    /** {@code Math.min(int, int)}. */
-    MIN_INT(false, opaqueMinMax("min", "int")),
-    /** {@code Math.max(long, long)}. */
-    MAX_LONG(false, opaqueMinMax("max", "long")),
-    /** {@code Math.min(long, long)}. */
-    MIN_LONG(false, opaqueMinMax("min", "long")),
-    /** An unsigned maximum of ints (Graal's {@code UnsignedMax}, from {@code Integer.compareUnsigned} patterns). */
-    MAX_UINT(false, opaqueMinMax("max", "uint")),
-    /** An unsigned minimum of ints. */
-    MIN_UINT(false, opaqueMinMax("min", "uint")),
-    /** An unsigned maximum of longs. */
-    MAX_ULONG(false, opaqueMinMax("max", "ulong")),
-    /** An unsigned minimum of longs. */
-    MIN_ULONG(false, opaqueMinMax("min", "ulong")),
     /** {@code Integer.compress}: the bits of {@code x} selected by {@code mask}, packed to the right; unsigned throughout. */
     COMPRESS_INT(false, bitGather("compress", "int")),
     /** {@code Long.compress}, as {@link #COMPRESS_INT}. */
@@ -228,13 +205,6 @@ public enum Helper {
     /** The helper's definition. */
     public String text() {
         return text;
-    }
-
-    /** {@code jpai_<operation>_<type>(a, b)}: OpenCL's integer {@code min}/{@code max}, through a volatile (see {@link #MAX_INT}). */
-    private static String opaqueMinMax(String operation, String type) {
-        return "static " + type + " jpai_" + operation + "_" + type + "(" + type + " a, " + type + " b) {\n"
-                        + "    volatile " + type + " r = " + operation + "(a, b);\n"
-                        + "    return r;\n}";
     }
 
     /**
