@@ -134,6 +134,10 @@ final class ExpressionEmitter {
             return "(" + x(conditional.condition()) + " ? " + x(conditional.trueValue()) + " : " + x(conditional.falseValue()) + ")";
         }
         if (node instanceof NegateNode negate) {
+            if (isInteger(negate) && feedsAComparison(negate)) {
+                boolean isInt = type(negate).equals("int");
+                return call(isInt ? Helper.NEGATE_FOR_COMPARISON_INT : Helper.NEGATE_FOR_COMPARISON_LONG, "jpai_negate_for_comparison_" + (isInt ? "int" : "long"), x(negate.getValue()));
+            }
             return isInteger(negate) ? wrapped(type(negate), "0 - (" + unsignedType(negate) + ")" + x(negate.getValue())) : "(-" + x(negate.getValue()) + ")";
         }
         if (node instanceof NotNode not) {
@@ -551,6 +555,16 @@ final class ExpressionEmitter {
 
     private static Stamp stamp(ValueNode node) {
         return node.stamp(NodeView.DEFAULT);
+    }
+
+    /** Whether an ordered comparison or a min/max uses {@code value} (see {@link Helper#NEGATE_FOR_COMPARISON_INT}). */
+    private static boolean feedsAComparison(ValueNode value) {
+        for (Node usage : value.usages()) {
+            if (usage instanceof IntegerLessThanNode || usage instanceof IntegerBelowNode || usage instanceof IntegerNormalizeCompareNode || usage instanceof MinMaxNode<?>) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean isInteger(ValueNode node) {

@@ -42,6 +42,26 @@ public enum Helper {
                 volatile long magnitude = x == (-9223372036854775807L - 1L) ? x : x < 0 ? -x : x;
                 return magnitude;
             }"""),
+    /**
+     * An integer negation that a comparison or min/max uses, as a multiplication by -1 that no
+     * compiler can see as a negation: NVIDIA's PTX assembler (CUDA 13.0, ptxas -O1 to -O3, sm_90)
+     * fuses {@code min(min(-a, -b), -c)} or {@code max(max(a, -b), -c)} (right in PTX: {@code neg},
+     * {@code min}, ...) into one three-way {@code VIMNMX3} and keeps only one of the negations (fuzz
+     * seed 20261131 program 1391; {@code FuzzerFoundBugsTest.nestedMaximaOfNegations}, which failed on
+     * the H100 in one lambda: {@code max(max(MIN_VALUE, 2^30), 2^29)} gave 2^29). A volatile did not
+     * help (NVIDIA's compiler drops {@code volatile} on private variables, and ptxas then forwards the
+     * value). The factor is {@code -min(get_work_dim(), 1)}: -1 in every launch (at least one
+     * dimension), but a value read at run time, so the product stays a multiplication.
+     */
+    NEGATE_FOR_COMPARISON_INT(false, """
+            static int jpai_negate_for_comparison_int(int x) {
+                return as_int((uint) x * (0u - (uint) min(get_work_dim(), 1u)));
+            }"""),
+    /** A long negation that a comparison or min/max uses, as {@link #NEGATE_FOR_COMPARISON_INT}. */
+    NEGATE_FOR_COMPARISON_LONG(false, """
+            static long jpai_negate_for_comparison_long(long x) {
+                return as_long((ulong) x * (0ul - (ulong) min(get_work_dim(), 1u)));
+            }"""),
     /** {@code Integer.compress}: the bits of {@code x} selected by {@code mask}, packed to the right; unsigned throughout. */
     COMPRESS_INT(false, bitGather("compress", "int")),
     /** {@code Long.compress}, as {@link #COMPRESS_INT}. */
