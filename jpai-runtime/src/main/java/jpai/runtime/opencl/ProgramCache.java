@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
 
 import org.jocl.CLException;
 import org.jocl.Pointer;
@@ -49,7 +50,8 @@ final class ProgramCache {
 
     private final DeviceContext owner;
     private final ProgramBinaryCache disk;
-    private final int bound;
+    /** The most programs kept: read at each insertion, so that a changed property takes effect. */
+    private final IntSupplier bound;
     /** Guarded by its own monitor; in access order, least recently used first. */
     private final LinkedHashMap<KernelSource, BuiltProgram> programs = new LinkedHashMap<>(64, 0.75f, true);
     /** Builds in progress, so that a source is built once however many threads launch it at once. */
@@ -67,13 +69,13 @@ final class ProgramCache {
      * @param disk the binary cache, or null to build everything from source
      */
     ProgramCache(DeviceContext owner, ProgramBinaryCache disk) {
-        this(owner, disk, JpaiOptions.programCacheEntries());
+        this(owner, disk, JpaiOptions::programCacheEntries);
     }
 
-    ProgramCache(DeviceContext owner, ProgramBinaryCache disk, int bound) {
+    ProgramCache(DeviceContext owner, ProgramBinaryCache disk, IntSupplier bound) {
         this.owner = owner;
         this.disk = disk;
-        this.bound = Math.max(1, bound);
+        this.bound = bound;
     }
 
     /**
@@ -113,8 +115,9 @@ final class ProgramCache {
     }
 
     private void evictBeyondBound() {
+        int most = Math.max(1, bound.getAsInt());
         Iterator<BuiltProgram> oldestFirst = programs.values().iterator();
-        while (programs.size() > bound && oldestFirst.hasNext()) {
+        while (programs.size() > most && oldestFirst.hasNext()) {
             BuiltProgram oldest = oldestFirst.next();
             oldestFirst.remove();
             oldest.evict();
@@ -142,11 +145,6 @@ final class ProgramCache {
         synchronized (programs) {
             return programs.size();
         }
-    }
-
-    /** The most programs kept in memory. */
-    int bound() {
-        return bound;
     }
 
     ProgramBinaryCache disk() {
