@@ -100,11 +100,12 @@ final class DeviceResidency implements DeviceMirror {
         }
         long version = host.hostVersion();
         deviceVersion = NO_VERSION; // until the send is enqueued in full
-        context.transfers().toDevice(host.leasedMemory(), buffer.memory(), events, pendingWrite);
-        cl_event sent = events.last();
-        clRetainEvent(sent);
-        forgetPendingWrite();
-        pendingWrite = sent;
+        cl_event sent = context.transfers().toDevice(host.leasedMemory(), buffer.memory(), events, pendingWrite);
+        if (sent != null) { // an empty array sends nothing
+            clRetainEvent(sent);
+            forgetPendingWrite();
+            pendingWrite = sent;
+        }
         deviceVersion = version; // later commands of this queue, and commands that wait for pendingWrite, see the data
         return sent;
     }

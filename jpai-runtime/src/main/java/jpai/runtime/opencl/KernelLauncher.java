@@ -42,11 +42,15 @@ import jpai.runtime.profile.Profiler;
  * {@link OpenCLRuntimeException} with a sentence saying what failed; a lost device also makes the
  * context unusable.
  *
+ * <p>The launch borrows a command queue of its own from the context ({@link CommandQueues}) and
+ * leases its program ({@link ProgramCache}) until its commands have finished. Its wait answers
+ * {@link Thread#interrupt()} ({@link DeviceWait}): it then throws {@link LaunchInterruptedException}
+ * and leaves the release of what the commands still use to {@link AbandonedLaunches}.
+ *
  * <p>One instance per launch; not thread-safe. Many launches may run at once on one context: each
- * takes a kernel object of its own, and the context's queue, caches and pools are thread-safe.
+ * takes a kernel object and a queue of its own, and the context's caches and pools are thread-safe.
  */
 final class KernelLauncher {
-
 
     /**
      * Where a non-blocking status read lands: direct memory, which the driver may write after the
@@ -196,10 +200,10 @@ final class KernelLauncher {
         } catch (CLException e) {
             cleanUpAfterFailure(program, kernel, e);
             throw context.failure(stepDescription() + " for kernel " + source.kernelName(), e);
-        } catch (LaunchInterruptedException e) {
-            throw e; // abandoned: released when the device has finished
         } catch (RuntimeException | Error e) {
-            cleanUpAfterFailure(program, kernel, null);
+            if (!abandoned) { // an abandoned launch is released when the device has finished it
+                cleanUpAfterFailure(program, kernel, null);
+            }
             throw e;
         } finally {
             if (!abandoned) {

@@ -48,8 +48,11 @@ final class Transfers {
      * Enqueues the copy of {@code source} to the start of {@code target}, without waiting: the host
      * memory must stay unchanged until {@code events} are awaited. {@code after}: a command of another
      * queue that writes {@code target} and must finish first, or null.
+     *
+     * @return the event of the last slice (when it has finished, all have), or null for no bytes
      */
-    void toDevice(MemorySegment source, cl_mem target, LaunchEvents events, cl_event after) {
+    cl_event toDevice(MemorySegment source, cl_mem target, LaunchEvents events, cl_event after) {
+        cl_event last = null;
         for (long offset = 0; offset < source.byteSize(); offset += sliceBytes) {
             long length = Math.min(sliceBytes, source.byteSize() - offset);
             FaultInjection.check(Fault.TRANSFER);
@@ -62,7 +65,9 @@ final class Transfers {
                 events.dropLast();
                 throw e;
             }
+            last = event;
         }
+        return last;
     }
 
     /**
