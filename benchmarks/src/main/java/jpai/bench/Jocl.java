@@ -42,7 +42,9 @@ import jpai.runtime.device.OpenCLDeviceInfo;
  * write per input and one read per output per call, and kernels timed by their OpenCL events.
  * (On a CPU OpenCL device the "transfers" are memory copies; the code is tuned for GPUs.)
  *
- * <p>Its own context, separate from JPAI's, on the device JPAI chose. Not thread-safe.
+ * <p>Its own context, separate from JPAI's, on the device JPAI chose ({@link #open}), or the context
+ * of another instance with a queue of its own ({@link #withOwnQueue()}: how a program gives each
+ * of its threads the device). Not thread-safe: one instance per thread.
  */
 public final class Jocl implements AutoCloseable {
 
@@ -58,6 +60,8 @@ public final class Jocl implements AutoCloseable {
     private final List<cl_mem> buffers = new ArrayList<>();
     private final List<cl_event> pending = new ArrayList<>();
     private final List<Pinned> mapped = new ArrayList<>();
+    /** Whether {@link #close()} releases the context: false for an instance sharing another's. */
+    private final boolean ownsContext;
 
     private Jocl(OpenCLDeviceInfo device) {
         CL.setExceptionsEnabled(true);
@@ -68,10 +72,28 @@ public final class Jocl implements AutoCloseable {
         cl_queue_properties queueProperties = new cl_queue_properties();
         queueProperties.addProperty(CL.CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE);
         queue = CL.clCreateCommandQueueWithProperties(context, device.deviceId(), queueProperties, null);
+        ownsContext = true;
+    }
+
+    private Jocl(Jocl shared) {
+        this.device = shared.device;
+        this.context = shared.context;
+        cl_queue_properties queueProperties = new cl_queue_properties();
+        queueProperties.addProperty(CL.CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE);
+        queue = CL.clCreateCommandQueueWithProperties(context, device.deviceId(), queueProperties, null);
+        ownsContext = false;
     }
 
     public static Jocl open(OpenCLDeviceInfo device) {
         return new Jocl(device);
+    }
+
+    /**
+     * An instance on this one's context with a command queue of its own, and kernels and buffers of
+     * its own: for another thread. Close it before this one.
+     */
+    public Jocl withOwnQueue() {
+        return new Jocl(this);
     }
 
     public OpenCLDeviceInfo device() {
@@ -226,6 +248,8 @@ public final class Jocl implements AutoCloseable {
     public void close() {
         releaseAll();
         CL.clReleaseCommandQueue(queue);
-        CL.clReleaseContext(context);
+        if (ownsContext) {
+            CL.clReleaseContext(context);
+        }
     }
 }

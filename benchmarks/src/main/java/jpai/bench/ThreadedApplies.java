@@ -13,18 +13,20 @@ import jpai.AF;
 import jpai.ArrayFunction;
 import jpai.PArray;
 import jpai.runtime.device.DeviceChoice;
-import jpai.runtime.device.OpenCLDeviceInfo;
+import jpai.runtime.opencl.KernelLaunches;
 import jpai.runtime.opencl.OpenCLRuntime;
 
 /**
  * Applies per second under load from many threads (issue 19: 1 thread 8.3k/s, 4 threads 11.3k/s,
  * 16 threads 9.3k/s on the H100): small maps ({@code x -> x * 2f + 1f} over 1K floats by default)
  * applied in a loop by 1, 4 and 16 threads through the public API as a user writes it, every result
- * checked against Java's, against the same work in hand-written JOCL from as many threads (each
- * thread its own context, queue, kernel and pinned buffers: write, kernel, read, finish per call).
- * Fallback to Java is an error, so every JPAI apply counted ran on the device.
+ * checked against Java's, against the same work in hand-written JOCL from as many threads (one
+ * context, as JPAI has; each thread its own command queue, kernel and pinned buffers: write,
+ * kernel, read, finish per call). Fallback to Java is an error, and the kernels enqueued are counted
+ * ({@link KernelLaunches}): every JPAI apply counted ran on the device.
  *
- * <p>Usage: {@code bin/jpai run jpai.bench.ThreadedApplies [elements, default 1024] [seconds per row, default 3]}.
+ * <p>Usage: {@code bin/jpai run jpai.bench.ThreadedApplies [elements, default 1024] [seconds per row, default 3]};
+ * on the GPU machine, after {@code bin/gpu-bundle}: {@code bin/gpu-run run jpai.bench.ThreadedApplies}.
  */
 public final class ThreadedApplies {
 
@@ -47,13 +49,24 @@ public final class ThreadedApplies {
             return;
         }
         ArrayFunction<Float, Float> twicePlusOne = AF.<Float, Float> map(x -> x * 2f + 1f);
-        System.out.printf("device: %s; %d-element maps, %.1f s per row, every result checked%n", device.device().name(), n, seconds);
-        System.out.println("threads,jpai_applies_per_s,jocl_calls_per_s");
+        System.out.printf("device: %s; %d-element maps, %.1f s per row, every result checked; %d cores, java %s%n", device.device().name(), n, seconds,
+                Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+        System.out.println("threads,jpai_applies_per_s,jocl_calls_per_s,jpai_over_jocl");
+        Jocl shared = Jocl.open(device.device()); // the hand-written threads' one context, kept for the JVM's life (a benchmark main)
         for (int threads : THREAD_COUNTS) {
-            double jpai = rate(threads, seconds, worker -> jpaiLoop(twicePlusOne, n, worker));
-            double jocl = rate(threads, seconds, worker -> joclLoop(device.device(), n, worker));
-            System.out.printf("%d,%.0f,%.0f%n", threads, jpai, jocl);
+            long launchesBefore = KernelLaunches.count();
+            Rate jpai = rate(threads, seconds, worker -> jpaiLoop(twicePlusOne, n, worker));
+            long launches = KernelLaunches.count() - launchesBefore;
+            if (launches < jpai.calls()) {
+                throw new IllegalStateException(jpai.calls() + " JPAI applies enqueued only " + launches + " kernels: not every apply ran on the device");
+            }
+            Rate jocl = rate(threads, seconds, worker -> joclLoop(shared.withOwnQueue(), n, worker));
+            System.out.printf("%d,%.0f,%.0f,%.2f%n", threads, jpai.perSecond(), jocl.perSecond(), jpai.perSecond() / jocl.perSecond());
         }
+    }
+
+    /** Timed calls of all threads (warm-up excluded) and their rate. */
+    private record Rate(long calls, double perSecond) {
     }
 
     /** One thread's loop: calls until {@code deadline} (nanoTime), each result checked; returns the calls made. */
@@ -61,7 +74,7 @@ public final class ThreadedApplies {
         long run(long deadline);
     }
 
-    private static double rate(int threads, double seconds, java.util.function.IntFunction<Loop> loops) throws InterruptedException {
+    private static Rate rate(int threads, double seconds, java.util.function.IntFunction<Loop> loops) throws InterruptedException {
         List<Loop> perThread = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             perThread.add(loops.apply(t));
@@ -94,7 +107,8 @@ public final class ThreadedApplies {
         if (failure.get() != null) {
             throw new IllegalStateException("a worker failed", failure.get());
         }
-        return Arrays.stream(counts).sum() / (elapsed / 1e9);
+        long calls = Arrays.stream(counts).sum();
+        return new Rate(calls, calls / (elapsed / 1e9));
     }
 
     private static float[] input(int n, int worker) {
@@ -126,13 +140,12 @@ public final class ThreadedApplies {
         };
     }
 
-    private static Loop joclLoop(OpenCLDeviceInfo device, int n, int worker) {
+    private static Loop joclLoop(Jocl cl, int n, int worker) {
         float[] x = input(n, worker);
         float[] expected = new float[n];
         for (int i = 0; i < n; i++) {
             expected[i] = x[i] * 2f + 1f;
         }
-        Jocl cl = Jocl.open(device); // one per thread, kept open for the JVM's life (a benchmark main)
         cl_kernel kernel = cl.kernel(KERNEL, "twice_plus_one");
         Jocl.Pinned hostIn = cl.pinned(4L * n);
         Jocl.Pinned hostOut = cl.pinned(4L * n);

@@ -35,6 +35,20 @@ public final class JpaiOptions {
     public static final String CACHE_DIR = "jpai.cache.dir";
 
     /**
+     * {@code -Djpai.cache.programs=N}: the most built programs kept in memory per device (default
+     * {@value #DEFAULT_CACHE_PROGRAMS}); past it the least recently used are released (once no launch
+     * uses them), and built again, or loaded from the disk cache, when needed again.
+     */
+    public static final String CACHE_PROGRAMS = "jpai.cache.programs";
+    public static final int DEFAULT_CACHE_PROGRAMS = 256;
+    /**
+     * {@code -Djpai.queues=N}: the most OpenCL command queues per device, that is launches in flight at
+     * once (default {@value #DEFAULT_QUEUES}); a launch that finds them all in use waits for one.
+     */
+    public static final String QUEUES = "jpai.queues";
+    public static final int DEFAULT_QUEUES = 32;
+
+    /**
      * {@code -Djpai.fastmath=true}: let kernels trade Java's exact results for speed (OpenCL's
      * relaxed math, contraction into fused multiply-add). Off by default; read when a kernel is
      * first compiled.
@@ -91,6 +105,33 @@ public final class JpaiOptions {
                     + DEFAULT_CACHE_MAX_BYTES + " bytes");
             return DEFAULT_CACHE_MAX_BYTES;
         }
+    }
+
+    /** The bound on the programs kept in memory per device ({@link #CACHE_PROGRAMS}), at least 1. */
+    public static int programCacheEntries() {
+        return positiveInt(CACHE_PROGRAMS, DEFAULT_CACHE_PROGRAMS, "programs kept in memory");
+    }
+
+    /** The most command queues per device ({@link #QUEUES}), at least 1. */
+    public static int queueLimit() {
+        return positiveInt(QUEUES, DEFAULT_QUEUES, "command queues per device");
+    }
+
+    private static int positiveInt(String property, int fallback, String what) {
+        String value = System.getProperty(property);
+        if (value == null || value.isBlank()) {
+            return fallback;
+        }
+        try {
+            int parsed = Integer.parseInt(value.strip());
+            if (parsed >= 1) {
+                return parsed;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        Explain.notice("-D" + property + "=" + value + " is not a whole number of at least 1; " + fallback + " " + what + " are used");
+        return fallback;
     }
 
     /** The least free space for a driver's kernel cache before a build ({@link #CACHE_MIN_FREE_BYTES}). */

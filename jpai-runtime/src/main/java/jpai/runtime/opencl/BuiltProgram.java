@@ -22,8 +22,13 @@ import org.jocl.cl_program;
  * given back is taken first, so a function applied again and again from one thread finds the
  * arguments it set last time still there ({@link KernelObject}).
  *
- * <p>Thread-safe: the idle kernel objects sit in a stack guarded by this object's monitor (taken
- * once per launch and almost never contended; a lock-free deque cost more per launch).
+ * <p>The {@link ProgramCache} keeps a bounded number of programs: one it evicts may still be in use
+ * by launches on other threads, so every launch holds a lease ({@link #lease()} ...
+ * {@link #release()}), and the driver's program and kernel objects are released when the program
+ * is evicted and its last lease is released, never under a launch.
+ *
+ * <p>Thread-safe: the idle kernel objects and the lease count are guarded by this object's monitor
+ * (taken once per launch and almost never contended; a lock-free deque cost more per launch).
  */
 final class BuiltProgram {
 
@@ -31,15 +36,26 @@ final class BuiltProgram {
     private final String kernelName;
     private final int argumentCount;
     private final ArrayDeque<KernelObject> idle = new ArrayDeque<>();
+    /** Launches using the program now. */
+    private int leases;
+    /** The cache let go of it: released once no launch uses it. */
+    private boolean evicted;
+    private boolean destroyed;
 
     BuiltProgram(cl_program program, String kernelName) {
         this.program = program;
         this.kernelName = kernelName;
         cl_kernel first = clCreateKernel(program, kernelName, null);
         int[] count = new int[1];
-        clGetKernelInfo(first, CL_KERNEL_NUM_ARGS, Sizeof.cl_uint, Pointer.to(count), null);
+        try {
+            clGetKernelInfo(first, CL_KERNEL_NUM_ARGS, Sizeof.cl_uint, Pointer.to(count), null);
+        } catch (CLException e) {
+            clReleaseKernel(first);
+            throw e;
+        }
         this.argumentCount = count[0];
         idle.push(new KernelObject(first, argumentCount));
+        LiveResources.programCreated();
     }
 
     String kernelName() {
@@ -65,8 +81,41 @@ final class BuiltProgram {
         idle.push(kernel);
     }
 
-    /** Releases the program and its idle kernel objects. */
+    /**
+     * One more launch uses the program (the cache leases it before handing it out).
+     *
+     * @return false if it was released already (evicted with no launch left): look it up again
+     */
+    synchronized boolean lease() {
+        if (destroyed) {
+            return false;
+        }
+        leases++;
+        return true;
+    }
+
+    /** A launch is done with the program; the last one after its eviction releases it. */
     synchronized void release() {
+        leases--;
+        destroyIfUnused();
+    }
+
+    /** The cache let go of the program: released now if no launch uses it, else by the last one. */
+    synchronized void evict() {
+        evicted = true;
+        destroyIfUnused();
+    }
+
+    /** Whether the driver's program was released (for tests). */
+    synchronized boolean isReleased() {
+        return destroyed;
+    }
+
+    private void destroyIfUnused() {
+        if (!evicted || leases > 0 || destroyed) {
+            return;
+        }
+        destroyed = true;
         try {
             for (KernelObject kernel = idle.pollFirst(); kernel != null; kernel = idle.pollFirst()) {
                 clReleaseKernel(kernel.kernel());
@@ -75,5 +124,6 @@ final class BuiltProgram {
         } catch (CLException e) {
             // A lost device may refuse; the driver frees the program with the context.
         }
+        LiveResources.programReleased();
     }
 }

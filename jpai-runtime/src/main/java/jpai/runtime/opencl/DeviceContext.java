@@ -1,11 +1,7 @@
 package jpai.runtime.opencl;
 
 import static org.jocl.CL.CL_CONTEXT_PLATFORM;
-import static org.jocl.CL.CL_QUEUE_PROFILING_ENABLE;
-import static org.jocl.CL.clCreateCommandQueueWithProperties;
 import static org.jocl.CL.clCreateContext;
-import static org.jocl.CL.clFinish;
-import static org.jocl.CL.clReleaseCommandQueue;
 import static org.jocl.CL.clReleaseContext;
 
 import java.nio.file.Path;
@@ -16,7 +12,7 @@ import org.jocl.cl_command_queue;
 import org.jocl.cl_context;
 import org.jocl.cl_context_properties;
 import org.jocl.cl_device_id;
-import org.jocl.cl_queue_properties;
+import org.jocl.cl_event;
 
 import jpai.ocl.KernelSource;
 import jpai.runtime.Explain;
@@ -27,14 +23,15 @@ import jpai.runtime.memory.HostMemory;
 import jpai.runtime.profile.Profiler;
 
 /**
- * One OpenCL device in use: its context, one in-order command queue with profiling on, and what
+ * One OpenCL device in use: its context, its {@linkplain CommandQueues command queues}, and what
  * the runtime keeps per device: the {@linkplain ProgramCache programs} (in memory and on disk), the
  * {@linkplain DeviceBufferPool device buffer pool}, and the {@linkplain #pinnedMemory() pinned host
  * memory} arrays are allocated from while this device is in use.
  *
- * <p>All work goes through the one in-order queue, so a command enqueued by any thread sees the
- * effects of every command enqueued before it: a buffer sent by one launch is current for the next,
- * whichever thread runs it.
+ * <p>Each launch runs on a queue lent to it alone until its commands have finished, so a long
+ * kernel of one thread holds up another thread's launch only as far as the device itself does, and
+ * no lock is held while a kernel runs. Order across launches comes from events: a buffer sent by
+ * one launch is current for the next, whichever queue it runs on ({@link DeviceResidency}).
  *
  * <p>A device reported lost ({@code CL_DEVICE_NOT_AVAILABLE}) makes the context unusable: every
  * later launch throws {@link OpenCLRuntimeException} at once, and {@link OpenCLRuntime} sends later
@@ -46,7 +43,9 @@ public final class DeviceContext {
 
     private final OpenCLDeviceInfo device;
     private final cl_context context;
-    private final cl_command_queue queue;
+    private final CommandQueues queues;
+    /** The queue of pinned memory's blocking maps, which no launch uses: a map never waits for a kernel. */
+    private final cl_command_queue mappingQueue;
     private final ProgramCache programs;
     private final DeviceBufferPool bufferPool;
     private final StatusBuffers statusBuffers;
@@ -72,10 +71,9 @@ public final class DeviceContext {
         cl_context_properties properties = new cl_context_properties();
         properties.addProperty(CL_CONTEXT_PLATFORM, device.platformId());
         this.context = clCreateContext(properties, 1, new cl_device_id[] {device.deviceId()}, null, null, null);
-        cl_queue_properties queueProperties = new cl_queue_properties();
-        queueProperties.addProperty(CL.CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE);
         try {
-            this.queue = clCreateCommandQueueWithProperties(context, device.deviceId(), queueProperties, null);
+            this.queues = new CommandQueues(context, device.deviceId());
+            this.mappingQueue = CommandQueues.create(context, device.deviceId());
         } catch (CLException e) {
             clReleaseContext(context);
             throw e;
@@ -85,7 +83,7 @@ public final class DeviceContext {
         this.bufferPool = new DeviceBufferPool(this, Math.min(device.globalMemoryBytes() / 8, 4L << 30));
         this.pinnedMemory = new PinnedHostMemory(this);
         this.statusBuffers = new StatusBuffers(this);
-        this.transfers = new Transfers(queue, sliceBytes);
+        this.transfers = new Transfers(sliceBytes);
     }
 
     public OpenCLDeviceInfo device() {
@@ -111,17 +109,22 @@ public final class DeviceContext {
      */
     public void makeResident(ComponentBuffer buffer) {
         checkUsable();
-        LaunchEvents events = new LaunchEvents();
         DeviceResidency residency = DeviceResidency.of(this, buffer);
+        cl_command_queue queue = queues.take("a copy to the device");
+        LaunchEvents events = new LaunchEvents(queue);
         try {
-            residency.prepareForKernelRead(buffer, events);
-            events.await();
+            cl_event sent = residency.prepareForKernelRead(buffer, events);
+            events.await(); // a transfer only: not worth handing over to another thread on an interrupt
+            if (sent != null) {
+                residency.sendFinished(sent);
+            }
             Profiler.hostToDevice(events.nanos(LaunchEvents.Kind.HOST_TO_DEVICE), events.bytes(LaunchEvents.Kind.HOST_TO_DEVICE), events.count(LaunchEvents.Kind.HOST_TO_DEVICE));
         } catch (CLException e) {
             residency.discardAfterFailure(true);
             throw failure("sending a buffer of " + buffer.byteSize() + " bytes", e);
         } finally {
             events.release();
+            queues.giveBack(queue);
         }
     }
 
@@ -144,6 +147,16 @@ public final class DeviceContext {
         return programs.sourceBuilds();
     }
 
+    /** Programs kept in memory now; at most {@code -Djpai.cache.programs} (for tests and tools). */
+    public int programsInMemory() {
+        return programs.size();
+    }
+
+    /** Programs evicted from memory so far (for tests and tools). */
+    public int programsEvicted() {
+        return programs.evictions();
+    }
+
     /** Programs this context loaded from the disk cache (for tests and tools). */
     public int programsLoadedFromDisk() {
         return programs.binaryLoads();
@@ -154,17 +167,13 @@ public final class DeviceContext {
      * pinned memory of this context must be closed first. For tests and {@link OpenCLRuntime#reset()}.
      */
     public void close() {
-        try {
-            clFinish(queue);
-        } catch (CLException e) {
-            // A lost device: release what can be released.
-        }
+        queues.close(); // waits for their commands
+        CommandQueues.release(mappingQueue);
         programs.close();
         statusBuffers.clear();
         bufferPool.close();
         pinnedMemory.close();
         try {
-            clReleaseCommandQueue(queue);
             clReleaseContext(context);
         } catch (CLException e) {
             // A lost device may refuse; nothing else holds these.
@@ -175,8 +184,14 @@ public final class DeviceContext {
         return context;
     }
 
-    cl_command_queue queue() {
-        return queue;
+    /** The queues launches and copies back borrow. */
+    CommandQueues queues() {
+        return queues;
+    }
+
+    /** The queue of pinned memory's maps and unmaps. */
+    cl_command_queue mappingQueue() {
+        return mappingQueue;
     }
 
     ProgramCache programs() {

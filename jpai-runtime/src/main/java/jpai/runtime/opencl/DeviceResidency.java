@@ -2,7 +2,12 @@ package jpai.runtime.opencl;
 
 import java.lang.foreign.MemorySegment;
 
+import static org.jocl.CL.clReleaseEvent;
+import static org.jocl.CL.clRetainEvent;
+
 import org.jocl.CLException;
+import org.jocl.cl_command_queue;
+import org.jocl.cl_event;
 import org.jocl.cl_mem;
 
 import jpai.runtime.memory.ComponentBuffer;
@@ -27,6 +32,11 @@ import jpai.runtime.profile.Profiler;
  * the buffer (a launch on another thread may still be using it).</li>
  * </ul>
  *
+ * <p>Launches run on command queues of their own ({@link CommandQueues}), so the order of one
+ * queue does not order two launches: a send enqueued by one launch is remembered
+ * ({@link #pendingWrite}) until that launch has seen it finish, and every command of another
+ * launch that reads or writes the device copy meanwhile waits for it.
+ *
  * <p>Thread-safe: state changes hold this object's monitor; the host-read check is one volatile read
  * when the host copy is current, so element-by-element host loops stay cheap.
  */
@@ -40,6 +50,11 @@ final class DeviceResidency implements DeviceMirror {
     private long deviceVersion = NO_VERSION;
     /** A kernel wrote the device copy and the host has not seen it yet. */
     private volatile boolean deviceNewer;
+    /**
+     * The last send to the device copy, retained, until the launch that made it has seen it finish;
+     * commands of other queues that use the device copy wait for it. Null when none is pending.
+     */
+    private cl_event pendingWrite;
 
     private DeviceResidency(DeviceContext context) {
         this.context = context;
@@ -69,20 +84,48 @@ final class DeviceResidency implements DeviceMirror {
     /**
      * The device buffer with the host's data, sending it first (without waiting) if the device copy
      * is stale. The caller holds a lease of {@code host} until {@code events} are awaited: the driver
-     * reads the host memory after this returns.
+     * reads the host memory after this returns. When another launch's send to the device copy may
+     * still be running, {@code events} is made to wait for it.
      *
-     * @return whether data was sent
+     * @return the event of the send this made (the caller passes it to {@link #sendFinished} once it
+     *         has seen it finish), or null if nothing was sent
      */
-    synchronized boolean prepareForKernelRead(ComponentBuffer host, LaunchEvents events) {
+    synchronized cl_event prepareForKernelRead(ComponentBuffer host, LaunchEvents events) {
         allocate(host);
         if (deviceNewer || deviceVersion == host.hostVersion()) {
-            return false;
+            if (pendingWrite != null) {
+                events.dependOn(pendingWrite);
+            }
+            return null;
         }
         long version = host.hostVersion();
         deviceVersion = NO_VERSION; // until the send is enqueued in full
-        context.transfers().toDevice(host.leasedMemory(), buffer.memory(), events);
-        deviceVersion = version; // the queue is in order: later commands see the data
-        return true;
+        cl_event sent = context.transfers().toDevice(host.leasedMemory(), buffer.memory(), events, pendingWrite);
+        if (sent != null) { // an empty array sends nothing
+            clRetainEvent(sent);
+            forgetPendingWrite();
+            pendingWrite = sent;
+        }
+        deviceVersion = version; // later commands of this queue, and commands that wait for pendingWrite, see the data
+        return sent;
+    }
+
+    /** The launch that sent {@code sent} has seen it finish: other launches need not wait for it any more. */
+    synchronized void sendFinished(cl_event sent) {
+        if (pendingWrite == sent) {
+            forgetPendingWrite();
+        }
+    }
+
+    private void forgetPendingWrite() {
+        if (pendingWrite != null) {
+            try {
+                clReleaseEvent(pendingWrite);
+            } catch (CLException e) {
+                // an event of a lost device
+            }
+            pendingWrite = null;
+        }
     }
 
     /** The device buffer for a kernel to write. */
@@ -105,8 +148,10 @@ final class DeviceResidency implements DeviceMirror {
     }
 
     /**
-     * A launch that involved this buffer failed: forget the device copy unless it holds data the
-     * host lacks ({@code keepNewer}, and the device copy newer from before the launch).
+     * A launch that involved this buffer failed: forget the device copy's contents unless it holds
+     * data the host lacks ({@code keepNewer}, and the device copy newer from before the launch). The
+     * device memory itself stays with the array until it closes: a launch of another thread, on
+     * another queue, may be reading it right now.
      */
     synchronized void discardAfterFailure(boolean keepNewer) {
         if (keepNewer && deviceNewer) {
@@ -114,16 +159,15 @@ final class DeviceResidency implements DeviceMirror {
         }
         deviceNewer = false;
         deviceVersion = NO_VERSION;
-        if (buffer != null) {
-            context.bufferPool().release(buffer);
-            buffer = null;
-        }
     }
 
-    /** Brings the device data back now (the launch asked for results on the host); the caller holds a lease of {@code host}. */
+    /**
+     * Enqueues bringing the device data back (the launch asked for results on the host), without
+     * waiting; the caller holds a lease of {@code host} until {@code events} are awaited.
+     */
     synchronized void copyBack(ComponentBuffer host, LaunchEvents events) {
         if (deviceNewer) {
-            context.transfers().toHost(buffer.memory(), host.leasedMemory(), events);
+            context.transfers().toHost(buffer.memory(), host.leasedMemory(), events, false);
             deviceNewer = false;
             deviceVersion = host.hostVersion();
         }
@@ -138,14 +182,18 @@ final class DeviceResidency implements DeviceMirror {
         // thread closes the array meanwhile; it is released outside this object's monitor, since
         // the last release frees the buffer, which takes the buffer's monitor and then this one.
         host.acquireLease();
+        // A queue of its own, taken before this object's monitor (a launch holding a queue may be
+        // waiting for the monitor): on another launch's queue the read would wait for its kernel.
+        cl_command_queue queue = context.queues().take("the copy of an array back to the host");
         try {
-            copyBackForHost(host);
+            copyBackForHost(host, queue);
         } finally {
+            context.queues().giveBack(queue); // the blocking read has finished, or failed
             host.releaseLease();
         }
     }
 
-    private synchronized void copyBackForHost(ComponentBuffer host) {
+    private synchronized void copyBackForHost(ComponentBuffer host, cl_command_queue queue) {
         if (!deviceNewer) {
             return;
         }
@@ -153,14 +201,16 @@ final class DeviceResidency implements DeviceMirror {
             throw new IllegalStateException("this array's data was computed on " + context.device().name()
                     + ", which has been lost (" + context.lostReason() + "); compute it again");
         }
-        LaunchEvents events = new LaunchEvents();
+        LaunchEvents events = new LaunchEvents(queue);
         try {
             try {
-                context.transfers().toHost(buffer.memory(), host.leasedMemory(), events);
+                dependOnPendingWrite(events);
+                context.transfers().toHost(buffer.memory(), host.leasedMemory(), events, true);
             } catch (CLException e) {
                 // One retry: a transient failure must not cost the only copy of the data.
                 events.release();
-                context.transfers().toHost(buffer.memory(), host.leasedMemory(), events);
+                dependOnPendingWrite(events);
+                context.transfers().toHost(buffer.memory(), host.leasedMemory(), events, true);
             }
             Profiler.deviceToHost(events.nanos(Kind.DEVICE_TO_HOST), events.bytes(Kind.DEVICE_TO_HOST), events.count(Kind.DEVICE_TO_HOST));
         } catch (CLException e) {
@@ -178,19 +228,22 @@ final class DeviceResidency implements DeviceMirror {
             return false;
         }
         host.acquireLease(); // as in beforeHostRead: the device buffer is freed with the host memory
+        cl_command_queue queue = context.queues().take("the read of an array's element");
         try {
-            return readOneIfDeviceNewer(offset, target);
+            return readOneIfDeviceNewer(offset, target, queue);
         } finally {
+            context.queues().giveBack(queue);
             host.releaseLease();
         }
     }
 
-    private synchronized boolean readOneIfDeviceNewer(long offset, MemorySegment target) {
+    private synchronized boolean readOneIfDeviceNewer(long offset, MemorySegment target, cl_command_queue queue) {
         if (!deviceNewer) {
             return false;
         }
-        LaunchEvents events = new LaunchEvents();
+        LaunchEvents events = new LaunchEvents(queue);
         try {
+            dependOnPendingWrite(events);
             context.transfers().toHost(buffer.memory(), offset, target, events);
             Profiler.deviceToHost(events.nanos(Kind.DEVICE_TO_HOST), events.bytes(Kind.DEVICE_TO_HOST), events.count(Kind.DEVICE_TO_HOST));
             return true;
@@ -198,6 +251,12 @@ final class DeviceResidency implements DeviceMirror {
             throw context.failure("reading one element of an array on the device", e);
         } finally {
             events.release();
+        }
+    }
+
+    private void dependOnPendingWrite(LaunchEvents events) {
+        if (pendingWrite != null) {
+            events.dependOn(pendingWrite);
         }
     }
 
@@ -210,6 +269,7 @@ final class DeviceResidency implements DeviceMirror {
     public synchronized void release(ComponentBuffer host) {
         deviceNewer = false;
         deviceVersion = NO_VERSION;
+        forgetPendingWrite();
         if (buffer != null) {
             context.bufferPool().release(buffer);
             buffer = null;

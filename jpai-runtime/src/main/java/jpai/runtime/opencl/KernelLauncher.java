@@ -15,8 +15,11 @@ import java.util.List;
 import org.jocl.CLException;
 import org.jocl.Pointer;
 import org.jocl.Sizeof;
+import org.jocl.cl_command_queue;
+import org.jocl.cl_event;
 
 import jpai.ocl.KernelSource;
+import jpai.runtime.memory.BufferLeases;
 import jpai.runtime.opencl.FaultInjection.Fault;
 import jpai.runtime.opencl.KernelLaunch.Binding;
 import jpai.runtime.opencl.KernelLaunch.Local;
@@ -39,11 +42,15 @@ import jpai.runtime.profile.Profiler;
  * {@link OpenCLRuntimeException} with a sentence saying what failed; a lost device also makes the
  * context unusable.
  *
+ * <p>The launch borrows a command queue of its own from the context ({@link CommandQueues}) and
+ * leases its program ({@link ProgramCache}) until its commands have finished. Its wait answers
+ * {@link Thread#interrupt()} ({@link DeviceWait}): it then throws {@link LaunchInterruptedException}
+ * and leaves the release of what the commands still use to {@link AbandonedLaunches}.
+ *
  * <p>One instance per launch; not thread-safe. Many launches may run at once on one context: each
- * takes a kernel object of its own, and the context's queue, caches and pools are thread-safe.
+ * takes a kernel object and a queue of its own, and the context's caches and pools are thread-safe.
  */
 final class KernelLauncher {
-
 
     /**
      * Where a non-blocking status read lands: direct memory, which the driver may write after the
@@ -54,7 +61,10 @@ final class KernelLauncher {
     private final DeviceContext context;
     private final KernelSource source;
     private final KernelLaunch launch;
-    private final LaunchEvents events = new LaunchEvents();
+    /** The events of this launch's commands, on the queue lent to it; made when the queue is taken. */
+    private LaunchEvents events;
+    /** The thread stopped waiting (interrupted): what the launch holds is released when the device has finished. */
+    private boolean abandoned;
     private final List<DeviceBuffer> temporaries = new ArrayList<>();
     /** Residencies this launch sent data to or writes, with whether the device copy was newer before. */
     private final List<Touched> touched = new ArrayList<>();
@@ -67,7 +77,8 @@ final class KernelLauncher {
     /** The status buffer of this launch, from the context's zeroed ones, or null. */
     private DeviceBuffer statusBuffer;
 
-    private record Touched(DeviceResidency residency, boolean wasDeviceNewer) {
+    /** @param sent the event of the send this launch made to the device copy, or null */
+    private record Touched(DeviceResidency residency, boolean wasDeviceNewer, cl_event sent) {
     }
 
     KernelLauncher(DeviceContext context, KernelSource source, KernelLaunch launch) {
@@ -77,13 +88,19 @@ final class KernelLauncher {
     }
 
     LaunchResult run() {
-        // Every array's host memory stays allocated until the launch has waited for its last command.
-        try (jpai.runtime.memory.BufferLeases leases = LaunchLeases.of(launch)) {
-            return runLeased();
+        // Every array's host memory stays allocated until the launch's last command has finished:
+        // released here, or, when the thread stopped waiting, by the abandoned launch's release.
+        BufferLeases leases = LaunchLeases.of(launch);
+        try {
+            return runLeased(leases);
+        } finally {
+            if (!abandoned) {
+                leases.close();
+            }
         }
     }
 
-    private LaunchResult runLeased() {
+    private LaunchResult runLeased(BufferLeases leases) {
         context.checkUsable();
         if (launch.globalSize() < 0) {
             throw new IllegalArgumentException("the launch of " + source.kernelName() + " has no global size: call globalSize(n)");
@@ -95,10 +112,22 @@ final class KernelLauncher {
         long start = System.nanoTime();
         KernelObject kernel = null;
         BuiltProgram program = null;
+        long buildStart = System.nanoTime();
         try {
-            long buildStart = System.nanoTime();
-            program = context.programs().program(source);
-            long buildNanos = System.nanoTime() - buildStart;
+            program = context.programs().program(source); // a lease: an evicted program is released only after its last launch
+        } catch (CLException e) {
+            throw context.failure("getting the program for kernel " + source.kernelName(), e);
+        }
+        long buildNanos = System.nanoTime() - buildStart;
+        cl_command_queue queue;
+        try {
+            queue = context.queues().take("kernel " + source.kernelName());
+        } catch (RuntimeException e) {
+            program.release();
+            throw e;
+        }
+        events = new LaunchEvents(queue);
+        try {
             checkAllBound(program);
             kernel = program.take();
             int[] status = bindAll(kernel);
@@ -108,6 +137,8 @@ final class KernelLauncher {
                 long[] local = launch.localSize() > 0 ? new long[] {launch.localSize()} : null;
                 long piece = launch.perEnqueue() > 0 ? launch.perEnqueue() : launch.globalSize();
                 int base = launch.baseIndexArgument();
+                // Sends of inputs made by other launches, on their queues, finish before the first piece.
+                cl_event[] after = events.waitList();
                 for (long offset = 0; offset < launch.globalSize(); offset += piece) {
                     long[] globalOffset = null;
                     if (base >= 0) {
@@ -117,8 +148,9 @@ final class KernelLauncher {
                     } else if (offset != 0) {
                         globalOffset = new long[] {offset};
                     }
-                    clEnqueueNDRangeKernel(context.queue(), kernel.kernel(), 1, globalOffset, new long[] {Math.min(piece, launch.globalSize() - offset)}, local, 0,
-                            null, events.next(Kind.KERNEL, 0));
+                    boolean waits = offset == 0 && after != null;
+                    clEnqueueNDRangeKernel(queue, kernel.kernel(), 1, globalOffset, new long[] {Math.min(piece, launch.globalSize() - offset)}, local,
+                            waits ? after.length : 0, waits ? after : null, events.next(Kind.KERNEL, 0));
                     KernelLaunches.recordOne();
                 }
                 if (base >= 0 && piece < launch.globalSize()) {
@@ -130,22 +162,13 @@ final class KernelLauncher {
             kernel = null;
             markWritten();
             ByteBuffer statusWords = null;
-            boolean done = false;
             if (status != null) {
                 step = "reading the status buffer";
                 FaultInjection.check(Fault.TRANSFER);
-                if (launch.keepsResultOnDevice()) {
-                    // The last command: a blocking read, which on the in-order queue also means every
-                    // earlier command has finished, so no separate wait is needed.
-                    clEnqueueReadBuffer(context.queue(), statusBuffer.memory(), true, 0, 2L * Sizeof.cl_int, Pointer.to(status), 0, null,
-                            events.next(Kind.DEVICE_TO_HOST, 2L * Sizeof.cl_int));
-                    done = true;
-                } else {
-                    // Non-blocking into direct memory: the one wait below covers it and the copy-backs.
-                    statusWords = STATUS_WORDS.get();
-                    clEnqueueReadBuffer(context.queue(), statusBuffer.memory(), false, 0, 2L * Sizeof.cl_int, Pointer.to(statusWords), 0, null,
-                            events.next(Kind.DEVICE_TO_HOST, 2L * Sizeof.cl_int));
-                }
+                // Non-blocking into direct memory: the one wait below covers it and the copy-backs.
+                statusWords = STATUS_WORDS.get();
+                clEnqueueReadBuffer(queue, statusBuffer.memory(), false, 0, 2L * Sizeof.cl_int, Pointer.to(statusWords), 0, null,
+                        events.next(Kind.DEVICE_TO_HOST, 2L * Sizeof.cl_int));
             }
             if (!launch.keepsResultOnDevice()) {
                 step = "bringing the results back";
@@ -155,10 +178,13 @@ final class KernelLauncher {
                     }
                 }
             }
-            if (!done) {
-                step = "waiting for the device";
-                events.await();
+            step = "waiting for the device";
+            if (!DeviceWait.await(events)) {
+                abandon(program, leases, statusWords);
+                throw new LaunchInterruptedException("interrupted while waiting for kernel " + source.kernelName() + " on " + context.device().name()
+                        + "; its results are discarded, and the memory it uses is released when the device has finished it");
             }
+            events.await(); // returns at once; reports a failed command as CLException
             if (statusWords != null) {
                 status[0] = statusWords.getInt(0);
                 status[1] = statusWords.getInt(Sizeof.cl_int);
@@ -168,16 +194,61 @@ final class KernelLauncher {
                 statusBuffer = null;
             }
             LaunchProfile profile = profile(buildNanos, System.nanoTime() - start);
+            sendsFinished();
             releaseTemporaries();
             return new LaunchResult(status, profile);
         } catch (CLException e) {
             cleanUpAfterFailure(program, kernel, e);
             throw context.failure(stepDescription() + " for kernel " + source.kernelName(), e);
         } catch (RuntimeException | Error e) {
-            cleanUpAfterFailure(program, kernel, null);
+            if (!abandoned) { // an abandoned launch is released when the device has finished it
+                cleanUpAfterFailure(program, kernel, null);
+            }
             throw e;
         } finally {
-            events.release();
+            if (!abandoned) {
+                events.release();
+                context.queues().giveBack(queue);
+                program.release();
+            }
+        }
+    }
+
+    /**
+     * The thread stopped waiting while the launch's commands may still run: everything they read or
+     * write (leases, temporaries, the status buffer and the status words it is read into, the queue,
+     * the program) is released by {@link AbandonedLaunches} once they have finished.
+     */
+    private void abandon(BuiltProgram program, BufferLeases leases, ByteBuffer statusWords) {
+        abandoned = true;
+        if (statusWords != null) {
+            STATUS_WORDS.remove(); // the driver may still write these words: this thread's next launch gets others
+        }
+        LaunchEvents abandonedEvents = events;
+        DeviceBuffer abandonedStatus = statusBuffer;
+        statusBuffer = null;
+        AbandonedLaunches.releaseWhenFinished(abandonedEvents, () -> {
+            try {
+                sendsFinished();
+                releaseTemporaries();
+                if (abandonedStatus != null) {
+                    context.bufferPool().release(abandonedStatus); // its contents are unknown
+                }
+            } finally {
+                abandonedEvents.release();
+                context.queues().giveBack(abandonedEvents.queue());
+                program.release();
+                leases.close();
+            }
+        });
+    }
+
+    /** Other launches need not wait for this launch's sends any more: it has seen them finish. */
+    private void sendsFinished() {
+        for (Touched t : touched) {
+            if (t.sent() != null) {
+                t.residency().sendFinished(t.sent());
+            }
         }
     }
 
@@ -206,13 +277,17 @@ final class KernelLauncher {
                 case ReadBuffer read -> {
                     DeviceResidency residency = DeviceResidency.of(context, read.buffer());
                     boolean wasNewer = residency.isDeviceNewer();
-                    touched.add(new Touched(residency, wasNewer));
-                    residency.prepareForKernelRead(read.buffer(), events);
+                    int at = touched.size();
+                    touched.add(new Touched(residency, wasNewer, null));
+                    cl_event sent = residency.prepareForKernelRead(read.buffer(), events);
+                    if (sent != null) {
+                        touched.set(at, new Touched(residency, wasNewer, sent));
+                    }
                     kernel.setBuffer(index, residency.memory());
                 }
                 case WriteBuffer write -> {
                     DeviceResidency residency = DeviceResidency.of(context, write.buffer());
-                    touched.add(new Touched(residency, residency.isDeviceNewer()));
+                    touched.add(new Touched(residency, residency.isDeviceNewer(), null));
                     residency.prepareForKernelWrite(write.buffer());
                     kernel.setBuffer(index, residency.memory());
                 }
@@ -222,7 +297,7 @@ final class KernelLauncher {
                     if (bytes > 0) {
                         FaultInjection.check(Fault.TRANSFER);
                         // Blocking: JOCL cannot leave a Java heap array to a command still in flight.
-                        clEnqueueWriteBuffer(context.queue(), buffer.memory(), true, 0, bytes, ArrayData.pointerTo(array.array()), 0, null,
+                        clEnqueueWriteBuffer(events.queue(), buffer.memory(), true, 0, bytes, ArrayData.pointerTo(array.array()), 0, null,
                                 events.next(Kind.HOST_TO_DEVICE, bytes));
                     }
                     kernel.setBuffer(index, buffer.memory());
@@ -304,7 +379,7 @@ final class KernelLauncher {
      */
     private void cleanUpAfterFailure(BuiltProgram program, KernelObject kernel, CLException cause) {
         try {
-            clFinish(context.queue());
+            clFinish(events.queue()); // this launch's commands only: the queue is its own
         } catch (CLException e) {
             // The queue itself failed: nothing more will run on it.
         }
@@ -313,6 +388,9 @@ final class KernelLauncher {
             program.giveBack(kernel);
         }
         for (Touched t : touched) {
+            if (t.sent() != null) {
+                t.residency().sendFinished(t.sent());
+            }
             t.residency().discardAfterFailure(t.wasDeviceNewer());
         }
         releaseTemporaries();

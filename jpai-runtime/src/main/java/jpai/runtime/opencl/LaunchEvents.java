@@ -4,6 +4,7 @@ import static org.jocl.CL.CL_PROFILING_COMMAND_END;
 import static org.jocl.CL.CL_PROFILING_COMMAND_START;
 import static org.jocl.CL.clGetEventProfilingInfo;
 import static org.jocl.CL.clReleaseEvent;
+import static org.jocl.CL.clRetainEvent;
 import static org.jocl.CL.clWaitForEvents;
 
 import java.util.Arrays;
@@ -11,18 +12,22 @@ import java.util.Arrays;
 import org.jocl.CLException;
 import org.jocl.Pointer;
 import org.jocl.Sizeof;
+import org.jocl.cl_command_queue;
 import org.jocl.cl_event;
 
 /**
- * The OpenCL events of one launch (or one lazy copy-back), by what they did, with the bytes each
- * transfer moved: after {@link #await()} they give the device's own timings
- * ({@code CL_PROFILING_COMMAND_START} to {@code END}), which the profile reports.
+ * The OpenCL events of one launch (or one lazy copy-back), all on the one command queue it was lent,
+ * by what they did, with the bytes each transfer moved: after {@link #await()} they give the
+ * device's own timings ({@code CL_PROFILING_COMMAND_START} to {@code END}), which the profile
+ * reports. Besides its own, the launch holds the events of commands on other queues that it must
+ * wait for ({@link #dependOn}): a send of one of its inputs that another launch made.
  *
  * <p>Plain arrays, no streams or per-event records: this runs on every apply, and right after a
  * garbage collection every distinct piece of Java code on the apply path runs many times slower
  * than in a warm loop (the benchmark method collects garbage before each timed call).
  *
- * <p>Not thread-safe: one per launch, used by the launching thread.
+ * <p>Not thread-safe: one per launch, used by the launching thread (or, when that thread stopped
+ * waiting, by the one that releases the abandoned launch: {@link AbandonedLaunches}).
  */
 final class LaunchEvents {
 
@@ -31,10 +36,61 @@ final class LaunchEvents {
         HOST_TO_DEVICE, KERNEL, DEVICE_TO_HOST
     }
 
+    private final cl_command_queue queue;
     private cl_event[] events = new cl_event[4];
     private Kind[] kinds = new Kind[4];
     private long[] bytes = new long[4];
     private int size;
+    /** Retained events of other queues' commands this launch waits for, or null. */
+    private cl_event[] dependencies;
+    private int dependencyCount;
+
+    LaunchEvents(cl_command_queue queue) {
+        this.queue = queue;
+    }
+
+    /** The queue this launch's commands go to. */
+    cl_command_queue queue() {
+        return queue;
+    }
+
+    /** The last command's event, or null if none was enqueued. */
+    cl_event last() {
+        return size == 0 ? null : events[size - 1];
+    }
+
+    /**
+     * Makes {@code event} (a command on another queue, e.g. a send of an input by another launch)
+     * one this launch's kernel waits for; retained until {@link #release()}.
+     */
+    void dependOn(cl_event event) {
+        clRetainEvent(event);
+        if (dependencies == null) {
+            dependencies = new cl_event[2];
+        } else if (dependencyCount == dependencies.length) {
+            dependencies = Arrays.copyOf(dependencies, dependencyCount * 2);
+        }
+        dependencies[dependencyCount++] = event;
+    }
+
+    /** The events of {@link #dependOn}, as a wait list, or null. */
+    cl_event[] waitList() {
+        return dependencyCount == 0 ? null : Arrays.copyOf(dependencies, dependencyCount);
+    }
+
+    int waitListSize() {
+        return dependencyCount;
+    }
+
+    /** Whether any command has failed ({@code status} and its {@code pointer}: scratch space). */
+    boolean anyFailed(int[] status, Pointer pointer) {
+        for (int i = 0; i < size; i++) {
+            if (DeviceWait.finished(events[i], status, pointer) && status[0] < 0) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     /** A new event to pass to an enqueue call, recorded as {@code kind} moving {@code bytes}. */
     cl_event next(Kind kind, long byteCount) {
@@ -103,8 +159,17 @@ final class LaunchEvents {
         return count;
     }
 
-    /** Releases every event; safe after a failure. */
+    /** Releases every event, the dependencies' too; safe after a failure. */
     void release() {
+        for (int i = 0; i < dependencyCount; i++) {
+            try {
+                clReleaseEvent(dependencies[i]);
+            } catch (CLException e) {
+                // An event of a lost device; nothing else holds it.
+            }
+            dependencies[i] = null;
+        }
+        dependencyCount = 0;
         for (int i = 0; i < size; i++) {
             try {
                 clReleaseEvent(events[i]);

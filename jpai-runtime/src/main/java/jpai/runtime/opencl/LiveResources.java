@@ -5,8 +5,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Counts the OpenCL memory this process holds, so tests (and people chasing a leak) can see that
  * applying functions does not accumulate it: device buffers ({@code cl_mem} in device memory,
- * pooled ones included) and pinned host allocations (mapped {@code CL_MEM_ALLOC_HOST_PTR} buffers,
- * pooled ones included).
+ * pooled ones included), pinned host allocations (mapped {@code CL_MEM_ALLOC_HOST_PTR} buffers,
+ * pooled ones included) and built programs.
  *
  * <p>Thread-safe: atomic counters, updated where the objects are created and released.
  */
@@ -16,6 +16,7 @@ public final class LiveResources {
     private static final AtomicLong DEVICE_BYTES = new AtomicLong();
     private static final AtomicLong PINNED_ALLOCATIONS = new AtomicLong();
     private static final AtomicLong PINNED_BYTES = new AtomicLong();
+    private static final AtomicLong PROGRAMS = new AtomicLong();
 
     private LiveResources() {
     }
@@ -38,6 +39,19 @@ public final class LiveResources {
     /** Bytes of the pinned allocations counted by {@link #pinnedAllocations()}. */
     public static long pinnedBytes() {
         return PINNED_BYTES.get();
+    }
+
+    /** Built OpenCL programs ({@code cl_program}) not yet released, on every device. */
+    public static long programs() {
+        return PROGRAMS.get();
+    }
+
+    static void programCreated() {
+        PROGRAMS.incrementAndGet();
+    }
+
+    static void programReleased() {
+        PROGRAMS.decrementAndGet();
     }
 
     static void deviceBufferCreated(long bytes) {

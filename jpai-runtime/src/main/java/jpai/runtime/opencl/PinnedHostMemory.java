@@ -188,7 +188,7 @@ final class PinnedHostMemory implements HostMemory {
         cl_mem memory = clCreateBuffer(owner.context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, capacity, null, null);
         ByteBuffer mapped;
         try {
-            mapped = clEnqueueMapBuffer(owner.queue(), memory, true, CL_MAP_READ | CL_MAP_WRITE, 0, capacity, 0, null, null, null);
+            mapped = clEnqueueMapBuffer(owner.mappingQueue(), memory, true, CL_MAP_READ | CL_MAP_WRITE, 0, capacity, 0, null, null, null);
         } catch (CLException e) {
             clReleaseMemObject(memory);
             throw e;
@@ -199,7 +199,7 @@ final class PinnedHostMemory implements HostMemory {
 
     private void free(PinnedBlock block) {
         try {
-            clEnqueueUnmapMemObject(owner.queue(), block.memory(), block.mapped(), 0, null, null);
+            clEnqueueUnmapMemObject(owner.mappingQueue(), block.memory(), block.mapped(), 0, null, null);
             clReleaseMemObject(block.memory());
         } catch (CLException e) {
             // A lost device may refuse; the driver frees its memory with the context.

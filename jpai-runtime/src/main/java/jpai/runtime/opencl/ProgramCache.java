@@ -11,8 +11,12 @@ import static org.jocl.CL.clGetProgramInfo;
 import static org.jocl.CL.clReleaseProgram;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
 
 import org.jocl.CLException;
 import org.jocl.Pointer;
@@ -21,6 +25,7 @@ import org.jocl.cl_device_id;
 import org.jocl.cl_program;
 
 import jpai.ocl.KernelSource;
+import jpai.runtime.JpaiOptions;
 import jpai.runtime.device.SignalChaining;
 import jpai.runtime.opencl.FaultInjection.Fault;
 import jpai.runtime.profile.Profiler;
@@ -31,16 +36,29 @@ import jpai.runtime.profile.Profiler;
  * binary the driver refuses is rebuilt from source and overwritten. A failed build is not
  * remembered: the next launch of that source tries again.
  *
- * <p>Thread-safe: a concurrent map builds each program once, builds run one at a time, counters
- * are atomic.
+ * <p>Bounded: at most {@link JpaiOptions#programCacheEntries()} programs stay in memory
+ * ({@code -Djpai.cache.programs=N}); past it the least recently used one is evicted, and built again
+ * (or loaded from the disk cache) when its source is launched again. A program evicted while
+ * launches of other threads still use it is released after the last of them
+ * ({@link BuiltProgram#lease()}).
+ *
+ * <p>Thread-safe: lookups and evictions hold the cache's monitor briefly; each program is built
+ * once at a time (other threads wanting the same source wait for that build), builds of different
+ * programs run one at a time, counters are atomic.
  */
 final class ProgramCache {
 
     private final DeviceContext owner;
     private final ProgramBinaryCache disk;
-    private final ConcurrentHashMap<KernelSource, BuiltProgram> programs = new ConcurrentHashMap<>();
+    /** The most programs kept: read at each insertion, so that a changed property takes effect. */
+    private final IntSupplier bound;
+    /** Guarded by its own monitor; in access order, least recently used first. */
+    private final LinkedHashMap<KernelSource, BuiltProgram> programs = new LinkedHashMap<>(64, 0.75f, true);
+    /** Builds in progress, so that a source is built once however many threads launch it at once. */
+    private final ConcurrentHashMap<KernelSource, CompletableFuture<Void>> building = new ConcurrentHashMap<>();
     private final AtomicInteger sourceBuilds = new AtomicInteger();
     private final AtomicInteger binaryLoads = new AtomicInteger();
+    private final AtomicInteger evictions = new AtomicInteger();
     /**
      * Builds of different programs run one at a time: drivers' compilers are not all safe to run
      * concurrently (PoCL 3.1 fails with a temporary-file race in its own cache), and builds are rare.
@@ -51,14 +69,60 @@ final class ProgramCache {
      * @param disk the binary cache, or null to build everything from source
      */
     ProgramCache(DeviceContext owner, ProgramBinaryCache disk) {
-        this.owner = owner;
-        this.disk = disk;
+        this(owner, disk, JpaiOptions::programCacheEntries);
     }
 
-    /** The program of {@code source}, built (or loaded) on first use. */
+    ProgramCache(DeviceContext owner, ProgramBinaryCache disk, IntSupplier bound) {
+        this.owner = owner;
+        this.disk = disk;
+        this.bound = bound;
+    }
+
+    /**
+     * The program of {@code source}, built (or loaded) on first use, leased to the caller: it must
+     * call {@link BuiltProgram#release()} when its launch is done.
+     */
     BuiltProgram program(KernelSource source) {
-        BuiltProgram program = programs.get(source);
-        return program != null ? program : programs.computeIfAbsent(source, this::obtain);
+        while (true) {
+            synchronized (programs) {
+                BuiltProgram program = programs.get(source);
+                if (program != null && program.lease()) {
+                    return program;
+                }
+            }
+            CompletableFuture<Void> mine = new CompletableFuture<>();
+            CompletableFuture<Void> other = building.putIfAbsent(source, mine);
+            if (other != null) {
+                other.handle((done, failure) -> null).join(); // then look again (or build, if that build failed)
+                continue;
+            }
+            try {
+                BuiltProgram built = obtain(source);
+                synchronized (programs) {
+                    built.lease(); // before any eviction can see it
+                    BuiltProgram replaced = programs.put(source, built);
+                    if (replaced != null) {
+                        replaced.evict();
+                    }
+                    evictBeyondBound();
+                }
+                return built;
+            } finally {
+                building.remove(source, mine);
+                mine.complete(null);
+            }
+        }
+    }
+
+    private void evictBeyondBound() {
+        int most = Math.max(1, bound.getAsInt());
+        Iterator<BuiltProgram> oldestFirst = programs.values().iterator();
+        while (programs.size() > most && oldestFirst.hasNext()) {
+            BuiltProgram oldest = oldestFirst.next();
+            oldestFirst.remove();
+            oldest.evict();
+            evictions.incrementAndGet();
+        }
     }
 
     /** Programs built from source so far (for tests). */
@@ -71,14 +135,28 @@ final class ProgramCache {
         return binaryLoads.get();
     }
 
+    /** Programs evicted so far (for tests). */
+    int evictions() {
+        return evictions.get();
+    }
+
+    /** Programs kept in memory now. */
+    int size() {
+        synchronized (programs) {
+            return programs.size();
+        }
+    }
+
     ProgramBinaryCache disk() {
         return disk;
     }
 
-    /** Releases every program. */
+    /** Lets go of every program: each is released once no launch uses it. */
     void close() {
-        programs.values().forEach(BuiltProgram::release);
-        programs.clear();
+        synchronized (programs) {
+            programs.values().forEach(BuiltProgram::evict);
+            programs.clear();
+        }
     }
 
     private BuiltProgram obtain(KernelSource source) {

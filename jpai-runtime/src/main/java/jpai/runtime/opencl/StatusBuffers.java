@@ -13,8 +13,9 @@ import jpai.runtime.opencl.LaunchEvents.Kind;
  * The two-int status buffers of one context's launches (a kernel's deoptimisation reason and
  * element), kept zeroed between launches. A kernel writes its status buffer only when an element
  * takes a Java exception path, so almost every launch gets a zeroed buffer with no driver call and
- * gives it back still zero; only a buffer a kernel wrote is zeroed again, on the in-order queue,
- * before anyone can take it.
+ * gives it back still zero. A buffer a kernel wrote goes back to the pool instead, and a launch that
+ * finds no zeroed one zeroes a new one on its own queue: launches run on queues of their own, so a
+ * fill enqueued on one would not be ordered before a kernel of another.
  *
  * <p>Thread-safe.
  */
@@ -42,7 +43,7 @@ final class StatusBuffers {
         }
         buffer = context.bufferPool().acquire(BYTES);
         try {
-            fill(buffer, events.next(Kind.HOST_TO_DEVICE, BYTES));
+            fill(buffer, events);
         } catch (RuntimeException e) {
             events.dropLast();
             context.bufferPool().release(buffer);
@@ -54,12 +55,8 @@ final class StatusBuffers {
     /** Takes {@code buffer} back after its launch completed; {@code written}: the kernel wrote it. */
     void giveBack(DeviceBuffer buffer, boolean written) {
         if (written) {
-            try {
-                fill(buffer, null); // in order on the queue: done before any later launch reads it
-            } catch (RuntimeException e) {
-                context.bufferPool().release(buffer);
-                return;
-            }
+            context.bufferPool().release(buffer);
+            return;
         }
         synchronized (zeroed) {
             zeroed.add(buffer);
@@ -87,7 +84,9 @@ final class StatusBuffers {
         }
     }
 
-    private void fill(DeviceBuffer buffer, org.jocl.cl_event event) {
-        clEnqueueFillBuffer(context.queue(), buffer.memory(), Pointer.to(ZERO), Sizeof.cl_int, 0, BYTES, 0, null, event);
+    /** Zeroes {@code buffer} on the queue of {@code events}, before the launch's kernel. */
+    private static void fill(DeviceBuffer buffer, LaunchEvents events) {
+        org.jocl.cl_event event = events.next(Kind.HOST_TO_DEVICE, BYTES);
+        clEnqueueFillBuffer(events.queue(), buffer.memory(), Pointer.to(ZERO), Sizeof.cl_int, 0, BYTES, 0, null, event);
     }
 }

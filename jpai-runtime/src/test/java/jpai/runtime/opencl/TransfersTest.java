@@ -46,19 +46,20 @@ class TransfersTest {
     @EnabledIfEnvironmentVariable(named = "JPAI_EXPECT_OPENCL", matches = "1")
     void movesDataInSlicesBothWays() {
         DeviceContext context = OpenCLTestSupport.context();
-        Transfers transfers = new Transfers(context.queue(), 1000);
+        Transfers transfers = new Transfers(1000);
         long bytes = 10_007;
         assertEquals(11, transfers.sliceCount(bytes));
         DeviceBuffer buffer = context.bufferPool().acquire(bytes);
-        LaunchEvents events = new LaunchEvents();
+        org.jocl.cl_command_queue queue = context.queues().take("the test");
+        LaunchEvents events = new LaunchEvents(queue);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment source = arena.allocate(bytes);
             MemorySegment target = arena.allocate(bytes);
             for (long i = 0; i < bytes; i++) {
                 source.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 31 + 7));
             }
-            transfers.toDevice(source, buffer.memory(), events);
-            transfers.toHost(buffer.memory(), target, events);
+            transfers.toDevice(source, buffer.memory(), events, null);
+            transfers.toHost(buffer.memory(), target, events, true);
             events.await();
             assertEquals(11, events.count(LaunchEvents.Kind.HOST_TO_DEVICE));
             assertEquals(11, events.count(LaunchEvents.Kind.DEVICE_TO_HOST));
@@ -66,6 +67,7 @@ class TransfersTest {
             assertEquals(-1, source.mismatch(target), "every slice arrived where it belongs");
         } finally {
             events.release();
+            context.queues().giveBack(queue);
             context.bufferPool().release(buffer);
         }
     }

@@ -1,0 +1,82 @@
+package jpai.runtime.opencl;
+
+import static org.jocl.CL.CL_COMPLETE;
+import static org.jocl.CL.CL_EVENT_COMMAND_EXECUTION_STATUS;
+import static org.jocl.CL.clFlush;
+import static org.jocl.CL.clGetEventInfo;
+
+import java.util.concurrent.locks.LockSupport;
+
+import org.jocl.Pointer;
+import org.jocl.Sizeof;
+import org.jocl.cl_event;
+
+/**
+ * Waits for the commands of one launch, answering {@link Thread#interrupt()}: OpenCL's own wait
+ * ({@code clWaitForEvents}) blocks in the driver and cannot be interrupted, so the thread instead
+ * polls the last command's status: back to back for {@value #SPIN_NANOS} ns (a small launch on a GPU
+ * is done by then), then between sleeps that double from {@value #FIRST_SLEEP_NANOS} ns to
+ * {@value #LONGEST_SLEEP_NANOS} ns, so a long kernel costs a waiting thread a few thousand status
+ * reads a second and is noticed at most half a millisecond late.
+ *
+ * <p>Why not the driver's completion callback ({@code clSetEventCallback}) and a park: on PoCL
+ * (2 cores) it halved the applies a thread makes per second, the hand-off from the driver's thread
+ * costing more than the sleeps, and a failed command (a lost device) may never call it back.
+ *
+ * <p>The commands of one launch are on one in-order queue, so when its last command is complete all
+ * are; a failed command anywhere ends the wait too (the events' own {@link LaunchEvents#await()}
+ * then reports it).
+ */
+final class DeviceWait {
+
+    private static final long SPIN_NANOS = 50_000;
+    private static final long FIRST_SLEEP_NANOS = 10_000;
+    private static final long LONGEST_SLEEP_NANOS = 500_000;
+
+    private DeviceWait() {
+    }
+
+    /**
+     * Waits until every command of {@code events} has finished, or one failed.
+     *
+     * @return true when done; false when the thread was interrupted first, or already was (its flag
+     *         stays set, and the commands may still be running: the caller must leave what they use
+     *         alone)
+     */
+    static boolean await(LaunchEvents events) {
+        cl_event last = events.last();
+        if (last == null) {
+            return !Thread.currentThread().isInterrupted();
+        }
+        clFlush(events.queue()); // submitted now: a command never flushed would never complete
+        int[] status = new int[1];
+        Pointer statusPointer = Pointer.to(status); // one for all polls: a poll allocates nothing
+        long spinEnd = System.nanoTime() + SPIN_NANOS;
+        do {
+            if (Thread.currentThread().isInterrupted()) {
+                return false;
+            }
+            if (finished(last, status, statusPointer)) {
+                return true;
+            }
+            Thread.onSpinWait();
+        } while (System.nanoTime() < spinEnd);
+        long sleep = FIRST_SLEEP_NANOS;
+        while (true) {
+            LockSupport.parkNanos(sleep); // an interrupt ends it at once
+            if (Thread.currentThread().isInterrupted()) {
+                return false;
+            }
+            if (finished(last, status, statusPointer) || events.anyFailed(status, statusPointer)) {
+                return true;
+            }
+            sleep = Math.min(2 * sleep, LONGEST_SLEEP_NANOS);
+        }
+    }
+
+    /** Whether {@code event}'s command completed or failed (a negative status), read into {@code status} through {@code pointer}. */
+    static boolean finished(cl_event event, int[] status, Pointer pointer) {
+        clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, Sizeof.cl_int, pointer, null);
+        return status[0] <= CL_COMPLETE;
+    }
+}
