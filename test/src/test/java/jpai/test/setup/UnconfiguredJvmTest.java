@@ -66,7 +66,7 @@ class UnconfiguredJvmTest {
         assertFalse(run.err().contains("\tat ") || run.err().contains("Exception"), "no stack trace: " + run);
     }
 
-    private static Path testClasses() {
+    static Path testClasses() {
         try {
             return Path.of(SetupProbe.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         } catch (URISyntaxException e) {
