@@ -29,7 +29,7 @@ public final class GraalAccess {
         Object compiler = JVMCI.getRuntime().getCompiler();
         if (!(compiler instanceof GraalJVMCICompiler graal)) {
             throw new IllegalStateException("The JVMCI compiler is " + compiler.getClass().getName()
-                    + ", not Graal: start the JVM with the flags in build/jpai.argfile (Graal on --upgrade-module-path).");
+                    + ", not Graal: start the JVM with Graal's jars on --upgrade-module-path (README, \"Use JPAI in your project\").");
         }
         HotSpotGraalRuntimeProvider runtime = (HotSpotGraalRuntimeProvider) graal.getGraalRuntime();
         this.backend = runtime.getHostBackend();

@@ -61,6 +61,7 @@ final class KernelShapes {
      * arguments only of the object fields the function reads.
      */
     static List<CapturedValue> capturesOf(Object function) {
+        requireOpenToJpai(function.getClass());
         List<CapturedValue> captures = new ArrayList<>();
         for (Field field : function.getClass().getDeclaredFields()) {
             if (Modifier.isStatic(field.getModifiers())) {
@@ -77,6 +78,35 @@ final class KernelShapes {
             }
         }
         return List.copyOf(captures);
+    }
+
+    /**
+     * A lambda that captured values can run on the device only if JPAI may read them: its class's
+     * package must be open to JPAI. A user module that does not open it gets a reason naming the
+     * line to add, said by default (it is the user's set-up, like a missing flag), and the
+     * operation runs in Java, where no reflection is needed.
+     */
+    private static void requireOpenToJpai(Class<?> type) {
+        Module module = type.getModule();
+        Module jpai = KernelShapes.class.getModule();
+        if (!hasInstanceFields(type) || module.isOpen(type.getPackageName(), jpai)) {
+            return;
+        }
+        String opens = "opens " + type.getPackageName() + (jpai.isNamed() ? " to " + jpai.getName() : "") + ";";
+        String owner = type.getName().replaceAll("\\$\\$Lambda.*", ""); // the hidden class's name without its suffix
+        String reason = "a lambda of " + owner + " captures values that JPAI cannot read: module " + module.getName() + " does not open package "
+                        + type.getPackageName() + " to JPAI; add '" + opens + "' to its module-info.java";
+        Explain.notice(reason);
+        throw new jpai.compiler.KernelBailoutException(reason, null);
+    }
+
+    private static boolean hasInstanceFields(Class<?> type) {
+        for (Field field : type.getDeclaredFields()) {
+            if (!Modifier.isStatic(field.getModifiers())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The fields of an object of class {@code type} reached from the functional object's {@code field} through {@code path}. */

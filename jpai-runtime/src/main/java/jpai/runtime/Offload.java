@@ -7,7 +7,7 @@ import jpai.runtime.profile.Profiler;
 
 /**
  * The decisions every skeleton makes the same way: whether to try the OpenCL device for an
- * executor, and what a fallback to Java does (explain it once, or throw with
+ * executor (and whether this JVM can compile kernels at all: {@link JvmSetup}), and what a fallback to Java does (explain it once, or throw with
  * {@code -Djpai.fallback=error}).
  */
 final class Offload {
@@ -25,7 +25,15 @@ final class Offload {
         }
         DeviceChoice choice = OpenCLRuntime.choice();
         if (choice instanceof DeviceChoice.OpenCL device) {
-            return device;
+            String missing = JvmSetup.problem();
+            if (missing == null) {
+                return device;
+            }
+            // A set-up problem is said by default, once: without it a user who forgot a flag gets
+            // Java's results on Java threads and no sign that the device never ran.
+            Explain.notice(missing);
+            fallBack(operation.get(), missing);
+            return null;
         }
         if (executor == Executor.ACCELERATOR) {
             fallBack(operation.get(), "no OpenCL device is in use (" + ((DeviceChoice.JavaThreads) choice).why() + ")");

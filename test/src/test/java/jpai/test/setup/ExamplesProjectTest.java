@@ -1,0 +1,67 @@
+package jpai.test.setup;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code examples/}, a user's own Maven project written with only the README's snippets, built
+ * offline against this build's artifacts: its test runs with the README's Surefire argLine and
+ * {@code -Djpai.fallback=error} (so it passes only if the device ran), and its main runs with the
+ * README's plain {@code java} command line and must report launched kernels. The README's
+ * {@code exec:exec} snippet is in its pom but not run here: exec-maven-plugin is not complete in the
+ * offline repository this build works from.
+ */
+@EnabledIfEnvironmentVariable(named = "JPAI_EXPECT_OPENCL", matches = "1")
+class ExamplesProjectTest {
+
+    @Test
+    void theExamplesProjectBuildsTestsAndRunsOnTheDeviceWithTheReadmesSnippets(@TempDir Path dir) throws Exception {
+        Path checkout = Path.of(System.getProperty("jpai.checkout"));
+        Path repository = LocalRepositoryOfThisBuild.create(dir.resolve("repository"), checkout, Path.of(System.getProperty("jpai.maven.repo.local")));
+        Path project = copy(checkout.resolve("examples"), dir.resolve("examples"));
+        Path classPathFile = dir.resolve("classpath.txt");
+
+        ChildJvm.Run build = ChildJvm.run(List.of("mvn", "-o", "-B", "-Dmaven.repo.local=" + repository, "verify", "dependency:build-classpath",
+                        "-Dmdep.outputFile=" + classPathFile), project.toFile(), 480);
+        assertEquals(0, build.exitCode(), build.toString());
+        assertTrue(build.out().contains("Tests run: 1, Failures: 0, Errors: 0, Skipped: 0"), "the example's device test ran and passed: " + build);
+
+        // The README's java command line: the agent and Graal from the local repository, the project's jar and dependencies.
+        String agent = repository.resolve("dev/jpai/jpai-agent/0.1.0-SNAPSHOT/jpai-agent-0.1.0-SNAPSHOT.jar").toString();
+        List<String> java = new ArrayList<>(List.of("-javaagent:" + agent, "-XX:+UnlockExperimentalVMOptions", "-XX:+EnableJVMCI",
+                        "--upgrade-module-path=" + JpaiJars.graalModulePath(), "--enable-native-access=ALL-UNNAMED"));
+        java.addAll(List.of("-cp", project.resolve("target/jpai-example-1.0.jar") + ":" + Files.readString(classPathFile).strip(), "com.example.Saxpy"));
+        ChildJvm.Run run = ChildJvm.java(java);
+        assertEquals(0, run.exitCode(), run.toString());
+        assertTrue(run.out().contains("matches Java"), run.toString());
+        assertTrue(run.out().contains("kernels launched: ") && !run.out().contains("kernels launched: 0"), "the device ran: " + run);
+        assertFalse(run.out().contains("Java threads"), run.toString());
+        assertEquals(List.of(), run.jpaiLines(), run.toString());
+    }
+
+    /** The project's pom and sources (not a target/ a developer may have left in the checkout). */
+    private static Path copy(Path from, Path to) throws IOException {
+        Files.createDirectories(to);
+        Files.copy(from.resolve("pom.xml"), to.resolve("pom.xml"));
+        try (Stream<Path> files = Files.walk(from.resolve("src"))) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                Path target = to.resolve(from.relativize(file).toString());
+                Files.createDirectories(target.getParent());
+                Files.copy(file, target);
+            }
+        }
+        return to;
+    }
+}
