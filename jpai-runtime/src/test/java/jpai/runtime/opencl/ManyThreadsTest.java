@@ -83,7 +83,8 @@ class ManyThreadsTest {
                     result = out.toFloatArray();
                 }
                 long smallNanos = System.nanoTime() - start;
-                assertFalse(longRun.isDone(), "the long kernel is still running when the small apply has finished");
+                assertFalse(longRun.isDone(), () -> "the long kernel is still running when the small apply has finished; it ended: " + outcome(longRun) + ", after "
+                                + REPEATS.get() + " repetitions calibrated for " + LONG_KERNEL_NANOS / 1_000_000 + " ms");
                 assertTrue(smallNanos < LONG_KERNEL_NANOS / 5, "the small apply took " + smallNanos / 1_000_000 + " ms while another thread's kernel ran");
                 for (int i = 0; i < values.length; i++) {
                     assertEquals(small.apply(values[i]), result[i]);
@@ -234,6 +235,18 @@ class ManyThreadsTest {
     }
 
     /** Runs the long function with {@code repeats} and returns its kernel's device time. */
+    /** What a finished future gave: its value or its exception. */
+    private static String outcome(Future<Long> future) {
+        try {
+            return "a kernel of " + future.get() / 1_000_000 + " ms";
+        } catch (java.util.concurrent.ExecutionException e) {
+            return "an exception: " + e.getCause();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown (interrupted)";
+        }
+    }
+
     private static long runLong(int repeats) {
         try (PArray<Integer> one = PArray.range(1); PArray<Long> out = longFunction(repeats).apply(one)) {
             return Profiler.last().kernelNanos(); // the result was checked against Java at calibration
