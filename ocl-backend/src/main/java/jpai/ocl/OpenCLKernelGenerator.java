@@ -253,9 +253,13 @@ public final class OpenCLKernelGenerator {
         storeInTile(code, elementAt(code, map, mapperCaptures, spec.inputComponents(), element, "i"), element, leaf);
         code.close();
         code.close();
+        code.close();
+        // Every barrier at the kernel's top level, none in a branch (even a uniform one): PoCL's
+        // work-item loops abort the JVM on barriers in the branches of an if ("Cannot add context
+        // restore for a PHI node at the region entry", PoCL 3.1, fuzz seed 20261136).
         code.line("barrier(CLK_LOCAL_MEM_FENCE);");
-        code.comment("This work-item's leaf, left to right from the identity.");
-        code.open("if (reason == 0)");
+        code.comment("This work-item's leaf, left to right from the identity (the first pass).");
+        code.open("if (leafWidth != 1 && reason == 0)");
         code.line("const int row = (int) lid * " + (leaf + 1) + ";");
         code.line("const int count = (int) max(end - start, 0L);");
         // Not unrolled: NVIDIA's PTX assembler (CUDA 13.0, driver 580) fuses two unrolled steps
@@ -271,7 +275,6 @@ public final class OpenCLKernelGenerator {
         code.close();
         code.close();
         code.line("barrier(CLK_LOCAL_MEM_FENCE); /* the tree below reuses the tile's first slots */");
-        code.close();
         code.open("if (reason != 0)");
         code.line("jpai_report(jpai_status, reason, failed);");
         code.close();
