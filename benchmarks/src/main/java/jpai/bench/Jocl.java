@@ -168,6 +168,11 @@ public final class Jocl implements AutoCloseable {
         }
     }
 
+    /** Submits what was enqueued to the device without waiting for it. */
+    public void flush() {
+        CL.clFlush(queue);
+    }
+
     /** Waits for everything enqueued; returns the summed device time of the kernels launched since the last call. */
     public long finish() {
         CL.clFinish(queue);
