@@ -100,6 +100,19 @@ public final class DeviceContext {
         return new KernelLauncher(this, source, launch).run();
     }
 
+    /**
+     * Runs {@code launches[i]} of the kernel in {@code sources[i]}, in order, each seeing what the
+     * ones before it wrote, with one wait for all at the end; returns their results in order.
+     *
+     * @throws OpenCLRuntimeException if OpenCL fails (the launches have released what they held)
+     */
+    public java.util.List<LaunchResult> launchSequence(java.util.List<KernelSource> sources, java.util.List<KernelLaunch> launches) {
+        if (sources.size() != launches.size() || sources.isEmpty()) {
+            throw new IllegalArgumentException("a launch sequence needs one source per launch and at least one launch; got " + sources.size() + " and " + launches.size());
+        }
+        return KernelLauncher.runSequence(this, sources, launches);
+    }
+
     /** Pinned host memory of this device's driver: what new arrays use while this device is in use. */
     /**
      * Puts {@code buffer}'s data on this device now, unless its device copy is current already

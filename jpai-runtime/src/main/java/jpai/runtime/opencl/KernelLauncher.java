@@ -76,6 +76,13 @@ final class KernelLauncher {
     private Binding stepBinding;
     /** The status buffer of this launch, from the context's zeroed ones, or null. */
     private DeviceBuffer statusBuffer;
+    /** The lease on the launch's program, once {@link #prepare()} took it. */
+    private BuiltProgram program;
+    /** The kernel object while its arguments are being set, or null. */
+    private KernelObject kernel;
+    /** Where the status words go after the wait, or null when the kernel has none. */
+    private int[] status;
+    private long buildNanos;
 
     /** @param sent the event of the send this launch made to the device copy, or null */
     private record Touched(DeviceResidency residency, boolean wasDeviceNewer, cl_event sent) {
@@ -101,24 +108,8 @@ final class KernelLauncher {
     }
 
     private LaunchResult runLeased(BufferLeases leases) {
-        context.checkUsable();
-        if (launch.globalSize() < 0) {
-            throw new IllegalArgumentException("the launch of " + source.kernelName() + " has no global size: call globalSize(n)");
-        }
-        if (launch.localSize() > 0 && launch.perEnqueue() % launch.localSize() != 0) {
-            throw new IllegalArgumentException("the launch of " + source.kernelName() + " enqueues " + launch.perEnqueue()
-                    + " work-items at a time, not a multiple of its local size " + launch.localSize());
-        }
         long start = System.nanoTime();
-        KernelObject kernel = null;
-        BuiltProgram program = null;
-        long buildStart = System.nanoTime();
-        try {
-            program = context.programs().program(source); // a lease: an evicted program is released only after its last launch
-        } catch (CLException e) {
-            throw context.failure("getting the program for kernel " + source.kernelName(), e);
-        }
-        long buildNanos = System.nanoTime() - buildStart;
+        prepare();
         cl_command_queue queue;
         try {
             queue = context.queues().take("kernel " + source.kernelName());
@@ -128,75 +119,13 @@ final class KernelLauncher {
         }
         events = new LaunchEvents(queue);
         try {
-            checkAllBound(program);
-            kernel = program.take();
-            int[] status = bindAll(kernel);
-            if (launch.globalSize() > 0) {
-                step = "enqueuing the kernel";
-                FaultInjection.check(Fault.ENQUEUE_KERNEL);
-                long[] local = launch.localSize() > 0 ? new long[] {launch.localSize()} : null;
-                long piece = launch.perEnqueue() > 0 ? launch.perEnqueue() : launch.globalSize();
-                int base = launch.baseIndexArgument();
-                // Sends of inputs made by other launches, on their queues, finish before the first piece.
-                cl_event[] after = events.waitList();
-                for (long offset = 0; offset < launch.globalSize(); offset += piece) {
-                    long[] globalOffset = null;
-                    if (base >= 0) {
-                        if (offset != 0) { // the binding set 0 for the first piece
-                            clSetKernelArg(kernel.kernel(), base, Sizeof.cl_long, Pointer.to(new long[] {offset}));
-                        }
-                    } else if (offset != 0) {
-                        globalOffset = new long[] {offset};
-                    }
-                    boolean waits = offset == 0 && after != null;
-                    clEnqueueNDRangeKernel(queue, kernel.kernel(), 1, globalOffset, new long[] {Math.min(piece, launch.globalSize() - offset)}, local,
-                            waits ? after.length : 0, waits ? after : null, events.next(Kind.KERNEL, 0));
-                    KernelLaunches.recordOne();
-                }
-                if (base >= 0 && piece < launch.globalSize()) {
-                    // back to what the kernel object remembers having set (it skips unchanged arguments)
-                    clSetKernelArg(kernel.kernel(), base, Sizeof.cl_long, Pointer.to(new long[] {0L}));
-                }
-            }
-            program.giveBack(kernel); // the arguments were captured by the enqueue
-            kernel = null;
-            markWritten();
-            ByteBuffer statusWords = null;
-            if (status != null) {
-                step = "reading the status buffer";
-                FaultInjection.check(Fault.TRANSFER);
-                // Non-blocking into direct memory: the one wait below covers it and the copy-backs.
-                statusWords = STATUS_WORDS.get();
-                clEnqueueReadBuffer(queue, statusBuffer.memory(), false, 0, 2L * Sizeof.cl_int, Pointer.to(statusWords), 0, null,
-                        events.next(Kind.DEVICE_TO_HOST, 2L * Sizeof.cl_int));
-            }
-            if (!launch.keepsResultOnDevice()) {
-                step = "bringing the results back";
-                for (Binding binding : launch.bindings()) {
-                    if (binding instanceof WriteBuffer write) {
-                        DeviceResidency.of(context, write.buffer()).copyBack(write.buffer(), events);
-                    }
-                }
-            }
+            ByteBuffer statusWords = enqueue(STATUS_WORDS.get());
             step = "waiting for the device";
             if (!DeviceWait.await(events)) {
                 abandon(program, leases, statusWords);
-                throw new LaunchInterruptedException("interrupted while waiting for kernel " + source.kernelName() + " on " + context.device().name()
-                        + "; its results are discarded, and the memory it uses is released when the device has finished it");
+                throw interrupted();
             }
-            events.await(); // returns at once; reports a failed command as CLException
-            if (statusWords != null) {
-                status[0] = statusWords.getInt(0);
-                status[1] = statusWords.getInt(Sizeof.cl_int);
-            }
-            if (status != null) {
-                context.statusBuffers().giveBack(statusBuffer, status[0] != 0 || status[1] != 0);
-                statusBuffer = null;
-            }
-            LaunchProfile profile = profile(buildNanos, System.nanoTime() - start);
-            sendsFinished();
-            releaseTemporaries();
-            return new LaunchResult(status, profile);
+            return complete(statusWords, start);
         } catch (CLException e) {
             cleanUpAfterFailure(program, kernel, e);
             throw context.failure(stepDescription() + " for kernel " + source.kernelName(), e);
@@ -212,6 +141,205 @@ final class KernelLauncher {
                 program.release();
             }
         }
+    }
+
+    /**
+     * Runs {@code launches} (of {@code sources}) one after another on one command queue with no
+     * wait between them: each may read what the one before it wrote (the queue is in order), and the
+     * host waits once, at the end, instead of once per launch (a reduction's passes: the later ones
+     * are tiny, and a wait for each cost more than they do). A failure or an interrupt treats the
+     * sequence as one launch: everything is cleaned up, or released when the device has finished.
+     */
+    static List<LaunchResult> runSequence(DeviceContext context, List<KernelSource> sources, List<KernelLaunch> launches) {
+        long start = System.nanoTime();
+        List<KernelLauncher> launchers = new ArrayList<>();
+        List<BufferLeases> leases = new ArrayList<>();
+        List<ByteBuffer> statusWords = new ArrayList<>();
+        cl_command_queue queue = context.queues().take("a sequence of " + sources.size() + " kernels");
+        boolean abandoned = false;
+        KernelLauncher current = null;
+        try {
+            for (int i = 0; i < sources.size(); i++) {
+                KernelLauncher launcher = new KernelLauncher(context, sources.get(i), launches.get(i));
+                current = launcher;
+                leases.add(LaunchLeases.of(launches.get(i)));
+                launcher.prepare();
+                launcher.events = new LaunchEvents(queue);
+                launchers.add(launcher);
+                // its own status words: the driver writes them after this returns, while later launches enqueue
+                statusWords.add(launcher.enqueue(ByteBuffer.allocateDirect(2 * Sizeof.cl_int).order(ByteOrder.nativeOrder())));
+            }
+            for (KernelLauncher launcher : launchers) {
+                current = launcher;
+                launcher.step = "waiting for the device";
+                if (!DeviceWait.await(launcher.events)) {
+                    abandoned = true;
+                    abandonSequence(context, queue, launchers, leases);
+                    throw launcher.interrupted();
+                }
+            }
+            List<LaunchResult> results = new ArrayList<>();
+            for (int i = 0; i < launchers.size(); i++) {
+                results.add(launchers.get(i).complete(statusWords.get(i), start));
+            }
+            return results;
+        } catch (CLException e) {
+            for (KernelLauncher launcher : launchers) {
+                launcher.cleanUpAfterFailure(launcher.program, launcher.kernel, e);
+            }
+            String kernelName = current == null ? "a sequence" : current.source.kernelName();
+            throw context.failure((current == null ? "enqueuing" : current.stepDescription()) + " for kernel " + kernelName, e);
+        } catch (RuntimeException | Error e) {
+            if (!abandoned) {
+                for (KernelLauncher launcher : launchers) {
+                    launcher.cleanUpAfterFailure(launcher.program, launcher.kernel, null);
+                }
+            }
+            throw e;
+        } finally {
+            if (!abandoned) {
+                for (KernelLauncher launcher : launchers) {
+                    launcher.events.release();
+                    launcher.program.release();
+                }
+                for (BufferLeases lease : leases) {
+                    lease.close();
+                }
+                context.queues().giveBack(queue);
+            }
+        }
+    }
+
+    /** {@link #abandon} for a whole sequence: its one queue is in order, so its last command finishing means all have. */
+    private static void abandonSequence(DeviceContext context, cl_command_queue queue, List<KernelLauncher> launchers, List<BufferLeases> leases) {
+        List<DeviceBuffer> statusBuffers = new ArrayList<>();
+        for (KernelLauncher launcher : launchers) {
+            if (launcher.statusBuffer != null) {
+                statusBuffers.add(launcher.statusBuffer);
+                launcher.statusBuffer = null;
+            }
+        }
+        AbandonedLaunches.releaseWhenFinished(launchers.get(launchers.size() - 1).events, () -> {
+            try {
+                for (KernelLauncher launcher : launchers) {
+                    launcher.sendsFinished();
+                    launcher.releaseTemporaries();
+                }
+                for (DeviceBuffer buffer : statusBuffers) {
+                    context.bufferPool().release(buffer); // their contents are unknown
+                }
+            } finally {
+                for (KernelLauncher launcher : launchers) {
+                    launcher.events.release();
+                    launcher.program.release();
+                }
+                for (BufferLeases lease : leases) {
+                    lease.close();
+                }
+                context.queues().giveBack(queue);
+            }
+        });
+    }
+
+    /** Checks the launch and takes a lease on its program (built or loaded if needed). */
+    private void prepare() {
+        context.checkUsable();
+        if (launch.globalSize() < 0) {
+            throw new IllegalArgumentException("the launch of " + source.kernelName() + " has no global size: call globalSize(n)");
+        }
+        if (launch.localSize() > 0 && launch.perEnqueue() % launch.localSize() != 0) {
+            throw new IllegalArgumentException("the launch of " + source.kernelName() + " enqueues " + launch.perEnqueue()
+                    + " work-items at a time, not a multiple of its local size " + launch.localSize());
+        }
+        long buildStart = System.nanoTime();
+        try {
+            program = context.programs().program(source); // a lease: an evicted program is released only after its last launch
+        } catch (CLException e) {
+            throw context.failure("getting the program for kernel " + source.kernelName(), e);
+        }
+        buildNanos = System.nanoTime() - buildStart;
+    }
+
+    /**
+     * Binds every argument and enqueues the kernel, the status read (into {@code words}) and the
+     * copy-backs on this launch's queue, waiting for none of them.
+     *
+     * @return where the status words will land, or null when the kernel has none
+     */
+    private ByteBuffer enqueue(ByteBuffer words) {
+        checkAllBound(program);
+        kernel = program.take();
+        status = bindAll(kernel);
+        if (launch.globalSize() > 0) {
+            step = "enqueuing the kernel";
+            FaultInjection.check(Fault.ENQUEUE_KERNEL);
+            long[] local = launch.localSize() > 0 ? new long[] {launch.localSize()} : null;
+            long piece = launch.perEnqueue() > 0 ? launch.perEnqueue() : launch.globalSize();
+            int base = launch.baseIndexArgument();
+            // Sends of inputs made by other launches, on their queues, finish before the first piece.
+            cl_event[] after = events.waitList();
+            for (long offset = 0; offset < launch.globalSize(); offset += piece) {
+                long[] globalOffset = null;
+                if (base >= 0) {
+                    if (offset != 0) { // the binding set 0 for the first piece
+                        clSetKernelArg(kernel.kernel(), base, Sizeof.cl_long, Pointer.to(new long[] {offset}));
+                    }
+                } else if (offset != 0) {
+                    globalOffset = new long[] {offset};
+                }
+                boolean waits = offset == 0 && after != null;
+                clEnqueueNDRangeKernel(events.queue(), kernel.kernel(), 1, globalOffset, new long[] {Math.min(piece, launch.globalSize() - offset)}, local,
+                        waits ? after.length : 0, waits ? after : null, events.next(Kind.KERNEL, 0));
+                KernelLaunches.recordOne();
+            }
+            if (base >= 0 && piece < launch.globalSize()) {
+                // back to what the kernel object remembers having set (it skips unchanged arguments)
+                clSetKernelArg(kernel.kernel(), base, Sizeof.cl_long, Pointer.to(new long[] {0L}));
+            }
+        }
+        program.giveBack(kernel); // the arguments were captured by the enqueue
+        kernel = null;
+        markWritten();
+        ByteBuffer statusWords = null;
+        if (status != null) {
+            statusWords = words;
+            step = "reading the status buffer";
+            FaultInjection.check(Fault.TRANSFER);
+            // Non-blocking into direct memory: the one wait below covers it and the copy-backs.
+            clEnqueueReadBuffer(events.queue(), statusBuffer.memory(), false, 0, 2L * Sizeof.cl_int, Pointer.to(statusWords), 0, null,
+                    events.next(Kind.DEVICE_TO_HOST, 2L * Sizeof.cl_int));
+        }
+        if (!launch.keepsResultOnDevice()) {
+            step = "bringing the results back";
+            for (Binding binding : launch.bindings()) {
+                if (binding instanceof WriteBuffer write) {
+                    DeviceResidency.of(context, write.buffer()).copyBack(write.buffer(), events);
+                }
+            }
+        }
+        return statusWords;
+    }
+
+    /** After the wait: reads the status, gives back what the launch borrowed, and reports its profile. */
+    private LaunchResult complete(ByteBuffer statusWords, long start) {
+        events.await(); // returns at once; reports a failed command as CLException
+        if (statusWords != null) {
+            status[0] = statusWords.getInt(0);
+            status[1] = statusWords.getInt(Sizeof.cl_int);
+        }
+        if (status != null) {
+            context.statusBuffers().giveBack(statusBuffer, status[0] != 0 || status[1] != 0);
+            statusBuffer = null;
+        }
+        LaunchProfile profile = profile(buildNanos, System.nanoTime() - start);
+        sendsFinished();
+        releaseTemporaries();
+        return new LaunchResult(status, profile);
+    }
+
+    private LaunchInterruptedException interrupted() {
+        return new LaunchInterruptedException("interrupted while waiting for kernel " + source.kernelName() + " on " + context.device().name()
+                + "; its results are discarded, and the memory it uses is released when the device has finished it");
     }
 
     /**

@@ -121,6 +121,43 @@ class FaultInjectionTest {
         assertFallsBackCorrectly(x -> x * 11.0f + 0.625f, Fault.ENQUEUE_KERNEL, CL.CL_INVALID_WORK_GROUP_SIZE, 1);
     }
 
+    /**
+     * A reduction enqueues all its passes before one wait (a launch sequence): a failure at the
+     * second pass's enqueue, after the first pass is on the device, cleans up both, falls back with
+     * the right result and leaks nothing; the next apply runs on the device.
+     */
+    @Test
+    void aFailureInTheSecondPassOfAReductionFallsBack() {
+        ArrayFunction<Float, Float> sum = AF.reduce((Float a, Float b) -> a + b * 1.0f, 0f);
+        float[] values = new float[1 << 20];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = (i % 977) * 0.125f - 30f;
+        }
+        try (PArray<Float> in = PArray.of(values)) {
+            float expected;
+            try (PArray<Float> onDevice = sum.apply(in)) {
+                assertFalse(Profiler.last().fellBack(), "the reduction runs on the device: " + Profiler.last());
+                assertTrue(Profiler.last().kernelCount() >= 2, "more than one pass: " + Profiler.last());
+                expected = onDevice.get(0);
+            }
+            // the first pass's enqueue arms a failure of the next one: the second pass's
+            FaultInjection.runBeforeNext(Fault.ENQUEUE_KERNEL, () -> FaultInjection.runBeforeNext(Fault.ENQUEUE_KERNEL,
+                            () -> FaultInjection.failNext(Fault.ENQUEUE_KERNEL, CL.CL_OUT_OF_RESOURCES, 1)));
+            try (PArray<Float> out = sum.apply(in)) {
+                ApplyProfile profile = Profiler.last();
+                assertTrue(profile.fellBack(), "the reduction fell back: " + profile);
+                assertTrue(profile.fallbackReason().contains("CL_OUT_OF_RESOURCES"), profile.fallbackReason());
+                assertEquals(expected, out.get(0), "the same bits on Java threads (one combining order)");
+            }
+            assertFalse(FaultInjection.isArmed(Fault.ENQUEUE_KERNEL), "the fault fired");
+            try (PArray<Float> again = sum.apply(in)) {
+                assertFalse(Profiler.last().fellBack(), "the next apply runs on the device again: " + Profiler.last());
+                assertEquals(expected, again.get(0));
+            }
+        }
+        assertEquals(buffersBefore, OpenCLTestSupport.deviceBuffersInUse(context), "no device buffer leaked");
+    }
+
     @Test
     void aFailedTransferFallsBack() {
         assertFallsBackCorrectly(x -> x * 13.0f - 0.875f, Fault.TRANSFER, CL.CL_OUT_OF_RESOURCES, 1);
