@@ -233,7 +233,9 @@ final class KernelCache {
         try {
             new KernelGraphCompiler(math);
         } catch (RuntimeException | LinkageError e) {
-            return Compiled.failed("the Graal compiler is not available (" + e.getMessage() + "); start java with the flags in build/jpai.argfile", description());
+            String setUp = JvmSetup.problem();
+            return Compiled.failed("the Graal compiler is not available (" + e.getMessage() + "); "
+                            + (setUp != null ? setUp : "start java with JPAI's flags (README, \"Use JPAI in your project\")"), description());
         }
         String who = mapper == null ? "" : " (fused with the map of " + mapper.description() + ")";
         try {
