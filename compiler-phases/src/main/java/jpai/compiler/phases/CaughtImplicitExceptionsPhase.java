@@ -9,14 +9,12 @@ import java.util.Optional;
 import jdk.graal.compiler.core.common.type.StampFactory;
 import jdk.graal.compiler.graph.Node;
 import jdk.graal.compiler.graph.NodeBitMap;
-import jdk.graal.compiler.nodes.AbstractEndNode;
 import jdk.graal.compiler.nodes.AbstractMergeNode;
 import jdk.graal.compiler.nodes.ConstantNode;
 import jdk.graal.compiler.nodes.FixedNode;
 import jdk.graal.compiler.nodes.FrameState;
 import jdk.graal.compiler.nodes.GraphState;
 import jdk.graal.compiler.nodes.LogicNode;
-import jdk.graal.compiler.nodes.LoopEndNode;
 import jdk.graal.compiler.nodes.NodeView;
 import jdk.graal.compiler.nodes.PiNode;
 import jdk.graal.compiler.nodes.ReturnNode;
@@ -103,13 +101,7 @@ public final class CaughtImplicitExceptionsPhase extends BasePhase<CoreProviders
             if (node instanceof ReturnNode) {
                 return true;
             }
-            List<Node> next = new ArrayList<>();
-            if (node instanceof AbstractEndNode end && !(node instanceof LoopEndNode)) {
-                next.add(end.merge());
-            } else {
-                node.successors().forEach(next::add);
-            }
-            for (Node successor : next) {
+            for (Node successor : ExceptionPathsToDeoptimizationPhase.forwardSuccessors(node)) {
                 if (successor != null && !seen.isMarked(successor)) {
                     seen.mark(successor);
                     work.add(successor);

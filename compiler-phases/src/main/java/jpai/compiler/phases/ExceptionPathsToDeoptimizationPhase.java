@@ -172,15 +172,7 @@ public final class ExceptionPathsToDeoptimizationPhase extends Phase {
                 }
                 continue;
             }
-            List<Node> next = new ArrayList<>();
-            if (node instanceof AbstractEndNode end && !(node instanceof LoopEndNode) && end.merge() != null) {
-                next.add(end.merge());
-            } else {
-                for (Node successor : node.successors()) {
-                    next.add(successor);
-                }
-            }
-            for (Node successor : next) {
+            for (Node successor : forwardSuccessors(node)) {
                 if (successor != null && doomed.isMarked(successor) && !seen.isMarked(successor)) {
                     seen.mark(successor);
                     work.add(successor);
@@ -188,6 +180,22 @@ public final class ExceptionPathsToDeoptimizationPhase extends Phase {
             }
         }
         return first != null ? first : DeoptimizationReason.NotCompiledExceptionHandler;
+    }
+
+    /**
+     * Where control goes after {@code node}, going forward only: a forward end's merge, else the
+     * node's successors (a loop end's back edge is not followed).
+     */
+    static List<Node> forwardSuccessors(Node node) {
+        List<Node> next = new ArrayList<>();
+        if (node instanceof AbstractEndNode end && !(node instanceof LoopEndNode) && end.merge() != null) {
+            next.add(end.merge());
+        } else {
+            for (Node successor : node.successors()) {
+                next.add(successor);
+            }
+        }
+        return next;
     }
 
     /** A call of a method kernels leave to Java ({@link MethodsLeftToJava}): its path exits like a throw. */

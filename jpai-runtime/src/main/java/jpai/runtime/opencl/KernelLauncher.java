@@ -198,16 +198,21 @@ final class KernelLauncher {
             throw e;
         } finally {
             if (!abandoned) {
-                for (KernelLauncher launcher : launchers) {
-                    launcher.events.release();
-                    launcher.program.release();
-                }
-                for (BufferLeases lease : leases) {
-                    lease.close();
-                }
-                context.queues().giveBack(queue);
+                releaseSequence(context, queue, launchers, leases);
             }
         }
+    }
+
+    /** Gives back what a sequence's launches hold to the end: their events, program leases, buffer leases and the one queue. */
+    private static void releaseSequence(DeviceContext context, cl_command_queue queue, List<KernelLauncher> launchers, List<BufferLeases> leases) {
+        for (KernelLauncher launcher : launchers) {
+            launcher.events.release();
+            launcher.program.release();
+        }
+        for (BufferLeases lease : leases) {
+            lease.close();
+        }
+        context.queues().giveBack(queue);
     }
 
     /** {@link #abandon} for a whole sequence: its one queue is in order, so its last command finishing means all have. */
@@ -229,14 +234,7 @@ final class KernelLauncher {
                     context.bufferPool().release(buffer); // their contents are unknown
                 }
             } finally {
-                for (KernelLauncher launcher : launchers) {
-                    launcher.events.release();
-                    launcher.program.release();
-                }
-                for (BufferLeases lease : leases) {
-                    lease.close();
-                }
-                context.queues().giveBack(queue);
+                releaseSequence(context, queue, launchers, leases);
             }
         });
     }
