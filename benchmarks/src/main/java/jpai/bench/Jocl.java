@@ -176,10 +176,20 @@ public final class Jocl implements AutoCloseable {
     /** Waits for everything enqueued; returns the summed device time of the kernels launched since the last call. */
     public long finish() {
         CL.clFinish(queue);
+        if (!pending.isEmpty()) {
+            // NVIDIA's clFinish can return while an event still reads CL_SUBMITTED; its wait settles them
+            CL.clWaitForEvents(pending.size(), pending.toArray(new cl_event[0]));
+        }
         long total = 0;
         long[] start = new long[1];
         long[] end = new long[1];
         for (cl_event event : pending) {
+            int[] status = new int[1];
+            CL.clGetEventInfo(event, CL.CL_EVENT_COMMAND_EXECUTION_STATUS, Sizeof.cl_int, Pointer.to(status), null);
+            if (status[0] != CL.CL_COMPLETE) {
+                // a failed command has no profiling information; say what failed instead
+                throw new IllegalStateException("a hand-written kernel ended with status " + CL.stringFor_command_execution_status(status[0]) + " (" + status[0] + ")");
+            }
             CL.clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, Sizeof.cl_ulong, Pointer.to(start), null);
             CL.clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, Sizeof.cl_ulong, Pointer.to(end), null);
             total += end[0] - start[0];

@@ -2,6 +2,7 @@ package jpai.runtime.opencl;
 
 import static org.jocl.CL.clEnqueueNDRangeKernel;
 import static org.jocl.CL.clEnqueueReadBuffer;
+import static org.jocl.CL.clFlush;
 import static org.jocl.CL.clEnqueueWriteBuffer;
 import static org.jocl.CL.clFinish;
 import static org.jocl.CL.clSetKernelArg;
@@ -168,6 +169,10 @@ final class KernelLauncher {
                 launchers.add(launcher);
                 // its own status words: the driver writes them after this returns, while later launches enqueue
                 statusWords.add(launcher.enqueue(ByteBuffer.allocateDirect(2 * Sizeof.cl_int).order(ByteOrder.nativeOrder())));
+                if (i == 0) {
+                    // the device starts on the first pass while the host enqueues the others (NVIDIA submits nothing before a flush)
+                    clFlush(queue);
+                }
             }
             for (KernelLauncher launcher : launchers) {
                 current = launcher;

@@ -18,7 +18,7 @@ import jpai.runtime.profile.ApplyProfile;
  * {@code x -> x}) reads and writes them, {@code 8n} bytes. Reports each one's GB/s and the
  * reduction's rate as a share of the copy's (the goal: at least 80%).
  *
- * <p>Usage: {@code ReduceBandwidth [--log2n 28] [--repeats 10]}. A single-threaded program.
+ * <p>Usage: {@code ReduceBandwidth [--log2n 28] [--repeats 10] [--warmup 100]}. A single-threaded program.
  */
 public final class ReduceBandwidth {
 
@@ -28,14 +28,16 @@ public final class ReduceBandwidth {
     public static void main(String[] args) {
         int log2n = 28;
         int repeats = 10;
+        int warmup = 100;
         boolean intMax = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--log2n" -> log2n = Integer.parseInt(args[++i]);
                 case "--repeats" -> repeats = Integer.parseInt(args[++i]);
+                case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "--int-max" -> intMax = true;
                 default -> {
-                    System.err.println("usage: ReduceBandwidth [--log2n L] [--repeats R] [--int-max]");
+                    System.err.println("usage: ReduceBandwidth [--log2n L] [--repeats R] [--warmup W] [--int-max]");
                     System.exit(2);
                 }
             }
@@ -57,7 +59,7 @@ public final class ReduceBandwidth {
                 values[i] = (int) ((i * 2654435761L) % 1_000_003) - 500_000;
             }
             try (PArray<Integer> input = PArray.of(values)) {
-                measure("int max reduce", input, AF.reduce(max, Integer.MIN_VALUE), AF.map(identity), n, log2n, repeats);
+                measure("int max reduce", input, AF.reduce(max, Integer.MIN_VALUE), AF.map(identity), n, log2n, warmup, repeats);
             }
         } else {
             BinaryOperator<Float> add = (a, b) -> a + b;
@@ -67,20 +69,22 @@ public final class ReduceBandwidth {
                 values[i] = (i % 1000) * 0.001f;
             }
             try (PArray<Float> input = PArray.of(values)) {
-                measure("float sum reduce", input, AF.reduce(add, 0f), AF.map(identity), n, log2n, repeats);
+                measure("float sum reduce", input, AF.reduce(add, 0f), AF.map(identity), n, log2n, warmup, repeats);
             }
         }
     }
 
     /** Times {@code reduce} and {@code copy} of the resident {@code input} of 4-byte elements, side by side. */
-    private static <T> void measure(String what, PArray<T> input, ArrayFunction<T, T> reduce, ArrayFunction<T, T> copy, long n, int log2n, int repeats) {
+    private static <T> void measure(String what, PArray<T> input, ArrayFunction<T, T> reduce, ArrayFunction<T, T> copy, long n, int log2n, int warmup, int repeats) {
         double[] reduceSeconds = new double[repeats];
         double[] copySeconds = new double[repeats];
         double[] reduceKernelSeconds = new double[repeats];
         double[] copyKernelSeconds = new double[repeats];
         int reduceKernels = 0;
         Object result = null;
-        for (int r = -1; r < repeats; r++) { // r = -1: compiles both and makes the input resident
+        // r < 0: compiles both, makes the input resident, and lets the JVM compile JPAI's own host code
+        // (the first applies run it interpreted: twice the wall time of a warm apply on the H100)
+        for (int r = -1 - warmup; r < repeats; r++) {
             long start = System.nanoTime();
             try (PArray<T> total = reduce.apply(input)) {
                 result = total.get(0);
@@ -102,7 +106,7 @@ public final class ReduceBandwidth {
         }
         double reduceRate = 4.0 * n / median(reduceSeconds) / 1e9;
         double copyRate = 8.0 * n / median(copySeconds) / 1e9;
-        System.out.printf(Locale.ROOT, "n = 2^%d elements of 4 bytes (%.2f GiB), %d repeats, medians of wall time per apply%n", log2n, 4.0 * n / (1L << 30), repeats);
+        System.out.printf(Locale.ROOT, "n = 2^%d elements of 4 bytes (%.2f GiB), %d repeats after %d untimed, medians of wall time per apply%n", log2n, 4.0 * n / (1L << 30), repeats, warmup + 1);
         System.out.printf(Locale.ROOT, "%s: %.3f ms, %.1f GB/s read (result %s)%n", what, median(reduceSeconds) * 1e3, reduceRate, result);
         System.out.printf(Locale.ROOT, "device copy (map x -> x): %.3f ms, %.1f GB/s read + written%n", median(copySeconds) * 1e3, copyRate);
         System.out.printf(Locale.ROOT, "reduce / copy bandwidth: %.1f%% (goal >= 80%%)%n", 100 * reduceRate / copyRate);
