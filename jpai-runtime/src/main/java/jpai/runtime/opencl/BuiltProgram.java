@@ -41,6 +41,15 @@ final class BuiltProgram {
     /** The cache let go of it: released once no launch uses it. */
     private boolean evicted;
     private boolean destroyed;
+    /**
+     * How long the device took, the last time, for a launch of this program of some global size: a
+     * wait for the next launch of that size can sleep most of it ({@link DeviceWait}). Racy by design:
+     * any recent launch is a good enough guess.
+     */
+    private volatile LastDuration lastDuration;
+
+    private record LastDuration(long globalSize, long deviceNanos) {
+    }
 
     BuiltProgram(cl_program program, String kernelName) {
         this.program = program;
@@ -63,6 +72,17 @@ final class BuiltProgram {
     }
 
     /** The number of arguments the kernel declares. */
+    /** The device time of the last launch of {@code globalSize} work-items, or 0 when unknown. */
+    long expectedDeviceNanos(long globalSize) {
+        LastDuration last = lastDuration;
+        return last != null && last.globalSize() == globalSize ? last.deviceNanos() : 0;
+    }
+
+    /** Remembers what a launch of {@code globalSize} work-items took on the device. */
+    void recordDeviceNanos(long globalSize, long deviceNanos) {
+        lastDuration = new LastDuration(globalSize, deviceNanos);
+    }
+
     int argumentCount() {
         return argumentCount;
     }

@@ -122,7 +122,7 @@ final class KernelLauncher {
         try {
             ByteBuffer statusWords = enqueue(STATUS_WORDS.get());
             step = "waiting for the device";
-            if (!DeviceWait.await(events)) {
+            if (!DeviceWait.await(events, program.expectedDeviceNanos(launch.globalSize()))) {
                 abandon(program, leases, statusWords);
                 throw interrupted();
             }
@@ -177,7 +177,7 @@ final class KernelLauncher {
             for (KernelLauncher launcher : launchers) {
                 current = launcher;
                 launcher.step = "waiting for the device";
-                if (!DeviceWait.await(launcher.events)) {
+                if (!DeviceWait.await(launcher.events, launcher.program.expectedDeviceNanos(launcher.launch.globalSize()))) {
                     abandoned = true;
                     abandonSequence(context, queue, launchers, leases);
                     throw launcher.interrupted();
@@ -335,6 +335,7 @@ final class KernelLauncher {
             statusBuffer = null;
         }
         LaunchProfile profile = profile(buildNanos, System.nanoTime() - start);
+        program.recordDeviceNanos(launch.globalSize(), profile.hostToDeviceNanos() + profile.kernelNanos() + profile.deviceToHostNanos());
         sendsFinished();
         releaseTemporaries();
         return new LaunchResult(status, profile);
