@@ -62,6 +62,8 @@ public final class Jocl implements AutoCloseable {
     private final List<Pinned> mapped = new ArrayList<>();
     /** Whether {@link #close()} releases the context: false for an instance sharing another's. */
     private final boolean ownsContext;
+    /** Whether the queue records device times. */
+    private final boolean profiling;
 
     private Jocl(OpenCLDeviceInfo device) {
         CL.setExceptionsEnabled(true);
@@ -73,14 +75,18 @@ public final class Jocl implements AutoCloseable {
         queueProperties.addProperty(CL.CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE);
         queue = CL.clCreateCommandQueueWithProperties(context, device.deviceId(), queueProperties, null);
         ownsContext = true;
+        profiling = true;
     }
 
-    private Jocl(Jocl shared) {
+    private Jocl(Jocl shared, boolean profiling) {
         this.device = shared.device;
         this.context = shared.context;
         cl_queue_properties queueProperties = new cl_queue_properties();
-        queueProperties.addProperty(CL.CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE);
+        if (profiling) {
+            queueProperties.addProperty(CL.CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE);
+        }
         queue = CL.clCreateCommandQueueWithProperties(context, device.deviceId(), queueProperties, null);
+        this.profiling = profiling;
         ownsContext = false;
     }
 
@@ -93,7 +99,12 @@ public final class Jocl implements AutoCloseable {
      * its own: for another thread. Close it before this one.
      */
     public Jocl withOwnQueue() {
-        return new Jocl(this);
+        return new Jocl(this, true);
+    }
+
+    /** {@link #withOwnQueue()} with a queue that does not profile: {@link #finish()} then reports 0. */
+    public Jocl withOwnQueueUnprofiled() {
+        return new Jocl(this, false);
     }
 
     public OpenCLDeviceInfo device() {
@@ -181,6 +192,13 @@ public final class Jocl implements AutoCloseable {
             CL.clWaitForEvents(pending.size(), pending.toArray(new cl_event[0]));
         }
         long total = 0;
+        if (!profiling) {
+            for (cl_event event : pending) {
+                CL.clReleaseEvent(event);
+            }
+            pending.clear();
+            return 0;
+        }
         long[] start = new long[1];
         long[] end = new long[1];
         for (cl_event event : pending) {

@@ -51,12 +51,16 @@ public final class QueueOverlap {
             return;
         }
         System.out.println("device: " + device.device().name());
-        handWritten(device, seconds);
+        handWritten(device, seconds, true);
+        handWritten(device, seconds, false);
         jpai(seconds);
     }
 
-    private static void handWritten(DeviceChoice.OpenCL device, double seconds) {
-        try (Jocl shared = Jocl.open(device.device()); Jocl first = shared.withOwnQueue(); Jocl second = shared.withOwnQueue()) {
+    /** @param profiling whether the two queues are created with {@code CL_QUEUE_PROFILING_ENABLE}, as JPAI's are */
+    private static void handWritten(DeviceChoice.OpenCL device, double seconds, boolean profiling) {
+        try (Jocl shared = Jocl.open(device.device());
+                        Jocl first = profiling ? shared.withOwnQueue() : shared.withOwnQueueUnprofiled();
+                        Jocl second = profiling ? shared.withOwnQueue() : shared.withOwnQueueUnprofiled()) {
             cl_kernel spin = first.kernel(SPIN, "spin");
             cl_mem out = first.deviceBuffer(8);
             Jocl.arg(spin, 0, out);
@@ -87,7 +91,7 @@ public final class QueueOverlap {
             long smallEnd = System.nanoTime();
             first.finish();
             long longEnd = System.nanoTime();
-            report("hand-written JOCL, two queues", (smallEnd - smallStart) * 1e-6, (longEnd - longStart) * 1e-6, (smallEnd - longStart) * 1e-6);
+            report("hand-written JOCL, two queues" + (profiling ? " with profiling" : " without profiling"), (smallEnd - smallStart) * 1e-6, (longEnd - longStart) * 1e-6, (smallEnd - longStart) * 1e-6);
         }
     }
 

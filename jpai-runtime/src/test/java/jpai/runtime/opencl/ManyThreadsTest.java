@@ -263,12 +263,13 @@ class ManyThreadsTest {
         }
     }
 
+    private static final long PROBE_SMALL_SIZE = 1024;
     private static final String PROBE_SOURCE = "__kernel void spin(__global long *out, const int reps) {\n"
             + "    long s = (long) get_global_id(0);\n"
             + "    for (int r = 0; r < reps; r++) { s = s * 31 + (r ^ (int) (s >> 17)); }\n"
             + "    out[get_global_id(0)] = s;\n"
             + "}\n"
-            + "__kernel void small(__global long *out) { out[1 + get_global_id(0)] = 7; }\n";
+            + "__kernel void small(__global const float *x, __global float *y) { y[get_global_id(0)] = x[get_global_id(0)] * 2.0f + 1.0f; }\n";
 
     /**
      * Whether the driver itself runs a kernel of one command queue only after a long kernel of
@@ -286,16 +287,24 @@ class ManyThreadsTest {
         cl_kernel spin = null;
         cl_kernel smallKernel = null;
         cl_mem out = null;
+        cl_mem x = null;
+        cl_mem y = null;
         try {
             CL.clBuildProgram(program, 1, new cl_device_id[] {device}, "", null, null);
-            first = CL.clCreateCommandQueueWithProperties(clContext, device, new cl_queue_properties(), null);
-            second = CL.clCreateCommandQueueWithProperties(clContext, device, new cl_queue_properties(), null);
+            cl_queue_properties profiling = new cl_queue_properties(); // as JPAI's queues
+            profiling.addProperty(CL.CL_QUEUE_PROPERTIES, CL.CL_QUEUE_PROFILING_ENABLE);
+            first = CL.clCreateCommandQueueWithProperties(clContext, device, profiling, null);
+            second = CL.clCreateCommandQueueWithProperties(clContext, device, profiling, null);
             spin = CL.clCreateKernel(program, "spin", null);
             smallKernel = CL.clCreateKernel(program, "small", null);
-            out = CL.clCreateBuffer(clContext, CL.CL_MEM_READ_WRITE, 2 * Sizeof.cl_long, null, null);
+            out = CL.clCreateBuffer(clContext, CL.CL_MEM_READ_WRITE, Sizeof.cl_long, null, null);
+            x = CL.clCreateBuffer(clContext, CL.CL_MEM_READ_WRITE, PROBE_SMALL_SIZE * Sizeof.cl_float, null, null);
+            y = CL.clCreateBuffer(clContext, CL.CL_MEM_READ_WRITE, PROBE_SMALL_SIZE * Sizeof.cl_float, null, null);
             CL.clSetKernelArg(spin, 0, Sizeof.cl_mem, Pointer.to(out));
-            CL.clSetKernelArg(smallKernel, 0, Sizeof.cl_mem, Pointer.to(out));
-            runProbeKernel(second, smallKernel); // built and warm
+            CL.clSetKernelArg(smallKernel, 0, Sizeof.cl_mem, Pointer.to(x));
+            CL.clSetKernelArg(smallKernel, 1, Sizeof.cl_mem, Pointer.to(y));
+            runProbeKernel(second, smallKernel, PROBE_SMALL_SIZE); // built and warm
+            spinNanos(first, spin, 1); // some drivers (PoCL) compile a kernel at its first launch
             int reps = 1 << 16;
             long taken = spinNanos(first, spin, reps);
             while (taken < 100_000_000L && reps < (1 << 28)) {
@@ -309,11 +318,13 @@ class ManyThreadsTest {
             CL.clFlush(first);
             Thread.sleep(200);
             long smallStart = System.nanoTime();
-            runProbeKernel(second, smallKernel);
+            runProbeKernel(second, smallKernel, PROBE_SMALL_SIZE);
             long smallEnd = System.nanoTime();
             CL.clFinish(first);
             long spinEnd = System.nanoTime();
             boolean waited = smallEnd - smallStart > (spinEnd - smallStart) * 8 / 10;
+            System.out.printf("ManyThreadsTest probe: with plain OpenCL calls, a small kernel took %d ms while a %d ms kernel of another queue ran%n",
+                            (smallEnd - smallStart) / 1_000_000, (spinEnd - spinStart) / 1_000_000);
             return waited ? String.format("this OpenCL driver runs a small kernel of one queue only after another queue's kernel: measured with plain OpenCL calls,"
                             + " the small kernel took %d ms while a %d ms kernel ran", (smallEnd - smallStart) / 1_000_000, (spinEnd - spinStart) / 1_000_000) : null;
         } catch (InterruptedException e) {
@@ -334,8 +345,10 @@ class ManyThreadsTest {
             if (smallKernel != null) {
                 CL.clReleaseKernel(smallKernel);
             }
-            if (out != null) {
-                CL.clReleaseMemObject(out);
+            for (cl_mem buffer : new cl_mem[] {out, x, y}) {
+                if (buffer != null) {
+                    CL.clReleaseMemObject(buffer);
+                }
             }
             CL.clReleaseProgram(program);
         }
@@ -349,8 +362,8 @@ class ManyThreadsTest {
         return System.nanoTime() - start;
     }
 
-    private static void runProbeKernel(cl_command_queue queue, cl_kernel kernel) {
-        CL.clEnqueueNDRangeKernel(queue, kernel, 1, null, new long[] {1}, null, 0, null, null);
+    private static void runProbeKernel(cl_command_queue queue, cl_kernel kernel, long size) {
+        CL.clEnqueueNDRangeKernel(queue, kernel, 1, null, new long[] {size}, null, 0, null, null);
         CL.clFinish(queue);
     }
 
