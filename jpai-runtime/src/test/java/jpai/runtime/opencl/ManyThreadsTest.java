@@ -53,7 +53,7 @@ import jpai.runtime.profile.Profiler;
  * the device first, to about {@link #LONG_KERNEL_NANOS}. The overlap test first asks the driver
  * itself, with plain OpenCL calls, and is skipped, saying so, on a driver that serialises the
  * kernels of different queues: NVIDIA's OpenCL on the H100 does (benchmarks' QueueOverlap: the
- * hand-written two-queue version waits for the long kernel too).
+ * hand-written two-queue version waits for the long kernel too; kernels of one program overlap there).
  */
 @EnabledIfEnvironmentVariable(named = "JPAI_EXPECT_OPENCL", matches = "1")
 class ManyThreadsTest {
@@ -264,24 +264,36 @@ class ManyThreadsTest {
     }
 
     private static final long PROBE_SMALL_SIZE = 1024;
-    private static final String PROBE_SOURCE = "__kernel void spin(__global long *out, const int reps) {\n"
+    private static final String PROBE_SPIN = "__kernel void spin(__global long *out, const int reps) {\n"
             + "    long s = (long) get_global_id(0);\n"
             + "    for (int r = 0; r < reps; r++) { s = s * 31 + (r ^ (int) (s >> 17)); }\n"
             + "    out[get_global_id(0)] = s;\n"
-            + "}\n"
-            + "__kernel void small(__global const float *x, __global float *y) { y[get_global_id(0)] = x[get_global_id(0)] * 2.0f + 1.0f; }\n";
+            + "}\n";
+    private static final String PROBE_SMALL = "__kernel void small(__global const float *x, __global float *y) { y[get_global_id(0)] = x[get_global_id(0)] * 2.0f + 1.0f; }\n";
 
     /**
      * Whether the driver itself runs a kernel of one command queue only after a long kernel of
      * another queue of the same context has ended: measured with plain OpenCL calls (no JPAI
-     * launch), a one-work-item spin of about a second and a small kernel started 0.2 s into it.
+     * launch), a one-work-item spin of about a second and a small kernel started 0.2 s into it, each
+     * kernel in a program of its own as JPAI's are. (NVIDIA's OpenCL on the H100 runs the two at once
+     * when they are kernels of one program, and one after the other when they are of two programs.)
      *
      * @return what was measured when the driver serialises the two queues, else null
      */
     private static String driverSerialisesQueues(DeviceContext context) {
+        String oneProgram = probeQueues(context, false);
+        String twoPrograms = probeQueues(context, true);
+        System.out.println("ManyThreadsTest probe, kernels of one program: " + (oneProgram == null ? "they overlap" : oneProgram));
+        System.out.println("ManyThreadsTest probe, kernels of two programs: " + (twoPrograms == null ? "they overlap" : twoPrograms));
+        return twoPrograms;
+    }
+
+    /** One probe of {@link #driverSerialisesQueues}: what it measured when the small kernel waited, else null. */
+    private static String probeQueues(DeviceContext context, boolean separatePrograms) {
         cl_context clContext = context.context();
         cl_device_id device = context.device().deviceId();
-        cl_program program = CL.clCreateProgramWithSource(clContext, 1, new String[] {PROBE_SOURCE}, null, null);
+        cl_program program = CL.clCreateProgramWithSource(clContext, 1, new String[] {separatePrograms ? PROBE_SPIN : PROBE_SPIN + PROBE_SMALL}, null, null);
+        cl_program smallProgram = separatePrograms ? CL.clCreateProgramWithSource(clContext, 1, new String[] {PROBE_SMALL}, null, null) : program;
         cl_command_queue first = null;
         cl_command_queue second = null;
         cl_kernel spin = null;
@@ -291,12 +303,15 @@ class ManyThreadsTest {
         cl_mem y = null;
         try {
             CL.clBuildProgram(program, 1, new cl_device_id[] {device}, "", null, null);
+            if (separatePrograms) {
+                CL.clBuildProgram(smallProgram, 1, new cl_device_id[] {device}, "", null, null);
+            }
             cl_queue_properties profiling = new cl_queue_properties(); // as JPAI's queues
             profiling.addProperty(CL.CL_QUEUE_PROPERTIES, CL.CL_QUEUE_PROFILING_ENABLE);
             first = CL.clCreateCommandQueueWithProperties(clContext, device, profiling, null);
             second = CL.clCreateCommandQueueWithProperties(clContext, device, profiling, null);
             spin = CL.clCreateKernel(program, "spin", null);
-            smallKernel = CL.clCreateKernel(program, "small", null);
+            smallKernel = CL.clCreateKernel(smallProgram, "small", null);
             out = CL.clCreateBuffer(clContext, CL.CL_MEM_READ_WRITE, Sizeof.cl_long, null, null);
             x = CL.clCreateBuffer(clContext, CL.CL_MEM_READ_WRITE, PROBE_SMALL_SIZE * Sizeof.cl_float, null, null);
             y = CL.clCreateBuffer(clContext, CL.CL_MEM_READ_WRITE, PROBE_SMALL_SIZE * Sizeof.cl_float, null, null);
@@ -323,10 +338,9 @@ class ManyThreadsTest {
             CL.clFinish(first);
             long spinEnd = System.nanoTime();
             boolean waited = smallEnd - smallStart > (spinEnd - smallStart) * 8 / 10;
-            System.out.printf("ManyThreadsTest probe: with plain OpenCL calls, a small kernel took %d ms while a %d ms kernel of another queue ran%n",
-                            (smallEnd - smallStart) / 1_000_000, (spinEnd - spinStart) / 1_000_000);
-            return waited ? String.format("this OpenCL driver runs a small kernel of one queue only after another queue's kernel: measured with plain OpenCL calls,"
-                            + " the small kernel took %d ms while a %d ms kernel ran", (smallEnd - smallStart) / 1_000_000, (spinEnd - spinStart) / 1_000_000) : null;
+            return waited ? String.format("this OpenCL driver runs a small kernel of one queue only after another queue's kernel%s: measured with plain OpenCL calls,"
+                            + " the small kernel took %d ms while a %d ms kernel ran", separatePrograms ? " of another program" : "",
+                            (smallEnd - smallStart) / 1_000_000, (spinEnd - spinStart) / 1_000_000) : null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
@@ -351,6 +365,9 @@ class ManyThreadsTest {
                 }
             }
             CL.clReleaseProgram(program);
+            if (separatePrograms) {
+                CL.clReleaseProgram(smallProgram);
+            }
         }
     }
 
