@@ -26,6 +26,7 @@ import org.jocl.Sizeof;
 import org.jocl.cl_command_queue;
 import org.jocl.cl_context;
 import org.jocl.cl_device_id;
+import org.jocl.cl_event;
 import org.jocl.cl_kernel;
 import org.jocl.cl_mem;
 import org.jocl.cl_program;
@@ -53,7 +54,7 @@ import jpai.runtime.profile.Profiler;
  * the device first, to about {@link #LONG_KERNEL_NANOS}. The overlap test first asks the driver
  * itself, with plain OpenCL calls, and is skipped, saying so, on a driver that serialises the
  * kernels of different queues: NVIDIA's OpenCL on the H100 does (benchmarks' QueueOverlap: the
- * hand-written two-queue version waits for the long kernel too; kernels of one program overlap there).
+ * hand-written two-queue version waits for the long kernel too).
  */
 @EnabledIfEnvironmentVariable(named = "JPAI_EXPECT_OPENCL", matches = "1")
 class ManyThreadsTest {
@@ -275,21 +276,24 @@ class ManyThreadsTest {
      * Whether the driver itself runs a kernel of one command queue only after a long kernel of
      * another queue of the same context has ended: measured with plain OpenCL calls (no JPAI
      * launch), a one-work-item spin of about a second and a small kernel started 0.2 s into it, each
-     * kernel in a program of its own as JPAI's are. (NVIDIA's OpenCL on the H100 runs the two at once
-     * when they are kernels of one program, and one after the other when they are of two programs.)
+     * kernel in a program of its own and each enqueue returning an event, as JPAI's do. The probes
+     * without events and with one program are printed too: on the H100 those overlapped while
+     * JPAI's launches did not.
      *
      * @return what was measured when the driver serialises the two queues, else null
      */
     private static String driverSerialisesQueues(DeviceContext context) {
-        String oneProgram = probeQueues(context, false);
-        String twoPrograms = probeQueues(context, true);
+        String oneProgram = probeQueues(context, false, false);
+        String twoPrograms = probeQueues(context, true, false);
+        String twoProgramsWithEvents = probeQueues(context, true, true);
         System.out.println("ManyThreadsTest probe, kernels of one program: " + (oneProgram == null ? "they overlap" : oneProgram));
         System.out.println("ManyThreadsTest probe, kernels of two programs: " + (twoPrograms == null ? "they overlap" : twoPrograms));
-        return twoPrograms;
+        System.out.println("ManyThreadsTest probe, kernels of two programs, each enqueue returning an event: " + (twoProgramsWithEvents == null ? "they overlap" : twoProgramsWithEvents));
+        return twoProgramsWithEvents;
     }
 
     /** One probe of {@link #driverSerialisesQueues}: what it measured when the small kernel waited, else null. */
-    private static String probeQueues(DeviceContext context, boolean separatePrograms) {
+    private static String probeQueues(DeviceContext context, boolean separatePrograms, boolean events) {
         cl_context clContext = context.context();
         cl_device_id device = context.device().deviceId();
         cl_program program = CL.clCreateProgramWithSource(clContext, 1, new String[] {separatePrograms ? PROBE_SPIN : PROBE_SPIN + PROBE_SMALL}, null, null);
@@ -329,17 +333,24 @@ class ManyThreadsTest {
             reps = (int) Math.min(Integer.MAX_VALUE, reps * 1e9 / taken);
             CL.clSetKernelArg(spin, 1, Sizeof.cl_int, Pointer.to(new int[] {reps}));
             long spinStart = System.nanoTime();
-            CL.clEnqueueNDRangeKernel(first, spin, 1, null, new long[] {1}, null, 0, null, null);
+            cl_event spinEvent = events ? new cl_event() : null;
+            CL.clEnqueueNDRangeKernel(first, spin, 1, null, new long[] {1}, null, 0, null, spinEvent);
             CL.clFlush(first);
             Thread.sleep(200);
             long smallStart = System.nanoTime();
-            runProbeKernel(second, smallKernel, PROBE_SMALL_SIZE);
+            cl_event smallEvent = events ? new cl_event() : null;
+            CL.clEnqueueNDRangeKernel(second, smallKernel, 1, null, new long[] {PROBE_SMALL_SIZE}, null, 0, null, smallEvent);
+            CL.clFinish(second);
             long smallEnd = System.nanoTime();
             CL.clFinish(first);
+            if (events) {
+                CL.clReleaseEvent(spinEvent);
+                CL.clReleaseEvent(smallEvent);
+            }
             long spinEnd = System.nanoTime();
             boolean waited = smallEnd - smallStart > (spinEnd - smallStart) * 8 / 10;
             return waited ? String.format("this OpenCL driver runs a small kernel of one queue only after another queue's kernel%s: measured with plain OpenCL calls,"
-                            + " the small kernel took %d ms while a %d ms kernel ran", separatePrograms ? " of another program" : "",
+                            + " the small kernel took %d ms while a %d ms kernel ran", (separatePrograms ? " of another program" : "") + (events ? ", with events" : ""),
                             (smallEnd - smallStart) / 1_000_000, (spinEnd - spinStart) / 1_000_000) : null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
