@@ -12,6 +12,7 @@ import jdk.graal.compiler.nodes.ValueNode;
 import jdk.graal.compiler.nodes.calc.AddNode;
 import jdk.graal.compiler.nodes.calc.AndNode;
 import jdk.graal.compiler.nodes.calc.RightShiftNode;
+import jdk.graal.compiler.nodes.calc.SignedFloatingIntegerRemNode;
 import jdk.graal.compiler.nodes.calc.SignedRemNode;
 import jdk.graal.compiler.nodes.calc.SubNode;
 import jdk.graal.compiler.nodes.calc.UnsignedRightShiftNode;
@@ -40,10 +41,11 @@ import jdk.vm.ci.meta.JavaConstant;
  * creates them (MulNode and SignedDivNode canonicalise so), so a phase for those would change no
  * kernel; remainders of a value that may be negative it leaves as they are.
  *
- * <p>Expects: Graal's {@link SignedRemNode}s (the bytecodes {@code irem}, {@code lrem}); any point
- * of JPAI's pipeline. Does: replaces each whose divisor is a constant {@code ±2^k} with
- * {@code k >= 1} by the floating nodes above; remainders by other values, and those other nodes use
- * as a guard, are left alone.
+ * <p>Expects: Graal's remainder nodes of the bytecodes {@code irem} and {@code lrem}
+ * ({@link SignedFloatingIntegerRemNode}, or {@link SignedRemNode} where the divisor became constant
+ * after parsing); any point of JPAI's pipeline. Does: replaces each whose divisor is a constant
+ * {@code ±2^k} with {@code k >= 1} by the floating nodes above; remainders by other values, and
+ * fixed ones that other nodes use as a guard, are left alone.
  */
 public final class PowerOfTwoRemaindersAsMasksPhase extends Phase {
 
@@ -54,19 +56,29 @@ public final class PowerOfTwoRemaindersAsMasksPhase extends Phase {
 
     @Override
     protected void run(StructuredGraph graph) {
+        // The parser makes a remainder by a constant other than 0 a floating node; one whose divisor
+        // became constant later (after inlining) is still the fixed node, with its zero check.
+        for (SignedFloatingIntegerRemNode remainder : graph.getNodes().filter(SignedFloatingIntegerRemNode.class).snapshot()) {
+            int k = powerOfTwoExponent(remainder.getY());
+            if (k >= 1) {
+                remainder.replaceAtUsagesAndDelete(masked(graph, remainder.getX(), k, remainder));
+            }
+        }
         for (SignedRemNode remainder : graph.getNodes().filter(SignedRemNode.class).snapshot()) {
             int k = powerOfTwoExponent(remainder.getY());
-            if (k < 1 || remainder.hasUsagesOfType(InputType.Guard)) {
-                continue;
+            if (k >= 1 && !remainder.hasUsagesOfType(InputType.Guard)) {
+                graph.replaceFixedWithFloating(remainder, masked(graph, remainder.getX(), k, remainder));
             }
-            int bits = ((IntegerStamp) remainder.stamp(NodeView.DEFAULT)).getBits();
-            ValueNode x = remainder.getX();
-            ValueNode sign = new RightShiftNode(x, ConstantNode.forInt(bits - 1));
-            ValueNode bias = new UnsignedRightShiftNode(sign, ConstantNode.forInt(bits - k));
-            ValueNode roundedTowardZero = new AndNode(new AddNode(x, bias), ConstantNode.forIntegerBits(bits, -1L << k));
-            ValueNode masked = graph.addOrUniqueWithInputs(new SubNode(x, roundedTowardZero));
-            graph.replaceFixedWithFloating(remainder, masked);
         }
+    }
+
+    /** {@code x - ((x + bias) & -2^k)} in {@code remainder}'s width, added to {@code graph}. */
+    private static ValueNode masked(StructuredGraph graph, ValueNode x, int k, ValueNode remainder) {
+        int bits = ((IntegerStamp) remainder.stamp(NodeView.DEFAULT)).getBits();
+        ValueNode sign = new RightShiftNode(x, ConstantNode.forInt(bits - 1));
+        ValueNode bias = new UnsignedRightShiftNode(sign, ConstantNode.forInt(bits - k));
+        ValueNode roundedTowardZero = new AndNode(new AddNode(x, bias), ConstantNode.forIntegerBits(bits, -1L << k));
+        return graph.addOrUniqueWithInputs(new SubNode(x, roundedTowardZero));
     }
 
     /** {@code k} when {@code divisor} is the constant {@code 2^k} or {@code -2^k}, else -1. */
