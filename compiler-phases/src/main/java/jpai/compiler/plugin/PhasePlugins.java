@@ -94,7 +94,11 @@ public final class PhasePlugins {
                                 null, e);
             }
             timings.record(plugin.name(), System.nanoTime() - start);
-            graph.getDebug().dump(DebugContext.BASIC_LEVEL, graph, "JPAI after phase plugin %s", plugin.name());
+            DebugContext debug = graph.getDebug();
+            if (debug.isDumpEnabled(DebugContext.BASIC_LEVEL)) {
+                // the title in full, not a format and its argument, so that tools searching the .bgv file find it
+                debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after phase plugin " + plugin.name());
+            }
         }
     }
 
