@@ -18,16 +18,19 @@ public final class KernelBailoutException extends RuntimeException {
     private final String reason;
     private final SourceLocation location;
     private final boolean internalError;
+    /** The phase plugin that failed, or null. */
+    private final String failedPhasePlugin;
 
     public KernelBailoutException(String reason, SourceLocation location) {
-        this(reason, location, false);
+        this(reason, location, false, null);
     }
 
-    private KernelBailoutException(String reason, SourceLocation location, boolean internalError) {
+    private KernelBailoutException(String reason, SourceLocation location, boolean internalError, String failedPhasePlugin) {
         super(location == null || location == SourceLocation.UNKNOWN ? reason : reason + " (at " + location.shortForm() + ")");
         this.reason = reason;
         this.location = location == null ? SourceLocation.UNKNOWN : location;
         this.internalError = internalError;
+        this.failedPhasePlugin = failedPhasePlugin;
     }
 
     public KernelBailoutException(String reason, SourceLocation location, Throwable cause) {
@@ -47,9 +50,25 @@ public final class KernelBailoutException extends RuntimeException {
      * and always says so once, even without {@code -Djpai.explain}.
      */
     public static KernelBailoutException internalError(String reason, SourceLocation location, Throwable cause) {
-        KernelBailoutException e = new KernelBailoutException("an internal error of the compiler: " + reason, location, true);
+        KernelBailoutException e = new KernelBailoutException("an internal error of the compiler: " + reason, location, true, null);
         e.initCause(cause);
         return e;
+    }
+
+    /**
+     * A researcher's phase plugin ({@code jpai.compiler.plugin}) failed on this function: neither a
+     * limit of kernels nor a bug of JPAI. The runtime says so once, naming {@code plugin}, even
+     * without {@code -Djpai.explain}.
+     */
+    public static KernelBailoutException phasePluginFailure(String plugin, String reason, SourceLocation location, Throwable cause) {
+        KernelBailoutException e = new KernelBailoutException(reason, location, false, plugin);
+        e.initCause(cause);
+        return e;
+    }
+
+    /** The name of the phase plugin whose failure this is ({@link #phasePluginFailure}), or null. */
+    public String failedPhasePlugin() {
+        return failedPhasePlugin;
     }
 
     /** Whether the compiler failed ({@link #internalError}), rather than met code kernels cannot run. */

@@ -1,6 +1,7 @@
 package jpai.compiler;
 
 import jdk.graal.compiler.nodes.StructuredGraph;
+import jpai.compiler.plugin.PhasePlugins;
 
 /**
  * A function's optimised Graal graph, ready for a backend.
@@ -23,8 +24,14 @@ import jdk.graal.compiler.nodes.StructuredGraph;
  * @param signature the runtime's promises the graph was specialised to
  * @param timings how long building and each phase took
  * @param inputs which parameter node is which kernel input
+ * @param plugins the researchers' phase plugins that ran on the graph ({@link PhasePlugins#NONE} for none)
  */
-public record KernelGraph(StructuredGraph graph, LambdaDescription lambda, KernelSignature signature, PhaseTimings timings, KernelInputs inputs) {
+public record KernelGraph(StructuredGraph graph, LambdaDescription lambda, KernelSignature signature, PhaseTimings timings, KernelInputs inputs, PhasePlugins plugins) {
+
+    /** A graph no phase plugin ran on. */
+    public KernelGraph(StructuredGraph graph, LambdaDescription lambda, KernelSignature signature, PhaseTimings timings, KernelInputs inputs) {
+        this(graph, lambda, signature, timings, inputs, PhasePlugins.NONE);
+    }
 
     /** The values the kernel reads besides its arguments, in slot order: the signature's captures, then the static arrays the compiler found. */
     public java.util.List<CapturedValue> captures() {

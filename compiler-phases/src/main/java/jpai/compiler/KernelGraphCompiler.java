@@ -56,6 +56,8 @@ import jpai.compiler.phases.RemoveKernelArgumentNullChecksPhase;
 import jpai.compiler.phases.UnboxKernelArgumentsPhase;
 import jpai.compiler.phases.UnboxKernelResultPhase;
 import jpai.compiler.phases.UnboxPhisOfBoxesPhase;
+import jpai.compiler.plugin.PhasePlugins;
+import jpai.compiler.plugin.PipelinePoint;
 
 /**
  * Marawacc's front half: from a functional object to an optimised {@link KernelGraph}. The steps, in
@@ -105,6 +107,12 @@ import jpai.compiler.phases.UnboxPhisOfBoxesPhase;
  * <li>Graal's conditional elimination and dead code elimination, once more.</li>
  * </ol>
  *
+ * Researchers' {@link jpai.compiler.plugin.PhasePlugin phase plugins} run at three named
+ * {@link PipelinePoint}s: after parsing (after step 1), after Graal's high tier (after step 10) and
+ * after the kernel phases (last), each timed under its name and dumped for Graal's dump options
+ * after the dump of its point ("JPAI after parsing", "JPAI after Graal high tier", "JPAI after
+ * kernel phases"); docs/phase-plugins.md.
+ *
  * Before the first kernel, FdLibm's classes ({@code StrictMath}'s implementation) and the JDK's box
  * caches are initialised, and per kernel the tuple classes of its data, so that the parser inlines
  * them and what compiles never depends on what the JVM ran before.
@@ -118,29 +126,53 @@ public final class KernelGraphCompiler {
 
     private final GraalAccess graal;
     private final MathFunctions math;
+    private final PhasePlugins plugins;
     private static volatile boolean jdkClassesInitialized;
 
-    /** A compiler with the host JVM's Graal and {@code Math} computed as {@code -Djpai.math} says. */
+    /**
+     * A compiler configured as the system properties say: the host JVM's Graal, {@code Math}
+     * computed as {@code -Djpai.math} says, and the configured phase plugins (service providers and
+     * {@code -Djpai.phases}: {@link PhasePlugins#configured()}).
+     *
+     * @throws jpai.compiler.plugin.PhasePluginConfigurationException when a plugin cannot be set up
+     */
     public KernelGraphCompiler() {
-        this(GraalAccess.get(), MathFunctions.fromSystemProperty());
+        this(GraalAccess.get(), MathFunctions.fromSystemProperty(), PhasePlugins.configured());
     }
 
+    /** A compiler with no phase plugins. */
     public KernelGraphCompiler(MathFunctions math) {
-        this(GraalAccess.get(), math);
+        this(GraalAccess.get(), math, PhasePlugins.NONE);
     }
 
+    public KernelGraphCompiler(MathFunctions math, PhasePlugins plugins) {
+        this(GraalAccess.get(), math, plugins);
+    }
+
+    /** A compiler with no phase plugins. */
     public KernelGraphCompiler(GraalAccess graal) {
-        this(graal, MathFunctions.fromSystemProperty());
+        this(graal, MathFunctions.fromSystemProperty(), PhasePlugins.NONE);
     }
 
+    /** A compiler with no phase plugins. */
     public KernelGraphCompiler(GraalAccess graal, MathFunctions math) {
+        this(graal, math, PhasePlugins.NONE);
+    }
+
+    public KernelGraphCompiler(GraalAccess graal, MathFunctions math, PhasePlugins plugins) {
         this.graal = graal;
         this.math = java.util.Objects.requireNonNull(math, "math");
+        this.plugins = java.util.Objects.requireNonNull(plugins, "plugins");
     }
 
     /** How this compiler's kernels compute {@code Math}'s transcendental functions. */
     public MathFunctions math() {
         return math;
+    }
+
+    /** The phase plugins this compiler runs. */
+    public PhasePlugins plugins() {
+        return plugins;
     }
 
     /**
@@ -172,6 +204,7 @@ public final class KernelGraphCompiler {
             injectedFailure(lambda);
             run("parse bytecode", timings, () -> context.getGraphBuilderSuite(), graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after parsing");
+            plugins.apply(PipelinePoint.AFTER_PARSING, graph, context, timings);
             run("exact types of captured objects", timings, () -> new ExactTypesOfCapturedObjectsPhase(function, signature), graph, context);
             Set<ResolvedJavaMethod> readerMethods = ElementReaderCallsToAccessesPhase.keptCalls(signature, graal.providers().getMetaAccess());
             run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(readerMethods), canonicalizer), graph, context);
@@ -192,6 +225,7 @@ public final class KernelGraphCompiler {
             run("partial escape analysis", timings, () -> new PartialEscapePhase(true, canonicalizer, graal.options()), graph, context);
             run("conditional elimination", timings, () -> new ConditionalEliminationPhase(canonicalizer, false), graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after Graal high tier");
+            plugins.apply(PipelinePoint.AFTER_HIGH_TIER, graph, context, timings);
 
             run("drop frame states", timings, DropFrameStatesPhase::new, graph, context);
             run("remove null checks on arguments", timings, () -> new RemoveKernelArgumentNullChecksPhase(canonicalizer, signature), graph, context);
@@ -216,14 +250,20 @@ public final class KernelGraphCompiler {
             run("conditional elimination", timings, () -> new ConditionalEliminationPhase(canonicalizer, false), graph, context);
             run("dead code elimination", timings, DeadCodeEliminationPhase::new, graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after kernel phases");
-            return new KernelGraph(graph, lambda, signature, timings, inputs);
+            plugins.apply(PipelinePoint.AFTER_KERNEL_PHASES, graph, context, timings);
+            return new KernelGraph(graph, lambda, signature, timings, inputs, plugins);
         } catch (KernelBailoutException e) {
             throw e;
         } catch (PermanentBailoutException e) {
-            throw new KernelBailoutException("Graal gave up on it: " + e.getMessage(), lambda.location(), e);
+            throw new KernelBailoutException("Graal gave up on it: " + e.getMessage() + withPlugins(), lambda.location(), e);
         } catch (Throwable e) {
-            throw KernelBailoutException.internalError(e.toString(), lambda.location(), e);
+            throw KernelBailoutException.internalError(e.toString() + withPlugins(), lambda.location(), e);
         }
+    }
+
+    /** For failures after plugins changed the graph: " (after the phase plugins X (after parsing))", or nothing. */
+    private String withPlugins() {
+        return plugins.isEmpty() ? "" : " (after the phase plugins " + plugins.description() + ")";
     }
 
     /**

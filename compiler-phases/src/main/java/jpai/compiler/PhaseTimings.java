@@ -13,7 +13,8 @@ public final class PhaseTimings {
 
     private final List<Step> steps = new ArrayList<>();
 
-    void record(String name, long nanos) {
+    /** Adds a step; public for front ends and {@code jpai.compiler.plugin}, which run steps of the pipeline too. */
+    public void record(String name, long nanos) {
         steps.add(new Step(name, nanos));
     }
 

@@ -19,6 +19,8 @@ import jpai.compiler.KernelGraphCompiler;
 import jpai.compiler.MathFunctions;
 import jpai.compiler.KernelSignature;
 import jpai.compiler.ValueShape;
+import jpai.compiler.plugin.PhasePluginConfigurationException;
+import jpai.compiler.plugin.PhasePlugins;
 import jpai.ocl.GeneratorOptions;
 import jpai.ocl.KernelSource;
 import jpai.ocl.MapKernelSpec;
@@ -28,8 +30,10 @@ import jpai.runtime.exec.CombiningTree;
 import jpai.runtime.profile.Profiler;
 
 /**
- * The kernels compiled from one user function, one per data type it was applied to, or the reason
- * there is none. Thread-safe; each kernel is compiled once.
+ * The kernels compiled from one user function, one per data type it was applied to and set of phase
+ * plugins it was compiled with ({@code -Djpai.phases}, service providers: a kernel compiled with a
+ * plugin is never served to a compilation without it), or the reason there is none. Thread-safe;
+ * each kernel is compiled once.
  */
 final class KernelCache {
 
@@ -83,11 +87,23 @@ final class KernelCache {
     }
 
     /** The last map kernel looked up, for the common case of a function applied again and again to one type. */
-    private record LastMap(DataType input, DataType output, boolean inputIsIndex, Compiled compiled) {
+    private record LastMap(DataType input, DataType output, boolean inputIsIndex, Object plugins, Compiled compiled) {
     }
 
     /** The last reduce kernel looked up (see {@link LastMap}). */
-    private record LastReduce(DataType type, KernelCache mapper, DataType inputType, Compiled compiled) {
+    private record LastReduce(DataType type, KernelCache mapper, DataType inputType, Object plugins, Compiled compiled) {
+    }
+
+    /**
+     * The phase plugins kernels are compiled with now, or why no kernel can be compiled; both null
+     * when Graal itself cannot be loaded (then {@link #compile} says what is missing).
+     */
+    private record Plugins(PhasePlugins configured, String problem) {
+
+        /** What kernels are keyed on: the plugins, or a mark that there are none for want of Graal. */
+        Object key() {
+            return configured != null ? configured : "no Graal";
+        }
     }
 
     private static final Method FUNCTION_APPLY = method(Function.class, "apply", Object.class);
@@ -117,7 +133,7 @@ final class KernelCache {
         String known = description;
         if (known == null) {
             try {
-                known = new KernelGraphCompiler().describe(function, interfaceMethod).displayName();
+                known = new KernelGraphCompiler(MathFunctions.JAVA).describe(function, interfaceMethod).displayName();
             } catch (RuntimeException | LinkageError e) {
                 known = function.getClass().getName();
             }
@@ -158,18 +174,40 @@ final class KernelCache {
      * the input is an index range ({@code PArray.range}), which the kernel does not read.
      */
     Compiled forMap(DataType input, DataType output, boolean inputIsIndex) {
+        Plugins plugins = plugins();
+        if (plugins.problem() != null) {
+            return Compiled.failed(plugins.problem(), description());
+        }
         LastMap last = lastMap;
-        if (last != null && last.input() == input && last.output() == output && last.inputIsIndex() == inputIsIndex) {
+        if (last != null && last.input() == input && last.output() == output && last.inputIsIndex() == inputIsIndex && last.plugins() == plugins.key()) {
             return last.compiled();
         }
-        Compiled compiled = mapKernel(input, output, inputIsIndex);
-        lastMap = new LastMap(input, output, inputIsIndex, compiled);
+        Compiled compiled = mapKernel(input, output, inputIsIndex, plugins);
+        lastMap = new LastMap(input, output, inputIsIndex, plugins.key(), compiled);
         return compiled;
     }
 
-    private Compiled mapKernel(DataType input, DataType output, boolean inputIsIndex) {
-        return kernels.computeIfAbsent(List.of("map", input, output, inputIsIndex), key -> compile(() -> {
-            KernelGraph graph = graph(new KernelSignature(List.of(KernelShapes.of(input)), KernelShapes.of(output), captures()));
+    /**
+     * The configured phase plugins ({@link PhasePlugins#configured()}: a property read, usually),
+     * part of every kernel's key. A plugin that cannot be set up is said once, always: a researcher
+     * who named it expects it to run, and every kernel runs in Java until it is fixed.
+     */
+    private static Plugins plugins() {
+        try {
+            return new Plugins(PhasePlugins.configured(), null);
+        } catch (PhasePluginConfigurationException e) {
+            String problem = e.getMessage() + "; no kernel is compiled until it is fixed";
+            Explain.notice(problem);
+            return new Plugins(null, problem);
+        } catch (LinkageError e) {
+            // Graal is not there, so no plugin either: compile() says what is missing
+            return new Plugins(null, null);
+        }
+    }
+
+    private Compiled mapKernel(DataType input, DataType output, boolean inputIsIndex, Plugins plugins) {
+        return kernels.computeIfAbsent(List.of("map", input, output, inputIsIndex, plugins.key()), key -> compile(() -> {
+            KernelGraph graph = graph(new KernelSignature(List.of(KernelShapes.of(input)), KernelShapes.of(output), captures()), plugins.configured());
             MapKernelSpec spec = new MapKernelSpec(KernelShapes.kinds(input), KernelShapes.kinds(output), inputIsIndex);
             return generate(graph, generator -> generator.map(graph, spec), ownersOf(graph, function));
         }));
@@ -186,22 +224,26 @@ final class KernelCache {
      * into the reduction), or to the elements themselves when {@code mapper} is null.
      */
     Compiled forReduce(DataType type, KernelCache mapper, DataType inputType) {
+        Plugins plugins = plugins();
+        if (plugins.problem() != null) {
+            return Compiled.failed(plugins.problem(), description());
+        }
         LastReduce last = lastReduce;
-        if (last != null && last.type() == type && last.mapper() == mapper && last.inputType() == inputType) {
+        if (last != null && last.type() == type && last.mapper() == mapper && last.inputType() == inputType && last.plugins() == plugins.key()) {
             return last.compiled();
         }
-        Compiled compiled = reduceKernel(type, mapper, inputType);
-        lastReduce = new LastReduce(type, mapper, inputType, compiled);
+        Compiled compiled = reduceKernel(type, mapper, inputType, plugins);
+        lastReduce = new LastReduce(type, mapper, inputType, plugins.key(), compiled);
         return compiled;
     }
 
-    private Compiled reduceKernel(DataType type, KernelCache mapper, DataType inputType) {
-        return kernels.computeIfAbsent(List.of("reduce", type, mapper == null ? "" : mapper, inputType), key -> compile(() -> {
+    private Compiled reduceKernel(DataType type, KernelCache mapper, DataType inputType, Plugins plugins) {
+        return kernels.computeIfAbsent(List.of("reduce", type, mapper == null ? "" : mapper, inputType, plugins.key()), key -> compile(() -> {
             ValueShape shape = KernelShapes.of(type);
-            KernelGraph combiner = graph(new KernelSignature(List.of(shape, shape), shape, captures()));
+            KernelGraph combiner = graph(new KernelSignature(List.of(shape, shape), shape, captures()), plugins.configured());
             KernelGraph mapperGraph = null;
             if (mapper != null) {
-                mapperGraph = mapper.graph(new KernelSignature(List.of(KernelShapes.of(inputType)), shape, mapper.captures()));
+                mapperGraph = mapper.graph(new KernelSignature(List.of(KernelShapes.of(inputType)), shape, mapper.captures()), plugins.configured());
             }
             KernelGraph mapped = mapperGraph;
             ReduceKernelSpec spec = new ReduceKernelSpec(KernelShapes.kinds(inputType), KernelShapes.kinds(type), CombiningTree.LEAF);
@@ -243,6 +285,9 @@ final class KernelCache {
         } catch (KernelBailoutException e) {
             if (e.isInternalError()) {
                 InternalCompilerErrors.report(description() + who, e);
+            } else if (e.failedPhasePlugin() != null) {
+                // the researcher's own phase failed: said without -Djpai.explain, as they expect it to run
+                Explain.notice(e.getMessage() + ", compiling " + description() + who + "; the operation runs in Java");
             }
             return Compiled.failed(e.getMessage() + who, description());
         } catch (RuntimeException | LinkageError | AssertionError e) {
@@ -262,9 +307,9 @@ final class KernelCache {
         return known;
     }
 
-    private KernelGraph graph(KernelSignature signature) {
+    private KernelGraph graph(KernelSignature signature, PhasePlugins plugins) {
         long start = System.nanoTime();
-        KernelGraphCompiler compiler = new KernelGraphCompiler();
+        KernelGraphCompiler compiler = new KernelGraphCompiler(MathFunctions.fromSystemProperty(), plugins);
         if (compiler.math() != MathFunctions.JAVA) {
             Explain.notice("kernels compute Math's sin, exp, pow and other transcendental functions with OpenCL's built-ins (-D" + MathFunctions.PROPERTY + "="
                             + compiler.math().optionValue() + "): their results are within OpenCL's error bounds (docs/java-semantics.md), up to 16 ulps, not Math's 1 to 2.5");

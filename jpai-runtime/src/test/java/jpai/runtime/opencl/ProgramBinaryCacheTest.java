@@ -1,6 +1,8 @@
 package jpai.runtime.opencl;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -125,5 +127,43 @@ class ProgramBinaryCacheTest {
         assertNull(cache.load(sources[1], DEVICE), "least recently used: evicted");
         assertNotNull(cache.load(sources[2], DEVICE));
         assertNotNull(cache.load(sources[3], DEVICE), "just written: kept");
+    }
+
+    /** A phase plugin that changes nothing: only the plugin's presence differs. */
+    public static final class UnchangingPhase extends jdk.graal.compiler.phases.Phase {
+        @Override
+        public java.util.Optional<NotApplicable> notApplicableTo(jdk.graal.compiler.nodes.GraphState graphState) {
+            return ALWAYS_APPLICABLE;
+        }
+
+        @Override
+        protected void run(jdk.graal.compiler.nodes.StructuredGraph graph) {
+        }
+    }
+
+    /**
+     * The key is built from the whole source text, and a kernel compiled with phase plugins names
+     * them in its header: so its binary is never loaded for the kernel compiled without them, even
+     * when the plugin changed nothing else.
+     */
+    @Test
+    void aKernelCompiledWithAPhasePluginHasAnEntryOfItsOwn(@TempDir Path directory) throws IOException {
+        java.util.function.Function<Integer, Integer> f = x -> x * 5 + 1;
+        KernelSource without = jpai.runtime.KernelCompilation.map(f, jpai.ElementType.INT, jpai.ElementType.INT).kernel();
+        KernelSource with;
+        System.setProperty("jpai.phases", "after-kernel-phases:" + UnchangingPhase.class.getName());
+        try {
+            with = jpai.runtime.KernelCompilation.map(f, jpai.ElementType.INT, jpai.ElementType.INT).kernel();
+        } finally {
+            System.clearProperty("jpai.phases");
+        }
+        String header = "// With the phase plugins " + UnchangingPhase.class.getName() + " (after kernel phases)\n";
+        assertTrue(with.text().contains(header), with.text());
+        assertEquals(without.text(), with.text().replace(header, ""), "the plugin changed nothing but the header");
+        ProgramBinaryCache cache = ProgramBinaryCache.open(directory);
+        cache.store(with, DEVICE, new byte[] {7, 7});
+        assertNotEquals(ProgramBinaryCache.key(with, DEVICE), ProgramBinaryCache.key(without, DEVICE));
+        assertNull(cache.load(without, DEVICE), "the plugin's binary is not the plain kernel's");
+        assertArrayEquals(new byte[] {7, 7}, cache.load(with, DEVICE));
     }
 }
