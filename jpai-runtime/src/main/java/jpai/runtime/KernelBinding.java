@@ -107,6 +107,16 @@ final class KernelBinding {
         return this;
     }
 
+    /** A map's index space: the extent of each dimension, outermost first ({@code PArray.rangeExtents()}). */
+    KernelBinding indexExtents(int[] extents) {
+        for (KernelParameter parameter : parameters) {
+            if (parameter.role() == KernelParameter.Role.INDEX_EXTENT) {
+                launch.scalar(parameter.index(), JavaKind.Long, (long) extents[parameter.slot()]);
+            }
+        }
+        return this;
+    }
+
     /**
      * A reduction pass's identity, partial-result buffers, local scratch for {@code localSize}
      * work-items ({@link DeviceReduce#localSlotsPerWorkItem} each) and leaf width.

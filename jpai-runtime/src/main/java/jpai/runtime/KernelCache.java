@@ -83,7 +83,7 @@ final class KernelCache {
     }
 
     /** The last map kernel looked up, for the common case of a function applied again and again to one type. */
-    private record LastMap(DataType input, DataType output, boolean inputIsIndex, Compiled compiled) {
+    private record LastMap(DataType input, DataType output, int indexDimensions, Compiled compiled) {
     }
 
     /** The last reduce kernel looked up (see {@link LastMap}). */
@@ -154,23 +154,24 @@ final class KernelCache {
     }
 
     /**
-     * The map kernel for {@code input} elements giving {@code output} elements; {@code inputIsIndex}:
-     * the input is an index range ({@code PArray.range}), which the kernel does not read.
+     * The map kernel for {@code input} elements giving {@code output} elements; {@code
+     * indexDimensions}: 0 for an input read from buffers, 1 to 3 for an index space ({@code
+     * PArray.range}) of that many dimensions, which the kernel does not read.
      */
-    Compiled forMap(DataType input, DataType output, boolean inputIsIndex) {
+    Compiled forMap(DataType input, DataType output, int indexDimensions) {
         LastMap last = lastMap;
-        if (last != null && last.input() == input && last.output() == output && last.inputIsIndex() == inputIsIndex) {
+        if (last != null && last.input() == input && last.output() == output && last.indexDimensions() == indexDimensions) {
             return last.compiled();
         }
-        Compiled compiled = mapKernel(input, output, inputIsIndex);
-        lastMap = new LastMap(input, output, inputIsIndex, compiled);
+        Compiled compiled = mapKernel(input, output, indexDimensions);
+        lastMap = new LastMap(input, output, indexDimensions, compiled);
         return compiled;
     }
 
-    private Compiled mapKernel(DataType input, DataType output, boolean inputIsIndex) {
-        return kernels.computeIfAbsent(List.of("map", input, output, inputIsIndex), key -> compile(() -> {
+    private Compiled mapKernel(DataType input, DataType output, int indexDimensions) {
+        return kernels.computeIfAbsent(List.of("map", input, output, indexDimensions), key -> compile(() -> {
             KernelGraph graph = graph(new KernelSignature(List.of(KernelShapes.of(input)), KernelShapes.of(output), captures()));
-            MapKernelSpec spec = new MapKernelSpec(KernelShapes.kinds(input), KernelShapes.kinds(output), inputIsIndex);
+            MapKernelSpec spec = new MapKernelSpec(KernelShapes.kinds(input), KernelShapes.kinds(output), indexDimensions);
             return generate(graph, generator -> generator.map(graph, spec), ownersOf(graph, function));
         }));
     }

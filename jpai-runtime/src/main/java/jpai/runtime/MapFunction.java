@@ -106,11 +106,12 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         if (device == null) {
             return false;
         }
-        KernelCache.Compiled compiled = definition.kernels.forMap(input.type(), output.type(), input.isRange());
+        int[] indexSpace = input.rangeExtents(); // a range is read from no buffer: its work-items' ids are its elements
+        KernelCache.Compiled compiled = definition.kernels.forMap(input.type(), output.type(), indexSpace == null ? 0 : indexSpace.length);
         String reason = compiled.bailout();
         if (reason == null) {
             try {
-                DeviceMap.run(device, compiled, input, output);
+                DeviceMap.run(device, compiled, input, output, indexSpace);
                 return true;
             } catch (KernelDeoptimizedException e) {
                 Offload.deoptimized("map of " + compiled.description(), e.getMessage());
