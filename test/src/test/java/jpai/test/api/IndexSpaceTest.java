@@ -265,6 +265,36 @@ class IndexSpaceTest {
         }
     }
 
+    /**
+     * 46,341 x 46,341 = 2,147,488,281 elements, past 2^31: byte results checked around the rows that
+     * cross element 2^31 and at sampled elements everywhere. Needs about 18 GiB of host memory for
+     * the indices (two ints per element) and 2 GiB on the device: runs on a GPU with room for it
+     * (the H100) or anywhere with {@code JPAI_LARGE_TESTS=1}.
+     */
+    @Test
+    void aGridPast2To31ElementsOnTheDevice() {
+        org.junit.jupiter.api.Assumptions.assumeTrue("1".equals(System.getenv("JPAI_LARGE_TESTS")) || gpuWithMemory(14L << 30),
+                        "needs a GPU with 14 GiB or JPAI_LARGE_TESTS=1");
+        int side = 46_341;
+        Function<Tuple2<Integer, Integer>, Byte> f = ij -> (byte) (ij._1() * 3 + ij._2() * 5);
+        try (PArray<Tuple2<Integer, Integer>> grid = PArray.range(side, side); PArray<Byte> out = ExecutorCase.apply(AF.map(f), Executor.ACCELERATOR, grid)) {
+            assertEquals((long) side * side, out.length());
+            long boundary = 1L << 31;
+            for (long e = boundary - 3L * side; e < Math.min(out.length(), boundary + 3L * side); e++) {
+                assertEquals(f.apply(new Tuple2<>((int) (e / side), (int) (e % side))), out.get(e), "element " + e);
+            }
+            for (long e = 0; e < out.length(); e += 1_000_003) {
+                assertEquals(f.apply(new Tuple2<>((int) (e / side), (int) (e % side))), out.get(e), "element " + e);
+            }
+            assertEquals(f.apply(new Tuple2<>(side - 1, side - 1)), out.get(out.length() - 1), "the last element");
+        }
+    }
+
+    private static boolean gpuWithMemory(long bytes) {
+        return jpai.runtime.opencl.OpenCLRuntime.choice() instanceof jpai.runtime.device.DeviceChoice.OpenCL device
+                        && device.device().kind() == jpai.runtime.device.DeviceKind.GPU && device.device().globalMemoryBytes() >= bytes;
+    }
+
     @Test
     void badExtentsAreRefused() {
         IllegalArgumentException negative = assertThrows(IllegalArgumentException.class, () -> PArray.range(3, -1));
