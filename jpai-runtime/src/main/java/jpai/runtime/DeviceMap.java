@@ -52,7 +52,7 @@ final class DeviceMap {
         }
         binding.launch().localSizeMayShrink();
         LaunchResult result = context.launch(compiled.kernel(), binding.launch());
-        KernelBinding.checkStatus(result);
+        KernelBinding.checkStatus(result, indexSpace);
     }
 
     /**

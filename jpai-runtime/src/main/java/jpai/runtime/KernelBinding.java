@@ -176,8 +176,13 @@ final class KernelBinding {
 
     /** Throws if the kernel left the device path at some element. */
     static void checkStatus(LaunchResult result) {
+        checkStatus(result, null);
+    }
+
+    /** As {@link #checkStatus(LaunchResult)}, naming the element's indices in {@code indexSpace} (its extents, or null). */
+    static void checkStatus(LaunchResult result, int[] indexSpace) {
         if (result.hasStatus() && result.status(0) != 0) {
-            throw new KernelDeoptimizedException(result.status(0), result.status(1));
+            throw new KernelDeoptimizedException(result.status(0), result.status(1), indexSpace);
         }
     }
 

@@ -266,7 +266,7 @@ final class KernelLauncher {
             }
             if (launch.perEnqueue() % local[global.length - 1] != 0) {
                 throw new IllegalArgumentException("the launch of " + source.kernelName() + " enqueues " + launch.perEnqueue()
-                        + " work-items at a time, not a multiple of its local size " + local[global.length - 1]);
+                        + " work-items of dimension " + (global.length - 1) + " at a time, not a multiple of its local size " + local[global.length - 1]);
             }
         }
         long buildStart = System.nanoTime();

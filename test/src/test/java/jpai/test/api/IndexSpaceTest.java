@@ -295,6 +295,37 @@ class IndexSpaceTest {
                         && device.device().kind() == jpai.runtime.device.DeviceKind.GPU && device.device().globalMemoryBytes() >= bytes;
     }
 
+    /**
+     * A kernel that leaves the device path at some element (a hoisted bounds check that fails where
+     * Java's loop breaks first): Java's result, and the reason names the element and its indices.
+     */
+    @Test
+    void aDeoptimizedElementIsNamedByItsIndices() {
+        float[] a = {1f, 2f, 3f, 4f};
+        int n = 100; // beyond a.length: the hoisted check exits, Java then runs the operation
+        Function<Tuple2<Integer, Integer>, Float> f = ij -> {
+            float sum = 0f;
+            for (int k = 0; k < n; k++) {
+                if (k == ((ij._1() + ij._2()) & 3)) {
+                    break;
+                }
+                sum += a[k];
+            }
+            return sum;
+        };
+        int rows = 19;
+        int columns = 23;
+        try (PArray<Tuple2<Integer, Integer>> grid = PArray.range(rows, columns); PArray<Float> out = AF.map(f).on(Executor.ACCELERATOR).apply(grid)) {
+            ExecutorCase.assertSameAsJava(java2D(f, rows, columns), out, "a loop that breaks early");
+            if (ExecutorCase.openCLExpected()) {
+                String reason = AF.lastProfile().fallbackReason();
+                java.util.regex.Matcher element = java.util.regex.Pattern.compile("at element (\\d+) \\(index \\((\\d+), (\\d+)\\)\\)").matcher(String.valueOf(reason));
+                assertTrue(AF.lastProfile().fellBack() && element.find(), "the reason names the element and its indices: " + reason);
+                assertEquals(Long.parseLong(element.group(1)), Long.parseLong(element.group(2)) * columns + Long.parseLong(element.group(3)), reason);
+            }
+        }
+    }
+
     @Test
     void badExtentsAreRefused() {
         IllegalArgumentException negative = assertThrows(IllegalArgumentException.class, () -> PArray.range(3, -1));
