@@ -95,9 +95,9 @@ public final class Hilbert extends Program<Integer> {
         int n = size;
         PArray<Tuple2<Integer, Integer>> matrix = PArray.range(n, n);
         float[] h = new float[n * n];
-        ArrayFunction<Tuple2<Integer, Integer>, Float> hilbert = AF.map((Tuple2<Integer, Integer> ij) -> 1.0f / (ij._1() + ij._2() + 1));
+        ArrayFunction<Tuple2<Integer, Integer>, Float> hilbert = AF.map2D((i, j) -> 1.0f / (i + j + 1));
         return new JpaiRun(List.of(matrix), () -> List.of(hilbert.apply(matrix)), results -> JpaiRun.copy(results.get(0), 0, h),
-                () -> Output.of("h", h.clone()), "map over the n x n index space PArray.range(n, n)");
+                () -> Output.of("h", h.clone()), "AF.map2D over the n x n index space PArray.range(n, n)");
     }
 
     @Override

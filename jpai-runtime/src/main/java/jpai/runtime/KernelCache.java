@@ -102,14 +102,42 @@ final class KernelCache {
     private volatile LastReduce lastReduce;
     private volatile ProfileLabel lastLabel;
 
+    /**
+     * Whether the function takes a tuple element's components as separate arguments ({@code (i, j)
+     * -> ...} of {@code AF.map2D}) rather than the element itself.
+     */
+    private final boolean spreadsTuples;
+
     KernelCache(Function<?, ?> function) {
-        this.function = function;
-        this.interfaceMethod = FUNCTION_APPLY;
+        this(function, FUNCTION_APPLY, false);
     }
 
     KernelCache(BinaryOperator<?> operator) {
-        this.function = operator;
-        this.interfaceMethod = BINARY_APPLY;
+        this(operator, BINARY_APPLY, false);
+    }
+
+    /**
+     * The kernels of {@code function}, whose {@code interfaceMethod} takes a tuple element's
+     * components as its arguments (a {@code BiFunction} for pairs, {@code jpai.TriFunction} for
+     * triples): a map over tuples that the user wrote as a function of the components.
+     */
+    static KernelCache ofComponentFunction(Object function, Method interfaceMethod) {
+        return new KernelCache(function, interfaceMethod, true);
+    }
+
+    private KernelCache(Object function, Method interfaceMethod, boolean spreadsTuples) {
+        this.function = function;
+        this.interfaceMethod = interfaceMethod;
+        this.spreadsTuples = spreadsTuples;
+    }
+
+    /** The shapes of the function's arguments for an element of {@code input}: the element, or its components. */
+    private List<ValueShape> argumentsFor(DataType input) {
+        ValueShape element = KernelShapes.of(input);
+        if (spreadsTuples && element instanceof ValueShape.Tuple tuple) {
+            return tuple.componentShapes();
+        }
+        return List.of(element);
     }
 
     /** The function as messages name it: "lambda at Saxpy.java:42", or its class when Graal is not there. */
@@ -170,7 +198,7 @@ final class KernelCache {
 
     private Compiled mapKernel(DataType input, DataType output, int indexDimensions) {
         return kernels.computeIfAbsent(List.of("map", input, output, indexDimensions), key -> compile(() -> {
-            KernelGraph graph = graph(new KernelSignature(List.of(KernelShapes.of(input)), KernelShapes.of(output), captures()));
+            KernelGraph graph = graph(new KernelSignature(argumentsFor(input), KernelShapes.of(output), captures()));
             MapKernelSpec spec = new MapKernelSpec(KernelShapes.kinds(input), KernelShapes.kinds(output), indexDimensions);
             return generate(graph, generator -> generator.map(graph, spec), ownersOf(graph, function));
         }));
@@ -202,7 +230,7 @@ final class KernelCache {
             KernelGraph combiner = graph(new KernelSignature(List.of(shape, shape), shape, captures()));
             KernelGraph mapperGraph = null;
             if (mapper != null) {
-                mapperGraph = mapper.graph(new KernelSignature(List.of(KernelShapes.of(inputType)), shape, mapper.captures()));
+                mapperGraph = mapper.graph(new KernelSignature(mapper.argumentsFor(inputType), shape, mapper.captures()));
             }
             KernelGraph mapped = mapperGraph;
             ReduceKernelSpec spec = new ReduceKernelSpec(KernelShapes.kinds(inputType), KernelShapes.kinds(type), CombiningTree.LEAF);

@@ -165,6 +165,54 @@ class IndexSpaceTest {
         }
     }
 
+    /** {@code AF.map2D((i, j) -> ...)} and {@code AF.map3D((i, j, k) -> ...)}: the same as the maps over tuples, naming the user's lambda. */
+    @Test
+    void theShorthandsMapFunctionsOfTheIndices() {
+        java.util.function.BiFunction<Integer, Integer, Float> hilbert = (i, j) -> 1.0f / (i + j + 1);
+        ArrayFunction<Tuple2<Integer, Integer>, Float> map2D = AF.map2D(hilbert);
+        ArrayFunction<Tuple2<Integer, Integer>, Long> sum2D = AF.map2D((i, j) -> (long) i * j - j, Long.class).reduce(Long::sum, 0L);
+        jpai.TriFunction<Integer, Integer, Integer, Integer> cell = (i, j, k) -> (i * 100 + j) * 100 - k;
+        ArrayFunction<Tuple3<Integer, Integer, Integer>, Integer> map3D = AF.map3D(cell, Integer.class);
+        for (int[] shape : new int[][] {{1, 1}, {17, 33}, {1025, 1023}}) {
+            Object[] expected = java2D(ij -> hilbert.apply(ij._1(), ij._2()), shape[0], shape[1]);
+            long expectedSum = 0;
+            for (int i = 0; i < shape[0]; i++) {
+                for (int j = 0; j < shape[1]; j++) {
+                    expectedSum += (long) i * j - j;
+                }
+            }
+            try (PArray<Tuple2<Integer, Integer>> grid = PArray.range(shape[0], shape[1])) {
+                for (Executor executor : ExecutorCase.ALL) {
+                    String where = shape[0] + "x" + shape[1] + " on " + executor;
+                    try (PArray<Float> out = ExecutorCase.apply(map2D, executor, grid)) {
+                        ExecutorCase.assertSameAsJava(expected, out, "map2D over " + where);
+                        if (executor == Executor.ACCELERATOR && ExecutorCase.openCLExpected()) {
+                            assertTrue(AF.lastProfile().kernelCount() == 1 && AF.lastProfile().hostToDeviceBytes() <= STATUS_BYTES, where + ": a 2-D kernel, nothing sent: " + AF.lastProfile());
+                        }
+                    }
+                    try (PArray<Long> total = ExecutorCase.apply(sum2D, executor, grid)) {
+                        assertEquals(expectedSum, total.get(0), "map2D then reduce over " + where);
+                        if (executor == Executor.ACCELERATOR && ExecutorCase.openCLExpected()) {
+                            assertTrue(AF.lastProfile().operation().startsWith("map then reduce of ") && !AF.lastProfile().fellBack(),
+                                            where + ": one fused kernel: " + AF.lastProfile());
+                        }
+                    }
+                }
+            }
+        }
+        for (int[] shape : new int[][] {{1, 1, 1}, {3, 5, 7}, {0, 2, 2}}) {
+            try (PArray<Tuple3<Integer, Integer, Integer>> space = PArray.range(shape[0], shape[1], shape[2])) {
+                for (Executor executor : ExecutorCase.ALL) {
+                    try (PArray<Integer> out = ExecutorCase.apply(map3D, executor, space)) {
+                        ExecutorCase.assertSameAsJava(java3D(t -> cell.apply(t._1(), t._2(), t._3()), shape), out, "map3D over " + java.util.Arrays.toString(shape) + " on " + executor);
+                    }
+                }
+            }
+        }
+        assertTrue(map2D.toString().contains("IndexSpaceTest.java:"), "messages name the user's lambda: " + map2D);
+        assertTrue(map3D.toString().contains("IndexSpaceTest.java:"), "messages name the user's lambda: " + map3D);
+    }
+
     /** Launches cut into slabs of a few rows (or planes): every element, each slab's edges included. */
     @Test
     void aLaunchSplitIntoSlabsCoversEveryElement() {
