@@ -200,6 +200,14 @@ public final class KernelLaunch {
         return bindings;
     }
 
+    /**
+     * The number of work-items of all dimensions together (the product of the global sizes), or -1
+     * before a global size is given.
+     */
+    long globalSize() {
+        return globalSizes == null ? -1 : Arrays.stream(globalSizes).reduce(1, Math::multiplyExact);
+    }
+
     /** The global sizes per dimension, or null if none were given. */
     long[] globalSizes() {
         return globalSizes;

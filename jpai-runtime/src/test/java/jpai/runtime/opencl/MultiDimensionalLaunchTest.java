@@ -117,7 +117,8 @@ class MultiDimensionalLaunchTest {
                     .scalar(1, JavaKind.Long, 8L).scalar(2, JavaKind.Long, 8L).globalSize(8, 6).localSize(4, 4)));
             assertTrue(multiple.getMessage().contains("dimension 1"), multiple.getMessage());
             assertThrows(IllegalArgumentException.class, () -> new KernelLaunch().globalSize(1, 2, 3, 4));
-            assertThrows(IllegalArgumentException.class, () -> new KernelLaunch().globalSize());
+            assertThrows(IllegalArgumentException.class, () -> new KernelLaunch().globalSize(new long[0]));
+            assertEquals(6, new KernelLaunch().globalSize(1, 2, 3).globalSize(), "the work-items of all dimensions");
             assertThrows(IllegalArgumentException.class, () -> new KernelLaunch().localSize(4, 0));
         }
     }
