@@ -1,6 +1,7 @@
 package jpai;
 
 import java.util.Objects;
+import java.util.function.BiFunction;
 import java.util.function.BinaryOperator;
 import java.util.function.Function;
 
@@ -38,6 +39,36 @@ public final class AF {
     /** As {@link #map(Function)}, with the output type given, e.g. {@code TupleType.of(Float.class, Integer.class)}. */
     public static <T, R> ArrayFunction<T, R> map(Function<T, R> f, DataType outputType) {
         return new MapFunction<>(Objects.requireNonNull(f, "the function to map is null"), Objects.requireNonNull(outputType, "the output type is null"));
+    }
+
+    /**
+     * A map over index pairs written as a function of the two indices: over {@code PArray.range(rows,
+     * columns)}, {@code AF.map2D((i, j) -> 1.0f / (i + j + 1))} gives the row-major
+     * {@code rows x columns} matrix of {@code f(i, j)} (on the device a 2-D NDRange, see
+     * {@link PArray#range(int, int)}). The same as {@code map(ij -> f.apply(ij._1(), ij._2()))}, and
+     * over any array of {@code Tuple2<Integer, Integer>}; messages name {@code f}.
+     */
+    public static <R> ArrayFunction<Tuple2<Integer, Integer>, R> map2D(BiFunction<Integer, Integer, R> f) {
+        return MapFunction.ofComponents(Objects.requireNonNull(f, "the function to map is null"), null);
+    }
+
+    /** As {@link #map2D(BiFunction)}, with the output element type given (needed for an empty range). */
+    public static <R> ArrayFunction<Tuple2<Integer, Integer>, R> map2D(BiFunction<Integer, Integer, R> f, Class<R> outputType) {
+        return MapFunction.ofComponents(Objects.requireNonNull(f, "the function to map is null"), ElementType.of(outputType));
+    }
+
+    /**
+     * A map over index triples written as a function of the three indices: over {@code
+     * PArray.range(d0, d1, d2)}, {@code AF.map3D((i, j, k) -> ...)} (on the device a 3-D NDRange).
+     * The same as {@code map(t -> f.apply(t._1(), t._2(), t._3()))}; messages name {@code f}.
+     */
+    public static <R> ArrayFunction<Tuple3<Integer, Integer, Integer>, R> map3D(TriFunction<Integer, Integer, Integer, R> f) {
+        return MapFunction.ofComponents(Objects.requireNonNull(f, "the function to map is null"), null);
+    }
+
+    /** As {@link #map3D(TriFunction)}, with the output element type given (needed for an empty range). */
+    public static <R> ArrayFunction<Tuple3<Integer, Integer, Integer>, R> map3D(TriFunction<Integer, Integer, Integer, R> f, Class<R> outputType) {
+        return MapFunction.ofComponents(Objects.requireNonNull(f, "the function to map is null"), ElementType.of(outputType));
     }
 
     /** {@code map(f)} on one Java thread: the thesis's {@code mapSeq}. */

@@ -58,11 +58,14 @@ public final class PArray<T> implements AutoCloseable {
     private final List<PArray<?>> sources;
     private volatile boolean viewClosed;
     /**
-     * For an array made by {@link #range}: the host version of its buffer when it was filled, so that
-     * any later write ends its being a range; {@link #NOT_A_RANGE} for every other array.
+     * For an array made by {@link #range}: its extents and the host versions of its buffers when they
+     * were filled, so that any later write ends its being a range; null for every other array.
      */
-    private volatile long rangeVersion = NOT_A_RANGE;
-    private static final long NOT_A_RANGE = Long.MIN_VALUE;
+    private volatile RangeMark rangeMark;
+
+    /** The extents of a range (outermost first) and each component buffer's host version when filled. */
+    private record RangeMark(int[] extents, long[] versions) {
+    }
 
     /** Owns the buffers; separate from the array so the cleaner does not keep the array reachable. */
     private record Release(ComponentBuffer[] buffers) implements Runnable {
@@ -192,26 +195,125 @@ public final class PArray<T> implements AutoCloseable {
      * @throws IllegalArgumentException if {@code n} is negative
      */
     public static PArray<Integer> range(int n) {
-        if (n < 0) {
-            throw new IllegalArgumentException("a range cannot have a negative length: " + n);
-        }
-        PArray<Integer> array = allocate(Integer.class, n);
-        array.writeLeased(memory -> {
-            for (int i = 0; i < n; i++) {
-                memory.setAtIndex(ValueLayout.JAVA_INT, i, i);
+        return rangeOf(n);
+    }
+
+    /**
+     * The index pairs {@code (i, j)} of a {@code rows x columns} grid in row-major order: element
+     * {@code i * columns + j} is {@code Tuple2(i, j)}, so that {@code AF.map((Tuple2<Integer, Integer>
+     * ij) -> ...)} over it gives a row-major matrix of {@code rows * columns} elements (a {@code long}
+     * length: more than 2^31 elements where memory allows). On the device a map over it is a 2-D
+     * NDRange whose work-items take {@code i} and {@code j} from their own ids (no division per
+     * element) and read no input buffer: nothing is sent. The host memory holds the pairs too (Java
+     * executors and the host read them: 8 bytes per element); writing to the array makes it an
+     * ordinary array of pairs from then on.
+     *
+     * @throws IllegalArgumentException if {@code rows} or {@code columns} is negative
+     */
+    public static PArray<Tuple2<Integer, Integer>> range(int rows, int columns) {
+        return rangeOf(rows, columns);
+    }
+
+    /**
+     * The index triples {@code (i, j, k)} of a {@code d0 x d1 x d2} grid in row-major order: element
+     * {@code (i * d1 + j) * d2 + k} is {@code Tuple3(i, j, k)}. As {@link #range(int, int)}, with a
+     * 3-D NDRange on the device (12 bytes per element on the host).
+     *
+     * @throws IllegalArgumentException if an extent is negative or the element count exceeds a {@code long}
+     */
+    public static PArray<Tuple3<Integer, Integer, Integer>> range(int d0, int d1, int d2) {
+        return rangeOf(d0, d1, d2);
+    }
+
+    /** An index space of 1 to 3 dimensions, outermost first, filled in row-major order and marked as a range. */
+    @SuppressWarnings("unchecked")
+    private static <T> PArray<T> rangeOf(int... extents) {
+        long length = 1;
+        for (int extent : extents) {
+            if (extent < 0) {
+                throw new IllegalArgumentException("a range cannot have a negative extent: " + java.util.Arrays.toString(extents));
             }
-        });
-        array.rangeVersion = array.buffers[0].hostVersion();
+            try {
+                length = Math.multiplyExact(length, extent);
+            } catch (ArithmeticException e) {
+                throw new IllegalArgumentException("a range of " + java.util.Arrays.toString(extents) + " has more elements than a long counts");
+            }
+        }
+        DataType type = extents.length == 1 ? ElementType.INT : TupleType.of(java.util.Collections.nCopies(extents.length, Integer.class).toArray(Class<?>[]::new));
+        PArray<T> array = (PArray<T>) allocateUninitialized(type, length);
+        long[] versions = new long[extents.length];
+        try {
+            for (int d = 0; d < extents.length; d++) {
+                versions[d] = length == 0 ? array.buffers[d].hostVersion() : array.fillWithIndex(d, extents);
+            }
+        } catch (RuntimeException | Error e) {
+            array.close();
+            throw e;
+        }
+        array.rangeMark = new RangeMark(extents.clone(), versions);
         return array;
     }
 
     /**
-     * Whether this array still holds exactly {@code 0, 1, ..., length - 1} as {@link #range} made it
-     * (no element written since). For the runtime.
+     * Writes index {@code d} of each element's position in the row-major space of {@code extents} into
+     * component {@code d}, in parallel chunks; returns the buffer's host version after the write.
+     */
+    private long fillWithIndex(int d, int[] extents) {
+        long inner = 1; // elements per step of index d
+        for (int k = d + 1; k < extents.length; k++) {
+            inner *= extents[k];
+        }
+        long stride = inner;
+        int extent = extents[d];
+        ComponentBuffer buffer = buffers[d];
+        buffer.acquireLease();
+        try {
+            MemorySegment memory = buffer.leasedForHostRead();
+            jpai.runtime.exec.Chunks.forEach(length, (from, to) -> {
+                // the index at element e is (e / stride) % extent: one division per chunk, then counting
+                long e = from;
+                int index = (int) ((from / stride) % extent);
+                long left = stride - from % stride; // elements before the index next changes
+                while (e < to) {
+                    long end = Math.min(to, e + left);
+                    for (; e < end; e++) {
+                        memory.setAtIndex(ValueLayout.JAVA_INT, e, index);
+                    }
+                    index = index + 1 == extent ? 0 : index + 1;
+                    left = stride;
+                }
+            });
+        } finally {
+            buffer.releaseLease();
+        }
+        buffer.hostWritten();
+        return buffer.hostVersion();
+    }
+
+    /**
+     * Whether this array still holds exactly the indices {@link #range} made (no element written
+     * since). For the runtime.
      */
     public boolean isRange() {
-        long version = rangeVersion;
-        return version != NOT_A_RANGE && !isClosed() && buffers[0].hostVersion() == version;
+        return rangeExtents() != null;
+    }
+
+    /**
+     * The extents of the index space this array still holds as {@link #range} made it, outermost
+     * first ({@code {n}}, {@code {rows, columns}} or {@code {d0, d1, d2}}), or null when it was not
+     * made so or an element was written since. For the runtime.
+     */
+    public int[] rangeExtents() {
+        RangeMark mark = rangeMark;
+        if (mark == null || isClosed()) {
+            return null;
+        }
+        for (int d = 0; d < mark.versions().length; d++) {
+            if (buffers[d].hostVersion() != mark.versions()[d]) {
+                return null;
+            }
+        }
+        return mark.extents().clone();
     }
 
     /**

@@ -12,6 +12,7 @@ import com.aparapi.Kernel;
 import jpai.AF;
 import jpai.ArrayFunction;
 import jpai.PArray;
+import jpai.Tuple2;
 
 /**
  * Hilbert matrix, float: {@code H[i][j] = 1 / (i + j + 1)}, n x n, row-major. Almost no arithmetic:
@@ -88,15 +89,15 @@ public final class Hilbert extends Program<Integer> {
         }), () -> Output.of("h", h.clone()), "Java: fork/join pool");
     }
 
-    /** A map over element indices capturing n; the result read into a Java array. */
+    /** A map over the n x n index space (a 2-D NDRange on the device); the result read into a Java array. */
     @Override
     public Run jpai(Integer size) {
         int n = size;
-        PArray<Integer> elements = JpaiRun.indices(n * n);
+        PArray<Tuple2<Integer, Integer>> matrix = PArray.range(n, n);
         float[] h = new float[n * n];
-        ArrayFunction<Integer, Float> hilbert = AF.map((Integer e) -> 1.0f / (e / n + e % n + 1));
-        return new JpaiRun(List.of(elements), () -> List.of(hilbert.apply(elements)), results -> JpaiRun.copy(results.get(0), 0, h),
-                () -> Output.of("h", h.clone()), "map over element indices capturing n");
+        ArrayFunction<Tuple2<Integer, Integer>, Float> hilbert = AF.map2D((i, j) -> 1.0f / (i + j + 1));
+        return new JpaiRun(List.of(matrix), () -> List.of(hilbert.apply(matrix)), results -> JpaiRun.copy(results.get(0), 0, h),
+                () -> Output.of("h", h.clone()), "AF.map2D over the n x n index space PArray.range(n, n)");
     }
 
     @Override

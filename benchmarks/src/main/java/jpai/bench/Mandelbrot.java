@@ -12,6 +12,7 @@ import com.aparapi.Kernel;
 import jpai.AF;
 import jpai.ArrayFunction;
 import jpai.PArray;
+import jpai.Tuple2;
 
 /**
  * Mandelbrot set, float iterations, int output: the escape iteration count (at most
@@ -110,16 +111,16 @@ public final class Mandelbrot extends Program<Integer> {
         }, () -> Output.of("count", image.clone()), "Java: fork/join pool");
     }
 
-    /** A map over pixel indices capturing the side and the step; the result read into a Java array. */
+    /** A map over the (row, column) index space of the image capturing the step; the result read into a Java array. */
     @Override
     public Run jpai(Integer size) {
         int n = size;
         float step = 3.0f / n;
-        PArray<Integer> pixels = JpaiRun.indices(n * n);
+        PArray<Tuple2<Integer, Integer>> pixels = PArray.range(n, n);
         int[] image = new int[n * n];
-        ArrayFunction<Integer, Integer> mandelbrot = AF.map((Integer p) -> escape(p % n, p / n, step));
+        ArrayFunction<Tuple2<Integer, Integer>, Integer> mandelbrot = AF.map2D((y, x) -> escape(x, y, step));
         return new JpaiRun(List.of(pixels), () -> List.of(mandelbrot.apply(pixels)), results -> JpaiRun.copy(results.get(0), 0, image),
-                () -> Output.of("count", image.clone()), "map over pixel indices capturing n and the step");
+                () -> Output.of("count", image.clone()), "AF.map2D over the image's index space PArray.range(n, n) capturing the step");
     }
 
     @Override

@@ -12,6 +12,7 @@ import com.aparapi.Kernel;
 import jpai.AF;
 import jpai.ArrayFunction;
 import jpai.PArray;
+import jpai.Tuple2;
 
 /**
  * Dense matrix multiply, float: {@code C = A B}, n x n, row-major. Every version sums over k in
@@ -126,11 +127,11 @@ public final class MatMul extends Program<MatMul.Data> {
         int n = d.n();
         float[] a = d.a();
         float[] b = d.b();
-        PArray<Integer> elements = JpaiRun.indices(n * n);
+        PArray<Tuple2<Integer, Integer>> elements = PArray.range(n, n);
         float[] c = new float[n * n];
-        ArrayFunction<Integer, Float> multiply = AF.map((Integer e) -> element(a, b, n, e / n, e % n));
+        ArrayFunction<Tuple2<Integer, Integer>, Float> multiply = AF.map((Tuple2<Integer, Integer> ij) -> element(a, b, n, ij._1(), ij._2()));
         return new JpaiRun(List.of(elements), () -> List.of(multiply.apply(elements)), results -> JpaiRun.copy(results.get(0), 0, c),
-                () -> Output.of("c", c.clone()), "map over element indices capturing A, B and n");
+                () -> Output.of("c", c.clone()), "map over the n x n index space PArray.range(n, n) capturing A, B and n");
     }
 
     @Override

@@ -1,14 +1,20 @@
 package jpai.runtime;
 
+import java.util.Arrays;
+
 import jpai.PArray;
 import jpai.runtime.device.DeviceChoice;
 import jpai.runtime.opencl.DeviceContext;
+import jpai.runtime.opencl.KernelLaunch;
 import jpai.runtime.opencl.LaunchResult;
 import jpai.runtime.opencl.OpenCLRuntime;
+import jpai.runtime.opencl.WorkGroupShape;
 
 /**
  * Runs a compiled map kernel on a device. The output stays on the device until the host reads it;
- * an input already there and unchanged is not sent again.
+ * an input already there and unchanged is not sent again. A map over a 2-D or 3-D index space
+ * ({@code PArray.range(rows, columns)}, ...) is a 2-D or 3-D NDRange whose dimension 0 runs along
+ * the innermost index.
  */
 final class DeviceMap {
 
@@ -25,21 +31,54 @@ final class DeviceMap {
     private DeviceMap() {
     }
 
-    static void run(DeviceChoice.OpenCL device, KernelCache.Compiled compiled, PArray<?> input, PArray<?> output) {
+    /**
+     * @param indexSpace the extents of the input's index space, outermost first, when the kernel
+     *            was compiled for one of 2 or 3 dimensions; else null
+     */
+    static void run(DeviceChoice.OpenCL device, KernelCache.Compiled compiled, PArray<?> input, PArray<?> output, int[] indexSpace) {
         long length = input.length();
         if (length == 0) {
             return;
         }
         DeviceContext context = OpenCLRuntime.context(device);
-        long localSize = Math.min(WORK_GROUP, context.device().maxWorkGroupSize());
+        long maxGroup = Math.min(WORK_GROUP, context.device().maxWorkGroupSize());
         KernelBinding binding = new KernelBinding(compiled).common(input).outputs(output);
-        // One work-item per element (the map kernel has no loop).
-        binding.launch().localSize(localSize).globalSize(roundUp(length, localSize)).perEnqueue(maxWorkItemsPerEnqueue() / localSize * localSize);
+        if (indexSpace != null && indexSpace.length > 1) {
+            shapeIndexSpace(binding.indexExtents(indexSpace).launch(), indexSpace, maxGroup);
+        } else {
+            // One work-item per element (the map kernel has no loop).
+            long localSize = maxGroup;
+            binding.launch().localSize(localSize).globalSize(roundUp(length, localSize)).perEnqueue(maxWorkItemsPerEnqueue() / localSize * localSize);
+        }
+        binding.launch().localSizeMayShrink();
         LaunchResult result = context.launch(compiled.kernel(), binding.launch());
-        KernelBinding.checkStatus(result);
+        KernelBinding.checkStatus(result, indexSpace);
+    }
+
+    /**
+     * One work-item per index: NDRange dimension {@code d} covers index {@code dimensions - 1 - d}
+     * (dimension 0 the innermost), rounded up to whole work-groups; a launch of more than
+     * {@link #maxWorkItemsPerEnqueue()} work-items is cut into slabs along the outermost index, each
+     * whole groups tall (at least one group, when one row of groups is larger already).
+     */
+    private static void shapeIndexSpace(KernelLaunch launch, int[] indexSpace, long maxGroup) {
+        int dimensions = indexSpace.length;
+        long[] workItems = new long[dimensions];
+        for (int d = 0; d < dimensions; d++) {
+            workItems[d] = indexSpace[dimensions - 1 - d];
+        }
+        long[] local = WorkGroupShape.localSizes(workItems, maxGroup);
+        long[] global = new long[dimensions];
+        for (int d = 0; d < dimensions; d++) {
+            global[d] = roundUp(workItems[d], local[d]);
+        }
+        long slab = Arrays.stream(global, 0, dimensions - 1).reduce(1, Math::multiplyExact);
+        long outerLocal = local[dimensions - 1];
+        long rowsPerEnqueue = Math.max(outerLocal, maxWorkItemsPerEnqueue() / slab / outerLocal * outerLocal);
+        launch.globalSize(global).localSize(local).perEnqueue(rowsPerEnqueue);
     }
 
     static long roundUp(long value, long multiple) {
-        return (value + multiple - 1) / multiple * multiple;
+        return WorkGroupShape.roundUp(value, multiple);
     }
 }

@@ -107,6 +107,16 @@ final class KernelBinding {
         return this;
     }
 
+    /** A map's index space: the extent of each dimension, outermost first ({@code PArray.rangeExtents()}). */
+    KernelBinding indexExtents(int[] extents) {
+        for (KernelParameter parameter : parameters) {
+            if (parameter.role() == KernelParameter.Role.INDEX_EXTENT) {
+                launch.scalar(parameter.index(), JavaKind.Long, (long) extents[parameter.slot()]);
+            }
+        }
+        return this;
+    }
+
     /**
      * A reduction pass's identity, partial-result buffers, local scratch for {@code localSize}
      * work-items ({@link DeviceReduce#localSlotsPerWorkItem} each) and leaf width.
@@ -166,8 +176,13 @@ final class KernelBinding {
 
     /** Throws if the kernel left the device path at some element. */
     static void checkStatus(LaunchResult result) {
+        checkStatus(result, null);
+    }
+
+    /** As {@link #checkStatus(LaunchResult)}, naming the element's indices in {@code indexSpace} (its extents, or null). */
+    static void checkStatus(LaunchResult result, int[] indexSpace) {
         if (result.hasStatus() && result.status(0) != 0) {
-            throw new KernelDeoptimizedException(result.status(0), result.status(1));
+            throw new KernelDeoptimizedException(result.status(0), result.status(1), indexSpace);
         }
     }
 

@@ -87,7 +87,7 @@ final class KernelCache {
     }
 
     /** The last map kernel looked up, for the common case of a function applied again and again to one type. */
-    private record LastMap(DataType input, DataType output, boolean inputIsIndex, Object plugins, Compiled compiled) {
+    private record LastMap(DataType input, DataType output, int indexDimensions, Object plugins, Compiled compiled) {
     }
 
     /** The last reduce kernel looked up (see {@link LastMap}). */
@@ -118,14 +118,42 @@ final class KernelCache {
     private volatile LastReduce lastReduce;
     private volatile ProfileLabel lastLabel;
 
+    /**
+     * Whether the function takes a tuple element's components as separate arguments ({@code (i, j)
+     * -> ...} of {@code AF.map2D}) rather than the element itself.
+     */
+    private final boolean spreadsTuples;
+
     KernelCache(Function<?, ?> function) {
-        this.function = function;
-        this.interfaceMethod = FUNCTION_APPLY;
+        this(function, FUNCTION_APPLY, false);
     }
 
     KernelCache(BinaryOperator<?> operator) {
-        this.function = operator;
-        this.interfaceMethod = BINARY_APPLY;
+        this(operator, BINARY_APPLY, false);
+    }
+
+    /**
+     * The kernels of {@code function}, whose {@code interfaceMethod} takes a tuple element's
+     * components as its arguments (a {@code BiFunction} for pairs, {@code jpai.TriFunction} for
+     * triples): a map over tuples that the user wrote as a function of the components.
+     */
+    static KernelCache ofComponentFunction(Object function, Method interfaceMethod) {
+        return new KernelCache(function, interfaceMethod, true);
+    }
+
+    private KernelCache(Object function, Method interfaceMethod, boolean spreadsTuples) {
+        this.function = function;
+        this.interfaceMethod = interfaceMethod;
+        this.spreadsTuples = spreadsTuples;
+    }
+
+    /** The shapes of the function's arguments for an element of {@code input}: the element, or its components. */
+    private List<ValueShape> argumentsFor(DataType input) {
+        ValueShape element = KernelShapes.of(input);
+        if (spreadsTuples && element instanceof ValueShape.Tuple tuple) {
+            return tuple.componentShapes();
+        }
+        return List.of(element);
     }
 
     /** The function as messages name it: "lambda at Saxpy.java:42", or its class when Graal is not there. */
@@ -170,20 +198,21 @@ final class KernelCache {
     }
 
     /**
-     * The map kernel for {@code input} elements giving {@code output} elements; {@code inputIsIndex}:
-     * the input is an index range ({@code PArray.range}), which the kernel does not read.
+     * The map kernel for {@code input} elements giving {@code output} elements; {@code
+     * indexDimensions}: 0 for an input read from buffers, 1 to 3 for an index space ({@code
+     * PArray.range}) of that many dimensions, which the kernel does not read.
      */
-    Compiled forMap(DataType input, DataType output, boolean inputIsIndex) {
+    Compiled forMap(DataType input, DataType output, int indexDimensions) {
         Plugins plugins = plugins();
         if (plugins.problem() != null) {
             return Compiled.failed(plugins.problem(), description());
         }
         LastMap last = lastMap;
-        if (last != null && last.input() == input && last.output() == output && last.inputIsIndex() == inputIsIndex && last.plugins() == plugins.key()) {
+        if (last != null && last.input() == input && last.output() == output && last.indexDimensions() == indexDimensions && last.plugins() == plugins.key()) {
             return last.compiled();
         }
-        Compiled compiled = mapKernel(input, output, inputIsIndex, plugins);
-        lastMap = new LastMap(input, output, inputIsIndex, plugins.key(), compiled);
+        Compiled compiled = mapKernel(input, output, indexDimensions, plugins);
+        lastMap = new LastMap(input, output, indexDimensions, plugins.key(), compiled);
         return compiled;
     }
 
@@ -205,10 +234,10 @@ final class KernelCache {
         }
     }
 
-    private Compiled mapKernel(DataType input, DataType output, boolean inputIsIndex, Plugins plugins) {
-        return kernels.computeIfAbsent(List.of("map", input, output, inputIsIndex, plugins.key()), key -> compile(() -> {
-            KernelGraph graph = graph(new KernelSignature(List.of(KernelShapes.of(input)), KernelShapes.of(output), captures()), plugins.configured());
-            MapKernelSpec spec = new MapKernelSpec(KernelShapes.kinds(input), KernelShapes.kinds(output), inputIsIndex);
+    private Compiled mapKernel(DataType input, DataType output, int indexDimensions, Plugins plugins) {
+        return kernels.computeIfAbsent(List.of("map", input, output, indexDimensions, plugins.key()), key -> compile(() -> {
+            KernelGraph graph = graph(new KernelSignature(argumentsFor(input), KernelShapes.of(output), captures()), plugins.configured());
+            MapKernelSpec spec = new MapKernelSpec(KernelShapes.kinds(input), KernelShapes.kinds(output), indexDimensions);
             return generate(graph, generator -> generator.map(graph, spec), ownersOf(graph, function));
         }));
     }
@@ -243,7 +272,7 @@ final class KernelCache {
             KernelGraph combiner = graph(new KernelSignature(List.of(shape, shape), shape, captures()), plugins.configured());
             KernelGraph mapperGraph = null;
             if (mapper != null) {
-                mapperGraph = mapper.graph(new KernelSignature(List.of(KernelShapes.of(inputType)), shape, mapper.captures()), plugins.configured());
+                mapperGraph = mapper.graph(new KernelSignature(mapper.argumentsFor(inputType), shape, mapper.captures()), plugins.configured());
             }
             KernelGraph mapped = mapperGraph;
             ReduceKernelSpec spec = new ReduceKernelSpec(KernelShapes.kinds(inputType), KernelShapes.kinds(type), CombiningTree.LEAF);

@@ -12,8 +12,34 @@ final class KernelDeoptimizedException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     KernelDeoptimizedException(int code, int element) {
-        super("at element " + (element == Integer.MAX_VALUE ? "2^31-1 or beyond" : String.valueOf(element)) + ", " + DeoptReason.fromCode(code).message()
+        this(code, element, null);
+    }
+
+    /**
+     * @param indexSpace the extents of the map's index space (outermost first) when its input was a
+     *            2-D or 3-D range, so that the message names the indices of the element too; else null
+     */
+    KernelDeoptimizedException(int code, int element, int[] indexSpace) {
+        super("at element " + (element == Integer.MAX_VALUE ? "2^31-1 or beyond" : element + indices(element, indexSpace)) + ", " + DeoptReason.fromCode(code).message()
                         + "; the operation re-ran in Java");
+    }
+
+    /** " (index (i, j))" of row-major element {@code element} in {@code indexSpace}, or "" for none. */
+    private static String indices(long element, int[] indexSpace) {
+        if (indexSpace == null || indexSpace.length < 2) {
+            return "";
+        }
+        long[] index = new long[indexSpace.length];
+        long rest = element;
+        for (int d = indexSpace.length - 1; d >= 0; d--) {
+            index[d] = rest % indexSpace[d];
+            rest /= indexSpace[d];
+        }
+        StringBuilder text = new StringBuilder(" (index (");
+        for (int d = 0; d < index.length; d++) {
+            text.append(d == 0 ? "" : ", ").append(index[d]);
+        }
+        return text.append("))").toString();
     }
 
     /** The kernel could not take this apply's data ({@code why}), so the operation ran in Java without launching it. */

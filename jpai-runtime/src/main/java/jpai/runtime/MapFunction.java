@@ -2,12 +2,16 @@ package jpai.runtime;
 
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 import jpai.ArrayFunction;
 import jpai.DataType;
 import jpai.Executor;
 import jpai.PArray;
+import jpai.TriFunction;
+import jpai.Tuple2;
+import jpai.Tuple3;
 import jpai.runtime.device.DeviceChoice;
 import jpai.runtime.exec.JavaMap;
 import jpai.runtime.opencl.OpenCLRuntimeException;
@@ -34,10 +38,10 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         /** The output type of the last input type applied: most functions see one input type only. */
         private volatile TypePair lastTypes;
 
-        Definition(Function<T, R> function, DataType declaredOutput) {
+        Definition(Function<T, R> function, DataType declaredOutput, KernelCache kernels) {
             this.function = function;
             this.declaredOutput = declaredOutput;
-            this.kernels = new KernelCache(function);
+            this.kernels = kernels;
         }
 
         DataType outputTypeFor(PArray<T> input) {
@@ -59,7 +63,34 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
     private final Executor executor;
 
     public MapFunction(Function<T, R> function, DataType declaredOutput) {
-        this(new Definition<>(Objects.requireNonNull(function), declaredOutput), Executor.AUTO);
+        this(new Definition<>(Objects.requireNonNull(function), declaredOutput, new KernelCache(function)), Executor.AUTO);
+    }
+
+    /**
+     * {@code AF.map2D(f)}: a map over pairs written as a function of the two components. Java runs
+     * {@code f.apply(t._1(), t._2())}; the device compiles {@code f} itself, so that messages and
+     * profiles name the user's lambda.
+     */
+    public static <A, B, R> MapFunction<Tuple2<A, B>, R> ofComponents(BiFunction<A, B, R> f, DataType declaredOutput) {
+        Objects.requireNonNull(f);
+        Function<Tuple2<A, B>, R> java = t -> f.apply(t._1(), t._2());
+        return new MapFunction<>(new Definition<>(java, declaredOutput, KernelCache.ofComponentFunction(f, method(BiFunction.class, 2))), Executor.AUTO);
+    }
+
+    /** {@code AF.map3D(f)}: as {@link #ofComponents(BiFunction, DataType)} for triples. */
+    public static <A, B, C, R> MapFunction<Tuple3<A, B, C>, R> ofComponents(TriFunction<A, B, C, R> f, DataType declaredOutput) {
+        Objects.requireNonNull(f);
+        Function<Tuple3<A, B, C>, R> java = t -> f.apply(t._1(), t._2(), t._3());
+        return new MapFunction<>(new Definition<>(java, declaredOutput, KernelCache.ofComponentFunction(f, method(TriFunction.class, 3))), Executor.AUTO);
+    }
+
+    /** The functional interface's {@code apply} of {@code arity} object arguments. */
+    private static java.lang.reflect.Method method(Class<?> type, int arity) {
+        try {
+            return type.getMethod("apply", java.util.Collections.nCopies(arity, Object.class).toArray(Class<?>[]::new));
+        } catch (NoSuchMethodException e) {
+            throw new AssertionError(e);
+        }
     }
 
     private MapFunction(Definition<T, R> definition, Executor executor) {
@@ -106,11 +137,12 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         if (device == null) {
             return false;
         }
-        KernelCache.Compiled compiled = definition.kernels.forMap(input.type(), output.type(), input.isRange());
+        int[] indexSpace = input.rangeExtents(); // a range is read from no buffer: its work-items' ids are its elements
+        KernelCache.Compiled compiled = definition.kernels.forMap(input.type(), output.type(), indexSpace == null ? 0 : indexSpace.length);
         String reason = compiled.bailout();
         if (reason == null) {
             try {
-                DeviceMap.run(device, compiled, input, output);
+                DeviceMap.run(device, compiled, input, output, indexSpace);
                 return true;
             } catch (KernelDeoptimizedException e) {
                 Offload.deoptimized("map of " + compiled.description(), e.getMessage());

@@ -48,11 +48,18 @@ public record KernelParameter(int index, String name, Role role, JavaKind kind, 
          */
         LOCAL_SCRATCH,
         /**
-         * {@code const long base}: the index of a map launch's first element. The runtime sets it for
+         * {@code const long base}: the index of a map launch's first element (for a map over a 2-D or
+         * 3-D index space, its first index in the outermost dimension). The runtime sets it for
          * each enqueue of a launch split into several, instead of a global work offset: how wide a
          * driver keeps offsets and ids past 2^31 is its own choice (issue 11, element 2^31 on the H100).
          */
         BASE_INDEX,
+        /**
+         * {@code const long extent<slot>}: the number of indices in dimension {@code slot} of a map's
+         * index space, the outermost (row) dimension being slot 0 (see
+         * {@link MapKernelSpec#indexDimensions()}).
+         */
+        INDEX_EXTENT,
         /** {@code const long leafWidth}: a reduction pass's elements per leaf (see {@code OpenCLKernelGenerator.reduce}). */
         LEAF_WIDTH,
         /** {@code const long n}: the number of elements. */

@@ -71,8 +71,13 @@ public final class OpenCLKernelGenerator {
      * captured values ({@link Role#CAPTURED_SCALAR}, or {@link Role#CAPTURED_ARRAY} followed by
      * {@link Role#CAPTURED_ARRAY_LENGTH}, and for a 2-D array {@link Role#CAPTURED_ROW_LENGTH}; a
      * field of a captured object or a static array only where the function reads it),
-     * {@link Role#LENGTH}, {@link Role#STATUS}. A map over indices
+     * {@link Role#BASE_INDEX}, {@link Role#LENGTH}, {@link Role#STATUS}. A map over indices
      * ({@link MapKernelSpec#inputIsIndex()}) has no input buffer: element {@code i} is {@code i}.
+     * A map over a 2-D or 3-D index space is a 2-D or 3-D NDRange, whose dimension 0 runs along the
+     * last index ({@code j} of {@code (i, j)}) and whose last dimension along the first; it takes one
+     * {@link Role#INDEX_EXTENT} per dimension after the base (which offsets the first index), writes
+     * element {@code (i, j)} at {@code i * extent1 + j}, and does nothing outside the extents. The
+     * runtime may split its launch into slabs along the last NDRange dimension.
      */
     public KernelSource map(KernelGraph kernel, MapKernelSpec spec) {
         EmittedFunction function = new FunctionEmitter(kernel, "jpai_" + kernel.lambda().identifier()).emit();
@@ -88,27 +93,67 @@ public final class OpenCLKernelGenerator {
         }
         List<String> captureNames = kernelParameters.captures(kernel, 0);
         kernelParameters.add("base", Role.BASE_INDEX, JavaKind.Long, 0, "const long base");
+        int dimensions = spec.indexDimensions();
+        if (dimensions > 1) {
+            for (int d = 0; d < dimensions; d++) {
+                kernelParameters.add("extent" + d, Role.INDEX_EXTENT, JavaKind.Long, d, "const long extent" + d);
+            }
+        }
         kernelParameters.lengthAndStatus();
 
         CodeWriter code = prelude(kernel.lambda().displayName(), pluginsOf(kernel, null), List.of(function), spec.inputComponents(), spec.outputComponents());
         code.open("__kernel void jpai_map(" + kernelParameters.declarations() + ")");
-        code.line("const long i = base + (long) get_global_id(0); /* no global offset: its width past 2^31 is the driver's choice */");
-        mapElement(code, "if (i < n)", function, captureNames, spec);
+        List<String> arguments = new ArrayList<>();
+        if (dimensions > 1) {
+            arguments.addAll(indexSpaceElement(code, dimensions));
+        } else {
+            code.line("const long i = base + (long) get_global_id(0); /* no global offset: its width past 2^31 is the driver's choice */");
+            code.open("if (i < n)");
+            if (spec.inputIsIndex()) {
+                arguments.add("(int) i"); // an index range holds at most INT_MAX elements
+            } else {
+                for (int c = 0; c < spec.inputComponents().size(); c++) {
+                    arguments.add("(" + OpenCLTypes.valueType(spec.inputComponents().get(c)) + ") in" + c + "[i]");
+                }
+            }
+        }
+        mapElement(code, function, captureNames, arguments, spec);
+        code.close();
         code.close();
         return new KernelSource("jpai_map", code.toString(), buildOptions(), kernelParameters.parameters, kernel.captures());
     }
 
-    /** The body of a map over element {@code i}, under the header {@code guard}. */
-    private static void mapElement(CodeWriter code, String guard, EmittedFunction function, List<String> captureNames, MapKernelSpec spec) {
-        code.open(guard);
+    /**
+     * The head of a map over a 2-D or 3-D index space: each index from its own NDRange dimension
+     * (no division or remainder per element), the guard for work-items past the extents (the global
+     * sizes are rounded up to whole work-groups), and the element's row-major position {@code i}.
+     * NDRange dimension 0 runs along the last (innermost) index, so that consecutive work-items of a
+     * work-group write consecutive elements; the outermost index adds the base of the launch's slab.
+     * Every index and {@code i} are {@code long}: their products stay below the element count, so
+     * nothing overflows, also past 2^31 elements. Opens the guard's block and returns the function's
+     * arguments, the indices outermost first (each below {@code INT_MAX}: an extent is an int).
+     */
+    private static List<String> indexSpaceElement(CodeWriter code, int dimensions) {
         List<String> arguments = new ArrayList<>();
-        if (spec.inputIsIndex()) {
-            arguments.add("(int) i"); // an index range holds at most INT_MAX elements
-        } else {
-            for (int i = 0; i < spec.inputComponents().size(); i++) {
-                arguments.add("(" + OpenCLTypes.valueType(spec.inputComponents().get(i)) + ") in" + i + "[i]");
+        List<String> inside = new ArrayList<>();
+        StringBuilder position = new StringBuilder("i0");
+        for (int d = 0; d < dimensions; d++) {
+            String id = "(long) get_global_id(" + (dimensions - 1 - d) + ")";
+            code.line("const long i" + d + " = " + (d == 0 ? "base + " + id + "; /* the slab's first row is the base: no global offset */" : id + ";"));
+            arguments.add("(int) i" + d);
+            inside.add("i" + d + " < extent" + d);
+            if (d > 0) {
+                position.insert(0, "(").append(" * extent").append(d).append(" + i").append(d).append(")");
             }
         }
+        code.open("if (" + String.join(" && ", inside) + ")");
+        String row = position.length() > 2 ? position.substring(1, position.length() - 1) : position.toString();
+        code.line("const long i = " + row + ";");
+        return arguments;
+    }
+
+    /** The body of a map over element {@code i} with these arguments, inside its guard's block. */
+    private static void mapElement(CodeWriter code, EmittedFunction function, List<String> captureNames, List<String> arguments, MapKernelSpec spec) {
         List<String> results = declareComponents(code, "r", spec.outputComponents());
         code.line("int reason = " + call(function, captureNames, arguments, addressesOf(results)) + ";");
         code.open("if (reason != 0)");
@@ -118,7 +163,6 @@ public final class OpenCLKernelGenerator {
         for (int i = 0; i < results.size(); i++) {
             code.line("out" + i + "[i] = " + store(spec.outputComponents().get(i), results.get(i)) + ";");
         }
-        code.close();
     }
 
     /**

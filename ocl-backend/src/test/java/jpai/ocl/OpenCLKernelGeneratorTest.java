@@ -47,12 +47,59 @@ class OpenCLKernelGeneratorTest {
     void aMapOverIndicesReadsNoInputBuffer() throws Exception {
         Function<Integer, Float> reciprocal = i -> 1.0f / (i + 1);
         KernelGraph graph = KernelTestSupport.compile(reciprocal, KernelTestSupport.FUNCTION_APPLY, List.of(ValueShape.ofBoxed(Integer.class)), ValueShape.ofBoxed(Float.class));
-        KernelSource source = new OpenCLKernelGenerator().map(graph, new MapKernelSpec(List.of(JavaKind.Int), List.of(JavaKind.Float), true));
+        KernelSource source = new OpenCLKernelGenerator().map(graph, new MapKernelSpec(List.of(JavaKind.Int), List.of(JavaKind.Float), 1));
         String text = source.text();
         assertFalse(source.parameters().stream().anyMatch(p -> p.role() == KernelParameter.Role.INPUT_BUFFER), "no input buffer: " + source.parameters());
         assertFalse(text.contains("in0"), text);
         assertTrue(text.contains("(int) i"), "the work-item's index is the element: " + text);
-        assertThrows(IllegalArgumentException.class, () -> new MapKernelSpec(List.of(JavaKind.Float), List.of(JavaKind.Float), true));
+        assertThrows(IllegalArgumentException.class, () -> new MapKernelSpec(List.of(JavaKind.Float), List.of(JavaKind.Float), 1));
+    }
+
+    /**
+     * A map over a 2-D index space: i from NDRange dimension 1 plus the slab's base, j from dimension
+     * 0, a guard per extent, the row-major position in 64-bit arithmetic, no division or remainder,
+     * no input buffer, the extents as arguments after the base.
+     */
+    @Test
+    void aMapOverA2DIndexSpaceTakesEachIndexFromItsOwnDimension() throws Exception {
+        Function<TuplesAndReductionsOnDeviceTest.Tuple2<Integer, Integer>, Integer> f = ij -> ij._1() * 100 + ij._2();
+        ValueShape.Tuple in = TuplesAndReductionsOnDeviceTest.tuple(Integer.class, Integer.class);
+        KernelGraph graph = KernelTestSupport.compile(f, KernelTestSupport.FUNCTION_APPLY, List.of(in), ValueShape.ofBoxed(Integer.class));
+        KernelSource source = new OpenCLKernelGenerator().map(graph, new MapKernelSpec(in.components(), List.of(JavaKind.Int), 2));
+        String kernel = source.text().substring(source.text().indexOf("__kernel void jpai_map"));
+        System.out.println(kernel);
+        assertTrue(kernel.contains("const long i0 = base + (long) get_global_id(1);"), kernel);
+        assertTrue(kernel.contains("const long i1 = (long) get_global_id(0);"), kernel);
+        assertTrue(kernel.contains("if (i0 < extent0 && i1 < extent1)"), kernel);
+        assertTrue(kernel.contains("const long i = i0 * extent1 + i1;"), kernel);
+        assertTrue(kernel.contains("(int) i0, (int) i1"), kernel);
+        assertFalse(kernel.replaceAll("/\\*.*?\\*/", "").matches("(?s).*[/%].*"), "no division or remainder: " + kernel);
+        List<KernelParameter.Role> roles = source.parameters().stream().map(KernelParameter::role).toList();
+        assertFalse(roles.contains(KernelParameter.Role.INPUT_BUFFER), roles.toString());
+        int base = roles.indexOf(KernelParameter.Role.BASE_INDEX);
+        assertEquals(List.of(KernelParameter.Role.INDEX_EXTENT, KernelParameter.Role.INDEX_EXTENT), roles.subList(base + 1, base + 3), roles.toString());
+        assertThrows(IllegalArgumentException.class, () -> new MapKernelSpec(List.of(JavaKind.Int), List.of(JavaKind.Int), 2), "two dimensions need two int components");
+        assertThrows(IllegalArgumentException.class, () -> new MapKernelSpec(List.of(JavaKind.Int, JavaKind.Int, JavaKind.Int, JavaKind.Int), List.of(JavaKind.Int), 4));
+    }
+
+    record Triple<A, B, C>(A _1, B _2, C _3) {
+    }
+
+    /** Three dimensions: k from dimension 0, j from 1, i (with the base) from 2; position (i * extent1 + j) * extent2 + k. */
+    @Test
+    void aMapOverA3DIndexSpaceUsesThreeDimensions() throws Exception {
+        Function<Triple<Integer, Integer, Integer>, Integer> f = t -> t._1() - t._2() + t._3();
+        ValueShape.Tuple in = new ValueShape.Tuple(Triple.class, List.of(Triple.class.getDeclaredField("_1"), Triple.class.getDeclaredField("_2"), Triple.class.getDeclaredField("_3")),
+                        List.of(ValueShape.ofBoxed(Integer.class), ValueShape.ofBoxed(Integer.class), ValueShape.ofBoxed(Integer.class)));
+        KernelGraph graph = KernelTestSupport.compile(f, KernelTestSupport.FUNCTION_APPLY, List.of(in), ValueShape.ofBoxed(Integer.class));
+        KernelSource source = new OpenCLKernelGenerator().map(graph, new MapKernelSpec(in.components(), List.of(JavaKind.Int), 3));
+        String kernel = source.text().substring(source.text().indexOf("__kernel void jpai_map"));
+        assertTrue(kernel.contains("const long i0 = base + (long) get_global_id(2);"), kernel);
+        assertTrue(kernel.contains("const long i1 = (long) get_global_id(1);"), kernel);
+        assertTrue(kernel.contains("const long i2 = (long) get_global_id(0);"), kernel);
+        assertTrue(kernel.contains("if (i0 < extent0 && i1 < extent1 && i2 < extent2)"), kernel);
+        assertTrue(kernel.contains("const long i = (i0 * extent1 + i1) * extent2 + i2;"), kernel);
+        assertEquals(3, source.parameters().stream().filter(p -> p.role() == KernelParameter.Role.INDEX_EXTENT).count());
     }
 
     @Test

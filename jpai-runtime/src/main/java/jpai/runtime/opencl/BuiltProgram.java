@@ -1,8 +1,10 @@
 package jpai.runtime.opencl;
 
 import static org.jocl.CL.CL_KERNEL_NUM_ARGS;
+import static org.jocl.CL.CL_KERNEL_WORK_GROUP_SIZE;
 import static org.jocl.CL.clCreateKernel;
 import static org.jocl.CL.clGetKernelInfo;
+import static org.jocl.CL.clGetKernelWorkGroupInfo;
 import static org.jocl.CL.clReleaseKernel;
 import static org.jocl.CL.clReleaseProgram;
 
@@ -11,6 +13,7 @@ import java.util.ArrayDeque;
 import org.jocl.CLException;
 import org.jocl.Pointer;
 import org.jocl.Sizeof;
+import org.jocl.cl_device_id;
 import org.jocl.cl_kernel;
 import org.jocl.cl_program;
 
@@ -35,6 +38,8 @@ final class BuiltProgram {
     private final cl_program program;
     private final String kernelName;
     private final int argumentCount;
+    /** {@code CL_KERNEL_WORK_GROUP_SIZE}: the most work-items a work-group of this kernel may have on its device. */
+    private final long maxWorkGroupSize;
     private final ArrayDeque<KernelObject> idle = new ArrayDeque<>();
     /** Launches using the program now. */
     private int leases;
@@ -51,18 +56,21 @@ final class BuiltProgram {
     private record LastDuration(long globalSize, long deviceNanos) {
     }
 
-    BuiltProgram(cl_program program, String kernelName) {
+    BuiltProgram(cl_program program, String kernelName, cl_device_id device) {
         this.program = program;
         this.kernelName = kernelName;
         cl_kernel first = clCreateKernel(program, kernelName, null);
         int[] count = new int[1];
+        long[] groupSize = new long[1];
         try {
             clGetKernelInfo(first, CL_KERNEL_NUM_ARGS, Sizeof.cl_uint, Pointer.to(count), null);
+            clGetKernelWorkGroupInfo(first, device, CL_KERNEL_WORK_GROUP_SIZE, Sizeof.size_t, Pointer.to(groupSize), null);
         } catch (CLException e) {
             clReleaseKernel(first);
             throw e;
         }
         this.argumentCount = count[0];
+        this.maxWorkGroupSize = groupSize[0];
         idle.push(new KernelObject(first, argumentCount));
         LiveResources.programCreated();
     }
@@ -85,6 +93,11 @@ final class BuiltProgram {
 
     int argumentCount() {
         return argumentCount;
+    }
+
+    /** {@code CL_KERNEL_WORK_GROUP_SIZE} of the kernel on the program's device. */
+    long maxWorkGroupSize() {
+        return maxWorkGroupSize;
     }
 
     /** A kernel object no other thread is using. */

@@ -1,13 +1,17 @@
 package jpai.runtime.opencl;
 
 import static org.jocl.CL.CL_CONTEXT_PLATFORM;
+import static org.jocl.CL.CL_DEVICE_MAX_WORK_ITEM_SIZES;
 import static org.jocl.CL.clCreateContext;
+import static org.jocl.CL.clGetDeviceInfo;
 import static org.jocl.CL.clReleaseContext;
 
 import java.nio.file.Path;
 
 import org.jocl.CL;
 import org.jocl.CLException;
+import org.jocl.Pointer;
+import org.jocl.Sizeof;
 import org.jocl.cl_command_queue;
 import org.jocl.cl_context;
 import org.jocl.cl_context_properties;
@@ -42,6 +46,8 @@ import jpai.runtime.profile.Profiler;
 public final class DeviceContext {
 
     private final OpenCLDeviceInfo device;
+    /** {@link #maxWorkItemSizes()}, once read. */
+    private volatile long[] maxWorkItemSizes;
     private final cl_context context;
     private final CommandQueues queues;
     /** The queue of pinned memory's blocking maps, which no launch uses: a map never waits for a kernel. */
@@ -88,6 +94,20 @@ public final class DeviceContext {
 
     public OpenCLDeviceInfo device() {
         return device;
+    }
+
+    /**
+     * {@code CL_DEVICE_MAX_WORK_ITEM_SIZES}: the most work-items a work-group may have in each of the
+     * first three dimensions (dimension 0 first), read from the driver once.
+     */
+    public long[] maxWorkItemSizes() {
+        long[] known = maxWorkItemSizes;
+        if (known == null) {
+            long[] sizes = new long[KernelLaunch.MAX_DIMENSIONS];
+            clGetDeviceInfo(device.deviceId(), CL_DEVICE_MAX_WORK_ITEM_SIZES, (long) Sizeof.size_t * sizes.length, Pointer.to(sizes), null);
+            maxWorkItemSizes = known = sizes;
+        }
+        return known.clone();
     }
 
     /**

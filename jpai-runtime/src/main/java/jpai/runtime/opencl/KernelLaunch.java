@@ -1,6 +1,7 @@
 package jpai.runtime.opencl;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -53,9 +54,15 @@ public final class KernelLaunch {
     record Status(int index) implements Binding {
     }
 
+    /** The most dimensions an OpenCL NDRange has. */
+    public static final int MAX_DIMENSIONS = 3;
+
     private final List<Binding> bindings = new ArrayList<>();
-    private long globalSize = -1;
-    private long localSize;
+    /** Work-items per dimension, dimension 0 first (the one along which consecutive work-items lie); null until given. */
+    private long[] globalSizes;
+    /** Work-group size per dimension, or null: the driver chooses. */
+    private long[] localSizes;
+    private boolean localSizesMayShrink;
     private long perEnqueue;
     private int baseIndexArgument = -1;
     private boolean keepResultOnDevice = true;
@@ -112,32 +119,65 @@ public final class KernelLaunch {
         return bind(new Status(index));
     }
 
-    /** The number of work-items. 0 launches no kernel (the status, if any, reads zero). */
-    public KernelLaunch globalSize(long workItems) {
-        if (workItems < 0) {
-            throw new IllegalArgumentException("globalSize must not be negative: " + workItems);
-        }
-        this.globalSize = workItems;
-        return this;
-    }
-
     /**
-     * The work-group size; 0 (the default) lets the driver choose. With a size given, the global
-     * size must be a multiple of it.
+     * The number of work-items in each dimension, dimension 0 first: one number for a 1-D NDRange,
+     * two or three for a 2-D or 3-D one ({@code get_global_id(d)} runs over {@code 0 ..
+     * workItems[d] - 1}). A zero anywhere launches no kernel (the status, if any, reads zero).
      */
-    public KernelLaunch localSize(long workItems) {
-        if (workItems < 0) {
-            throw new IllegalArgumentException("localSize must not be negative: " + workItems);
+    public KernelLaunch globalSize(long... workItemsPerDimension) {
+        Objects.requireNonNull(workItemsPerDimension, "globalSize: the sizes are null");
+        if (workItemsPerDimension.length < 1 || workItemsPerDimension.length > MAX_DIMENSIONS) {
+            throw new IllegalArgumentException("an NDRange has 1 to " + MAX_DIMENSIONS + " dimensions, not " + workItemsPerDimension.length);
         }
-        this.localSize = workItems;
+        for (long size : workItemsPerDimension) {
+            if (size < 0) {
+                throw new IllegalArgumentException("globalSize must not be negative: " + Arrays.toString(workItemsPerDimension));
+            }
+        }
+        this.globalSizes = workItemsPerDimension.clone();
         return this;
     }
 
     /**
-     * At most this many work-items per enqueue: a larger global size is enqueued in pieces of this
-     * size (the last one shorter), each with the global offset of its first work-item, so that
-     * {@code get_global_id(0)} runs over the whole range. 0 (the default) enqueues the range at once.
-     * With a local size given, it must be a multiple of it.
+     * The work-group size in each dimension (as many as the global size has); a single 0 (the
+     * default) lets the driver choose. With sizes given, each global size must be a multiple of its
+     * local size.
+     */
+    public KernelLaunch localSize(long... workItemsPerDimension) {
+        Objects.requireNonNull(workItemsPerDimension, "localSize: the sizes are null");
+        if (workItemsPerDimension.length == 1 && workItemsPerDimension[0] == 0) {
+            this.localSizes = null;
+            return this;
+        }
+        if (workItemsPerDimension.length < 1 || workItemsPerDimension.length > MAX_DIMENSIONS) {
+            throw new IllegalArgumentException("a work-group has 1 to " + MAX_DIMENSIONS + " dimensions, not " + workItemsPerDimension.length);
+        }
+        for (long size : workItemsPerDimension) {
+            if (size < 1) {
+                throw new IllegalArgumentException("localSize must be positive in every dimension: " + Arrays.toString(workItemsPerDimension));
+            }
+        }
+        this.localSizes = workItemsPerDimension.clone();
+        return this;
+    }
+
+    /**
+     * Lets the launcher halve the local sizes (each a power of two) until the work-group fits what
+     * the built kernel allows ({@code CL_KERNEL_WORK_GROUP_SIZE}, which a kernel using many registers
+     * may have below the device's maximum). For kernels whose work-group size is only a speed choice
+     * (a map); never for one whose results depend on it (a reduction's tree).
+     */
+    public KernelLaunch localSizeMayShrink() {
+        this.localSizesMayShrink = true;
+        return this;
+    }
+
+    /**
+     * At most this many work-items of the last (outermost) dimension per enqueue: a larger NDRange is
+     * enqueued in slabs along that dimension (the last one shorter), each with the offset of its
+     * first work-item there, so that {@code get_global_id} runs over the whole range. 0 (the default)
+     * enqueues the range at once. With a local size given, it must be a multiple of the local size
+     * of that dimension.
      */
     public KernelLaunch perEnqueue(long workItems) {
         if (workItems < 0) {
@@ -160,18 +200,37 @@ public final class KernelLaunch {
         return bindings;
     }
 
+    /**
+     * The number of work-items of all dimensions together (the product of the global sizes), or -1
+     * before a global size is given.
+     */
     long globalSize() {
-        return globalSize;
+        return globalSizes == null ? -1 : Arrays.stream(globalSizes).reduce(1, Math::multiplyExact);
     }
 
-    long localSize() {
-        return localSize;
+    /** The global sizes per dimension, or null if none were given. */
+    long[] globalSizes() {
+        return globalSizes;
+    }
+
+    /** The local sizes per dimension, or null when the driver chooses. */
+    long[] localSizes() {
+        return localSizes;
+    }
+
+    boolean localSizesMayShrink() {
+        return localSizesMayShrink;
+    }
+
+    /** The number of dimensions of the NDRange (1 before a global size is given). */
+    int dimensions() {
+        return globalSizes == null ? 1 : globalSizes.length;
     }
 
     /**
-     * Marks argument {@code index} as the kernel's first-element index ({@code BASE_INDEX}): bound to 0
-     * like any scalar, and set to each enqueue's first work-item when the launch is split, which
-     * then enqueues with no global work offset.
+     * Marks argument {@code index} as the kernel's first-element index ({@code BASE_INDEX}, a
+     * {@code long}): bound to 0 like any scalar, and set to each enqueue's first work-item in the
+     * last dimension when the launch is split, which then enqueues with no global work offset.
      */
     public KernelLaunch baseIndexArgument(int index) {
         this.baseIndexArgument = index;

@@ -10,6 +10,7 @@ import static org.jocl.CL.clSetKernelArg;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 
@@ -247,12 +248,26 @@ final class KernelLauncher {
     /** Checks the launch and takes a lease on its program (built or loaded if needed). */
     private void prepare() {
         context.checkUsable();
-        if (launch.globalSize() < 0) {
+        long[] global = launch.globalSizes();
+        if (global == null) {
             throw new IllegalArgumentException("the launch of " + source.kernelName() + " has no global size: call globalSize(n)");
         }
-        if (launch.localSize() > 0 && launch.perEnqueue() % launch.localSize() != 0) {
-            throw new IllegalArgumentException("the launch of " + source.kernelName() + " enqueues " + launch.perEnqueue()
-                    + " work-items at a time, not a multiple of its local size " + launch.localSize());
+        long[] local = launch.localSizes();
+        if (local != null) {
+            if (local.length != global.length) {
+                throw new IllegalArgumentException("the launch of " + source.kernelName() + " has " + global.length + " global sizes " + Arrays.toString(global)
+                        + " but " + local.length + " local sizes " + Arrays.toString(local));
+            }
+            for (int d = 0; d < global.length; d++) {
+                if (global[d] % local[d] != 0) {
+                    throw new IllegalArgumentException("the launch of " + source.kernelName() + " has " + global[d] + " work-items in dimension " + d
+                            + ", not a multiple of its local size " + local[d]);
+                }
+            }
+            if (launch.perEnqueue() % local[global.length - 1] != 0) {
+                throw new IllegalArgumentException("the launch of " + source.kernelName() + " enqueues " + launch.perEnqueue()
+                        + " work-items of dimension " + (global.length - 1) + " at a time, not a multiple of its local size " + local[global.length - 1]);
+            }
         }
         long buildStart = System.nanoTime();
         try {
@@ -273,29 +288,37 @@ final class KernelLauncher {
         checkAllBound(program);
         kernel = program.take();
         status = bindAll(kernel);
-        if (launch.globalSize() > 0) {
+        long[] global = launch.globalSizes();
+        if (Arrays.stream(global).allMatch(size -> size > 0)) {
             step = "enqueuing the kernel";
             FaultInjection.check(Fault.ENQUEUE_KERNEL);
-            long[] local = launch.localSize() > 0 ? new long[] {launch.localSize()} : null;
-            long piece = launch.perEnqueue() > 0 ? launch.perEnqueue() : launch.globalSize();
+            long[] local = localSizes();
+            int dimensions = global.length;
+            int outermost = dimensions - 1;
+            long total = global[outermost];
+            // A large NDRange goes in slabs along its outermost dimension, each slab whole in the others.
+            long piece = launch.perEnqueue() > 0 ? launch.perEnqueue() : total;
             int base = launch.baseIndexArgument();
             // Sends of inputs made by other launches, on their queues, finish before the first piece.
             cl_event[] after = events.waitList();
-            for (long offset = 0; offset < launch.globalSize(); offset += piece) {
+            for (long offset = 0; offset < total; offset += piece) {
                 long[] globalOffset = null;
                 if (base >= 0) {
                     if (offset != 0) { // the binding set 0 for the first piece
                         clSetKernelArg(kernel.kernel(), base, Sizeof.cl_long, Pointer.to(new long[] {offset}));
                     }
                 } else if (offset != 0) {
-                    globalOffset = new long[] {offset};
+                    globalOffset = new long[dimensions];
+                    globalOffset[outermost] = offset;
                 }
+                long[] slab = global.clone();
+                slab[outermost] = Math.min(piece, total - offset);
                 boolean waits = offset == 0 && after != null;
-                clEnqueueNDRangeKernel(events.queue(), kernel.kernel(), 1, globalOffset, new long[] {Math.min(piece, launch.globalSize() - offset)}, local,
+                clEnqueueNDRangeKernel(events.queue(), kernel.kernel(), dimensions, globalOffset, slab, local,
                         waits ? after.length : 0, waits ? after : null, events.next(Kind.KERNEL, 0));
                 KernelLaunches.recordOne();
             }
-            if (base >= 0 && piece < launch.globalSize()) {
+            if (base >= 0 && piece < total) {
                 // back to what the kernel object remembers having set (it skips unchanged arguments)
                 clSetKernelArg(kernel.kernel(), base, Sizeof.cl_long, Pointer.to(new long[] {0L}));
             }
@@ -321,6 +344,40 @@ final class KernelLauncher {
             }
         }
         return statusWords;
+    }
+
+    /**
+     * The launch's local sizes, or null for the driver's choice. Where the launch lets them shrink,
+     * each is halved (a power of two stays a divisor of its global size and of the slab size) until
+     * it fits the device's limit in its dimension ({@code CL_DEVICE_MAX_WORK_ITEM_SIZES}) and the
+     * whole group fits the kernel's ({@code CL_KERNEL_WORK_GROUP_SIZE}): a work-group size the
+     * driver would refuse never fails a launch that only chose it for speed.
+     */
+    private long[] localSizes() {
+        long[] local = launch.localSizes();
+        if (local == null || !launch.localSizesMayShrink()) {
+            return local;
+        }
+        long[] fitted = local.clone();
+        long[] perDimension = context.maxWorkItemSizes();
+        for (int d = 0; d < fitted.length; d++) {
+            while (fitted[d] > perDimension[d] && fitted[d] % 2 == 0) {
+                fitted[d] /= 2;
+            }
+        }
+        while (Arrays.stream(fitted).reduce(1, Math::multiplyExact) > program.maxWorkGroupSize()) {
+            int largest = -1;
+            for (int d = 0; d < fitted.length; d++) {
+                if (fitted[d] % 2 == 0 && (largest < 0 || fitted[d] > fitted[largest])) {
+                    largest = d;
+                }
+            }
+            if (largest < 0) {
+                break; // odd sizes cannot shrink and stay divisors: the driver says what is wrong
+            }
+            fitted[largest] /= 2;
+        }
+        return fitted;
     }
 
     /** After the wait: reads the status, gives back what the launch borrowed, and reports its profile. */

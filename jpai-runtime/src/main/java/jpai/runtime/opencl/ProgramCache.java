@@ -189,7 +189,7 @@ final class ProgramCache {
         sourceBuilds.incrementAndGet();
         BuiltProgram built;
         try {
-            built = new BuiltProgram(program, source.kernelName());
+            built = new BuiltProgram(program, source.kernelName(), owner.device().deviceId());
         } catch (CLException e) {
             clReleaseProgram(program);
             throw e;
@@ -225,7 +225,7 @@ final class ProgramCache {
             program = clCreateProgramWithBinary(owner.context(), 1, new cl_device_id[] {owner.device().deviceId()},
                     new long[] {binary.length}, new byte[][] {binary}, binaryStatus, null);
             clBuildProgram(program, 1, new cl_device_id[] {owner.device().deviceId()}, source.buildOptions(), null, null);
-            return new BuiltProgram(program, source.kernelName());
+            return new BuiltProgram(program, source.kernelName(), owner.device().deviceId());
         } catch (CLException e) {
             if (program != null) {
                 clReleaseProgram(program);
