@@ -22,6 +22,20 @@ public final class Explain {
         }
     }
 
+    /** An accelerated method ran in Java, as written, instead of on OpenCL. Printed with -Djpai.explain=true. */
+    public static void methodInJava(String method, String reason) {
+        if (JpaiOptions.explain()) {
+            once(method + " runs in Java, as written: " + reason);
+        }
+    }
+
+    /** An accelerated method ran on the device. Printed once with -Djpai.explain=true. */
+    public static void methodOnDevice(String method, String device) {
+        if (JpaiOptions.explain()) {
+            once(method + " ran on the OpenCL device " + device);
+        }
+    }
+
     /** Something every user should know once (no OpenCL device, say). Always printed. */
     public static void notice(String message) {
         once(message);
