@@ -29,6 +29,13 @@ public final class Explain {
         }
     }
 
+    /** An accelerated method's kernel met a Java exception path, and the call re-ran in Java. Printed with -Djpai.explain=true. */
+    public static void methodReRan(String method, String reason) {
+        if (JpaiOptions.explain()) {
+            once(method + " ran in Java after the device: " + reason);
+        }
+    }
+
     /** An accelerated method ran on the device. Printed once with -Djpai.explain=true. */
     public static void methodOnDevice(String method, String device) {
         if (JpaiOptions.explain()) {

@@ -51,6 +51,12 @@ public final class Offload {
         Explain.fallback(operation, reason);
     }
 
+    /** {@link #deoptimized} for an accelerated method: its original body runs from the start. */
+    public static void methodDeoptimized(String method, String reason) {
+        Profiler.fellBack(reason);
+        Explain.methodReRan(method, reason);
+    }
+
     /** The operation runs on Java threads instead of the device, for {@code reason}. */
     public static void fallBack(String operation, String reason) {
         fallBack(operation, reason, () -> Explain.fallback(operation, reason));

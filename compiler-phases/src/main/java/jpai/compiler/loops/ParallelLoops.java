@@ -30,6 +30,7 @@ import jdk.graal.compiler.nodes.ValueNode;
 import jdk.graal.compiler.nodes.ValuePhiNode;
 import jdk.graal.compiler.nodes.calc.AddNode;
 import jdk.graal.compiler.nodes.calc.BinaryNode;
+import jdk.graal.compiler.nodes.calc.ConditionalNode;
 import jdk.graal.compiler.nodes.calc.IntegerLessThanNode;
 import jdk.graal.compiler.nodes.java.ArrayLengthNode;
 import jdk.graal.compiler.nodes.memory.MemoryKill;
@@ -174,20 +175,38 @@ public final class ParallelLoops {
         }
         ValueNode next = phi.valueAt(loop.getSingleLoopEnd());
         ReductionOperator operator = ReductionOperator.of(next);
-        if (operator == null || !(next instanceof BinaryNode binary)) {
+        ValueNode contribution;
+        if (operator != null && next instanceof BinaryNode binary) {
+            contribution = binary.getX() == phi ? binary.getY() : binary.getY() == phi ? binary.getX() : null;
+        } else if (next instanceof ConditionalNode choice && choice.condition() instanceof IntegerLessThanNode less) {
+            // Math.min/max inlined as a choice: x < y ? y : x is max(x, y), x < y ? x : y is min(x, y)
+            contribution = less.getX() == phi ? less.getY() : less.getY() == phi ? less.getX() : null;
+            boolean sameOperands = contribution != null && (choice.trueValue() == phi && choice.falseValue() == contribution || choice.trueValue() == contribution && choice.falseValue() == phi);
+            if (!sameOperands) {
+                contribution = null;
+            } else {
+                operator = choice.trueValue() == less.getY() ? ReductionOperator.MAX : ReductionOperator.MIN;
+            }
+        } else {
+            contribution = null;
+        }
+        if (operator == null || contribution == null && !(next instanceof BinaryNode)) {
             throw KernelBailoutException.at(loop.getSingleLoopEnd(), "the @Reduce variable is not accumulated with +, *, &, |, ^, Math.min or Math.max");
         }
-        ValueNode contribution = binary.getX() == phi ? binary.getY() : binary.getY() == phi ? binary.getX() : null;
         if (contribution == null || dependsOn(contribution, phi)) {
             throw KernelBailoutException.at(next, "the @Reduce variable is accumulated with a value computed from itself");
         }
         JavaKind kind = phi.getStackKind();
         if (!operator.isExactInAnyOrder(kind)) {
-            throw KernelBailoutException.at(next, "the @Reduce variable is a " + kind.getJavaName() + " " + operator.description()
-                            + ", whose bits depend on the order of the operations: a kernel combines in another order than the loop, so the loop runs in Java as written");
+            boolean orderDependent = (kind == JavaKind.Float || kind == JavaKind.Double) && (operator == ReductionOperator.SUM || operator == ReductionOperator.PRODUCT);
+            throw KernelBailoutException.at(next, orderDependent
+                            ? "the @Reduce variable is a " + kind.getJavaName() + " " + operator.description()
+                                            + ", whose bits depend on the order of the operations: a kernel combines in another order than the loop, so the loop runs in Java as written"
+                            : "a @Reduce variable of kind " + kind.getJavaName() + " (" + operator.description() + ") is not supported on the device yet; only int and long ones are");
         }
         for (Node usage : phi.usages()) {
-            if (usage != next && !(usage instanceof FrameState) && !(usage instanceof ProxyNode)) {
+            boolean choiceTest = next instanceof ConditionalNode choice && usage == choice.condition();
+            if (usage != next && !choiceTest && !(usage instanceof FrameState) && !(usage instanceof ProxyNode)) {
                 throw KernelBailoutException.at(usage, "the loop reads the @Reduce variable other than to accumulate into it, which needs the iterations in order");
             }
         }

@@ -35,10 +35,10 @@ public enum ReductionOperator {
 
     /** Whether every combining order gives the same bits for values of {@code kind}. */
     public boolean isExactInAnyOrder(JavaKind kind) {
-        if (kind == JavaKind.Float || kind == JavaKind.Double) {
-            return this == MIN || this == MAX; // NaN and signed zeros are handled alike in any order
-        }
-        return true; // two's complement arithmetic and bit operations: associative and commutative
+        // two's complement arithmetic and bit operations are associative and commutative; float and
+        // double min and max would be too, but their initial value is a floating-point constant the
+        // runtime does not evaluate yet
+        return kind == JavaKind.Int || kind == JavaKind.Long;
     }
 
     /** How sentences name it. */

@@ -82,7 +82,7 @@ final class LoopLaunch {
             if (result.hasStatus() && result.status(0) != 0) {
                 int element = result.status(1);
                 String at = element == Integer.MAX_VALUE ? "at an iteration past 2^31 - 1" : "at iteration i = " + (first + element);
-                Offload.deoptimized(name, at + ", " + DeoptReason.fromCode(result.status(0)).message() + "; the call re-ran in Java from the start");
+                Offload.methodDeoptimized(name, at + ", " + DeoptReason.fromCode(result.status(0)).message() + "; the call re-ran in Java from the start");
                 return AcceleratedMethods.NOT_RUN;
             }
             for (WrittenArray array : written) {
