@@ -32,14 +32,26 @@ import java.util.List;
  * <p>A lambda written in an instance method that uses a field or method of its class captures
  * {@code this}; its fields are then fields of a captured object.
  */
-public record CapturedValue(Field field, List<Field> path, Object staticArray, ValueShape shape) {
+public record CapturedValue(Field field, List<Field> path, Object staticArray, ValueShape shape, MethodParameter methodParameter) {
+
+    /**
+     * An argument of an accelerated method (not a lambda's capture): the method's parameter
+     * {@code index} (0 is the first), named {@code name} in messages. A primitive is a scalar, a
+     * primitive array a buffer the kernel may write ({@link ValueShape.PrimitiveArray}).
+     */
+    public record MethodParameter(int index, String name) {
+    }
 
     public CapturedValue {
         path = List.copyOf(path);
         if (shape instanceof ValueShape.Tuple) {
             throw new IllegalArgumentException("captured tuples are not supported: " + field);
         }
-        if (staticArray != null) {
+        if (methodParameter != null) {
+            if (field != null || !path.isEmpty() || staticArray != null || !(shape instanceof ValueShape.Primitive || shape instanceof ValueShape.PrimitiveArray)) {
+                throw new IllegalArgumentException("a method parameter is a primitive or a primitive array, with no field: " + shape);
+            }
+        } else if (staticArray != null) {
             if (field != null || !path.isEmpty() || !(shape instanceof ValueShape.PrimitiveArray array) || staticArray.getClass() != array.arrayClass()) {
                 throw new IllegalArgumentException("a static array is a primitive array of its shape's class, with no field: " + shape);
             }
@@ -57,7 +69,17 @@ public record CapturedValue(Field field, List<Field> path, Object staticArray, V
 
     /** A captured variable: the functional object's field {@code field}. */
     public CapturedValue(Field field, ValueShape shape) {
-        this(field, List.of(), null, shape);
+        this(field, List.of(), null, shape, null);
+    }
+
+    /** Argument {@code index} of an accelerated method, as the runtime passes it to each launch. */
+    public static CapturedValue ofMethodParameter(int index, String name, ValueShape shape) {
+        return new CapturedValue(null, List.of(), null, shape, new MethodParameter(index, name));
+    }
+
+    /** Whether this is an argument of an accelerated method. */
+    public boolean isMethodParameter() {
+        return methodParameter != null;
     }
 
     /** The value of field {@code path}'s last element, read through the object in the functional object's {@code field}. */
@@ -65,12 +87,12 @@ public record CapturedValue(Field field, List<Field> path, Object staticArray, V
         if (path.isEmpty()) {
             throw new IllegalArgumentException("a field of a captured object needs a path");
         }
-        return new CapturedValue(field, path, null, shape);
+        return new CapturedValue(field, path, null, shape, null);
     }
 
     /** A static array the function reads, passed as it is at each apply. */
     public static CapturedValue ofStaticArray(Object array, ValueShape.PrimitiveArray shape) {
-        return new CapturedValue(null, List.of(), array, shape);
+        return new CapturedValue(null, List.of(), array, shape, null);
     }
 
     /** Whether this is a static array the compiler found (no field). */
@@ -89,6 +111,9 @@ public record CapturedValue(Field field, List<Field> path, Object staticArray, V
 
     /** The declared type of the field that holds the value (the last of the path). */
     public Class<?> declaredType() {
+        if (methodParameter != null) {
+            return shape instanceof ValueShape.PrimitiveArray array ? array.arrayClass() : ((ValueShape.Primitive) shape).kind().toJavaClass();
+        }
         return staticArray != null ? staticArray.getClass() : path.isEmpty() ? field.getType() : path.get(path.size() - 1).getType();
     }
 
@@ -104,6 +129,9 @@ public record CapturedValue(Field field, List<Field> path, Object staticArray, V
 
     /** How messages name it: {@code scale}, {@code p.weights}, or the static array's type and length. */
     public String name() {
+        if (methodParameter != null) {
+            return methodParameter.name();
+        }
         if (staticArray != null) {
             return "a static " + staticArray.getClass().getComponentType().getName() + "[" + java.lang.reflect.Array.getLength(staticArray) + "]";
         }
@@ -120,6 +148,9 @@ public record CapturedValue(Field field, List<Field> path, Object staticArray, V
      * captured Params}, {@code a static int[5]}.
      */
     public String description() {
+        if (methodParameter != null) {
+            return "the parameter " + methodParameter.name();
+        }
         if (staticArray != null) {
             return name();
         }

@@ -270,7 +270,7 @@ public final class KernelGraphCompiler {
      * For tests of what the runtime does when the compiler fails: {@code -Djpai.test.failCompilerFor=S}
      * makes compiling a lambda whose identifier contains {@code S} throw, as a bug in a phase would.
      */
-    private static void injectedFailure(LambdaDescription lambda) {
+    static void injectedFailure(LambdaDescription lambda) {
         String target = System.getProperty("jpai.test.failCompilerFor");
         if (target != null && !target.isEmpty() && lambda.identifier().contains(target)) {
             throw new IllegalStateException("a compiler failure injected by -Djpai.test.failCompilerFor=" + target);
@@ -293,7 +293,9 @@ public final class KernelGraphCompiler {
      */
     private void initializeDataClasses(KernelSignature signature) {
         List<ValueShape> shapes = new ArrayList<>(signature.arguments());
-        shapes.add(signature.result());
+        if (signature.result() != null) {
+            shapes.add(signature.result());
+        }
         for (ValueShape shape : shapes) {
             if (shape instanceof ValueShape.Tuple tuple) {
                 graal.providers().getMetaAccess().lookupJavaType(tuple.type()).initialize();
@@ -310,7 +312,7 @@ public final class KernelGraphCompiler {
      * so that what compiles does not depend on what the JVM ran before). The argument reduction of
      * huge angles is left to Java by {@code MethodsLeftToJava}, not by leaving its class uninitialised.
      */
-    private void initializeJdkClasses() {
+    void initializeJdkClasses() {
         if (jdkClassesInitialized) {
             return;
         }
@@ -356,7 +358,7 @@ public final class KernelGraphCompiler {
      * {@link ExceptionPathsToDeoptimizationPhase} turns into an exit with a reason. Without it,
      * bounds, null and division checks would be left to lowering, which kernels never reach.
      */
-    private HighTierContext highTierContext() {
+    HighTierContext highTierContext() {
         PhaseSuite<HighTierContext> graphBuilderSuite = graal.graphBuilderSuite().copy();
         ListIterator<BasePhase<? super HighTierContext>> position = graphBuilderSuite.findPhase(GraphBuilderPhase.class);
         GraphBuilderPhase parser = (GraphBuilderPhase) position.previous();
@@ -371,7 +373,7 @@ public final class KernelGraphCompiler {
     }
 
     @SuppressWarnings("unchecked")
-    private static <C> void run(String name, PhaseTimings timings, Supplier<? extends BasePhase<? super C>> phase, StructuredGraph graph, C context) {
+    static <C> void run(String name, PhaseTimings timings, Supplier<? extends BasePhase<? super C>> phase, StructuredGraph graph, C context) {
         long start = System.nanoTime();
         phase.get().apply(graph, context);
         timings.record(name, System.nanoTime() - start);

@@ -94,6 +94,27 @@ public final class KernelInputs {
         return used(captures.get(capture)) || used(captureLengths.get(capture)) || used(captureRowLengths.get(capture));
     }
 
+    /**
+     * Whether the function stores into the elements of captured array {@code capture} (through its
+     * parameter or a Pi of it). Only an accelerated method's array arguments may be written.
+     */
+    public boolean isWritten(int capture) {
+        ParameterNode array = captures.get(capture);
+        return array != null && array.isAlive() && storesInto(array);
+    }
+
+    private static boolean storesInto(ValueNode array) {
+        for (jdk.graal.compiler.graph.Node usage : array.usages()) {
+            if (usage instanceof jdk.graal.compiler.nodes.java.StoreIndexedNode store && store.array() == array) {
+                return true;
+            }
+            if (usage instanceof PiNode pi && storesInto(pi)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static boolean used(ParameterNode parameter) {
         return parameter != null && parameter.isAlive() && parameter.hasUsages();
     }

@@ -8,7 +8,8 @@ import java.util.List;
  * (fields of the receiver), in the order the kernel takes them.
  *
  * <p>Arguments and the result are {@link ValueShape.BoxedPrimitive} or {@link ValueShape.Tuple};
- * captured values are described by {@link CapturedValue}.
+ * captured values are described by {@link CapturedValue}. The result is null for a function that
+ * returns nothing (the body of a parallel loop, whose effects are its array writes).
  */
 public record KernelSignature(List<ValueShape> arguments, ValueShape result, List<CapturedValue> captures) {
 
@@ -20,7 +21,7 @@ public record KernelSignature(List<ValueShape> arguments, ValueShape result, Lis
                 throw new IllegalArgumentException("an argument is a boxed primitive or a tuple, not " + argument);
             }
         }
-        if (!(result instanceof ValueShape.BoxedPrimitive || result instanceof ValueShape.Tuple)) {
+        if (result != null && !(result instanceof ValueShape.BoxedPrimitive || result instanceof ValueShape.Tuple)) {
             throw new IllegalArgumentException("a result is a boxed primitive or a tuple, not " + result);
         }
     }
@@ -28,6 +29,11 @@ public record KernelSignature(List<ValueShape> arguments, ValueShape result, Lis
     /** A function that captures nothing. */
     public KernelSignature(List<ValueShape> arguments, ValueShape result) {
         this(arguments, result, List.of());
+    }
+
+    /** The result's primitive components; none for a function that returns nothing. */
+    public List<jdk.vm.ci.meta.JavaKind> resultComponents() {
+        return result == null ? List.of() : result.components();
     }
 
     /** The shape of the argument with this parameter index (0 is the receiver, 1 the first argument). */

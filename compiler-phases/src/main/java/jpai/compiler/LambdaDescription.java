@@ -14,9 +14,16 @@ import jdk.vm.ci.meta.ResolvedJavaMethod;
  */
 public record LambdaDescription(ResolvedJavaMethod entryMethod, ResolvedJavaMethod bodyMethod, SourceLocation location) {
 
+    /**
+     * The prefix the agent gives the original body of an {@code @Accelerate} method when it rewrites
+     * the method (jpai-agent's {@code AcceleratedMethodRewriter}); messages name the method the user
+     * wrote, without it.
+     */
+    public static final String ORIGINAL_BODY_PREFIX = "jpai$original$";
+
     /** A short name for users: "lambda at Saxpy.java:42" or "Foo::bar at Foo.java:12". */
     public String displayName() {
-        String name = bodyMethod.getName();
+        String name = methodName();
         if (name.startsWith("lambda$")) {
             return "lambda at " + location.shortForm();
         }
@@ -25,8 +32,14 @@ public record LambdaDescription(ResolvedJavaMethod entryMethod, ResolvedJavaMeth
 
     /** A name usable as an OpenCL identifier and a file name. */
     public String identifier() {
-        String base = bodyMethod.getDeclaringClass().toJavaName(false) + "_" + bodyMethod.getName() + "_" + Math.max(location.line(), 0);
+        String base = bodyMethod.getDeclaringClass().toJavaName(false) + "_" + methodName() + "_" + Math.max(location.line(), 0);
         return base.replaceAll("[^A-Za-z0-9_]", "_");
+    }
+
+    /** The body method's name as the user wrote it. */
+    public String methodName() {
+        String name = bodyMethod.getName();
+        return name.startsWith(ORIGINAL_BODY_PREFIX) ? name.substring(ORIGINAL_BODY_PREFIX.length()) : name;
     }
 
     @Override

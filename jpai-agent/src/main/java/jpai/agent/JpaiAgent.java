@@ -16,6 +16,9 @@ import java.util.Set;
  * What only a command line can give (JVMCI, Graal on the upgrade module path) it cannot: a module
  * missing from the JVM is skipped here, and JPAI's runtime names the missing flag on the first
  * apply, so the agent itself never prints and never fails the JVM's start.
+ *
+ * <p>It also rewrites, as their classes load, the methods marked {@code @Accelerate}
+ * ({@link AcceleratedMethodsTransformer}); other classes load unchanged.
  */
 public final class JpaiAgent {
 
@@ -38,6 +41,7 @@ public final class JpaiAgent {
     static void install(Instrumentation instrumentation) {
         Set<Module> targets = JpaiModules.inThisJvm();
         exportRequiredPackages(instrumentation, RequiredExports.all(), targets);
+        instrumentation.addTransformer(new AcceleratedMethodsTransformer());
         System.setProperty(INSTALLED_PROPERTY, "true");
     }
 

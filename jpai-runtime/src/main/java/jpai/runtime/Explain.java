@@ -22,6 +22,27 @@ public final class Explain {
         }
     }
 
+    /** An accelerated method ran in Java, as written, instead of on OpenCL. Printed with -Djpai.explain=true. */
+    public static void methodInJava(String method, String reason) {
+        if (JpaiOptions.explain()) {
+            once(method + " runs in Java, as written: " + reason);
+        }
+    }
+
+    /** An accelerated method's kernel met a Java exception path, and the call re-ran in Java. Printed with -Djpai.explain=true. */
+    public static void methodReRan(String method, String reason) {
+        if (JpaiOptions.explain()) {
+            once(method + " ran in Java after the device: " + reason);
+        }
+    }
+
+    /** An accelerated method ran on the device. Printed once with -Djpai.explain=true. */
+    public static void methodOnDevice(String method, String device) {
+        if (JpaiOptions.explain()) {
+            once(method + " ran on the OpenCL device " + device);
+        }
+    }
+
     /** Something every user should know once (no OpenCL device, say). Always printed. */
     public static void notice(String message) {
         once(message);

@@ -10,7 +10,7 @@ import jpai.runtime.profile.Profiler;
  * executor (and whether this JVM can compile kernels at all: {@link JvmSetup}), and what a fallback to Java does (explain it once, or throw with
  * {@code -Djpai.fallback=error}).
  */
-final class Offload {
+public final class Offload {
 
     private Offload() {
     }
@@ -19,7 +19,7 @@ final class Offload {
      * The OpenCL device to try for {@code executor}, or null to run in Java. An explicit
      * {@link Executor#ACCELERATOR} with no device is a fallback, and said as one.
      */
-    static DeviceChoice.OpenCL device(Executor executor, java.util.function.Supplier<String> operation) {
+    public static DeviceChoice.OpenCL device(Executor executor, java.util.function.Supplier<String> operation) {
         if (executor == Executor.SEQUENTIAL || executor == Executor.THREADS) {
             return null;
         }
@@ -46,17 +46,32 @@ final class Offload {
      * in Java, which gives Java's answer or throws Java's exception. This is the speculation working
      * as designed, not a fallback, so {@code -Djpai.fallback=error} does not make it an error.
      */
-    static void deoptimized(String operation, String reason) {
+    public static void deoptimized(String operation, String reason) {
         Profiler.fellBack(reason);
         Explain.fallback(operation, reason);
     }
 
+    /** {@link #deoptimized} for an accelerated method: its original body runs from the start. */
+    public static void methodDeoptimized(String method, String reason) {
+        Profiler.fellBack(reason);
+        Explain.methodReRan(method, reason);
+    }
+
     /** The operation runs on Java threads instead of the device, for {@code reason}. */
-    static void fallBack(String operation, String reason) {
+    public static void fallBack(String operation, String reason) {
+        fallBack(operation, reason, () -> Explain.fallback(operation, reason));
+    }
+
+    /** {@link #fallBack(String, String)} for an accelerated method, which runs in Java on the calling thread. */
+    public static void methodFallBack(String method, String reason) {
+        fallBack(method, reason, () -> Explain.methodInJava(method, reason));
+    }
+
+    private static void fallBack(String operation, String reason, Runnable explain) {
         if (JpaiOptions.fallbackIsError()) {
             throw new FallbackException(operation + " cannot run on OpenCL: " + reason, null);
         }
         Profiler.fellBack(reason);
-        Explain.fallback(operation, reason);
+        explain.run();
     }
 }

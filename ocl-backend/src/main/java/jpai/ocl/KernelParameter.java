@@ -27,6 +27,12 @@ public record KernelParameter(int index, String name, Role role, JavaKind kind, 
         /** {@code __global const T *}: the elements of captured array {@code slot}, read-only. */
         CAPTURED_ARRAY,
         /**
+         * {@code __global T *}: the elements of array argument {@code slot} of an accelerated method,
+         * which the kernel writes (and may read): sent before the launch, and copied back into the
+         * Java array after it only when the kernel finished without an exit.
+         */
+        WRITTEN_ARRAY,
+        /**
          * {@code const int}: the length of captured array {@code slot}, -1 for a null array (for a
          * 2-D array its number of rows; for a captured box 1, or -1 for null).
          */

@@ -546,11 +546,16 @@ public final class OpenCLKernelGenerator {
                     continue;
                 }
                 names.add(name);
+                boolean written = FunctionEmitter.isWritten(kernel, k);
                 switch (captures.get(k).shape()) {
                     case ValueShape.Primitive primitive -> add(name, Role.CAPTURED_SCALAR, primitive.kind(), slot, "const " + OpenCLTypes.storageType(primitive.kind()) + " " + name);
                     case ValueShape.BoxedPrimitive boxed -> {
                         add(name, Role.CAPTURED_SCALAR, boxed.kind(), slot, "const " + OpenCLTypes.storageType(boxed.kind()) + " " + name);
                         // -1 for a null box, which the function's null checks test
+                        add(name + "_length", Role.CAPTURED_ARRAY_LENGTH, JavaKind.Int, slot, "const int " + name + "_length");
+                    }
+                    case ValueShape.PrimitiveArray array when written -> {
+                        add(name, Role.WRITTEN_ARRAY, array.elementKind(), slot, "__global " + OpenCLTypes.storageType(array.elementKind()) + " *restrict " + name);
                         add(name + "_length", Role.CAPTURED_ARRAY_LENGTH, JavaKind.Int, slot, "const int " + name + "_length");
                     }
                     case ValueShape.PrimitiveArray array -> array(name, array.elementKind(), slot);

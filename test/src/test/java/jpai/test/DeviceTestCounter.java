@@ -59,8 +59,18 @@ public final class DeviceTestCounter implements TestExecutionListener {
             return; // not run by Maven from the module
         }
         try {
-            Files.writeString(target.resolve("jpai-device-tests.txt"),
-                            "device " + deviceTests.get() + "\ntests " + tests.get() + "\nkernels " + (KernelLaunches.count() - kernelsAtStart) + "\n");
+            // The module's two Surefire executions (the second with the agent) each add their counts to
+            // the file's; bin/jpai test deletes it before the run.
+            Path file = target.resolve("jpai-device-tests.txt");
+            long[] earlier = new long[3];
+            if (Files.isRegularFile(file)) {
+                java.util.List<String> lines = Files.readAllLines(file);
+                for (int i = 0; i < Math.min(3, lines.size()); i++) {
+                    earlier[i] = Long.parseLong(lines.get(i).substring(lines.get(i).indexOf(' ') + 1).strip());
+                }
+            }
+            Files.writeString(file, "device " + (earlier[0] + deviceTests.get()) + "\ntests " + (earlier[1] + tests.get()) + "\nkernels "
+                            + (earlier[2] + KernelLaunches.count() - kernelsAtStart) + "\n");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

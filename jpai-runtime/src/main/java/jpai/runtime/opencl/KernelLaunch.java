@@ -20,6 +20,9 @@ import jpai.runtime.memory.ComponentBuffer;
  * afterwards the device copy is the newest (the host copy comes back on first host access, or at
  * the end of the launch with {@code keepResultOnDevice(false)}).</li>
  * <li>{@link #readArray}: a captured Java array, sent with every launch (keep it small).</li>
+ * <li>{@link #readWriteArray}: a Java array the kernel may write, sent with the launch and read
+ * back after it into a direct buffer of the caller's (the caller decides whether the array gets
+ * it).</li>
  * <li>{@link #scalar}: a value of a primitive kind.</li>
  * <li>{@link #local}: a {@code __local} buffer of the given size.</li>
  * <li>{@link #status}: two ints, zeroed before the launch and read back after
@@ -32,7 +35,7 @@ import jpai.runtime.memory.ComponentBuffer;
 public final class KernelLaunch {
 
     /** One argument binding. */
-    sealed interface Binding permits ReadBuffer, WriteBuffer, ReadArray, Scalar, Local, Status {
+    sealed interface Binding permits ReadBuffer, WriteBuffer, ReadArray, ReadWriteArray, Scalar, Local, Status {
         int index();
     }
 
@@ -43,6 +46,9 @@ public final class KernelLaunch {
     }
 
     record ReadArray(int index, Object array) implements Binding {
+    }
+
+    record ReadWriteArray(int index, Object array, java.nio.ByteBuffer readBack) implements Binding {
     }
 
     record Scalar(int index, JavaKind kind, Object value) implements Binding {
@@ -82,6 +88,23 @@ public final class KernelLaunch {
             throw new IllegalArgumentException("readArray: argument " + index + " must be a primitive array, not a " + primitiveJavaArray.getClass().getSimpleName());
         }
         return bind(new ReadArray(index, primitiveJavaArray));
+    }
+
+    /**
+     * A primitive Java array the kernel reads and may write: sent with the launch like
+     * {@link #readArray}, and after the kernel its device copy is read into {@code readBack} (a
+     * direct buffer in native byte order of the array's size in bytes; a {@code boolean[]} as bytes
+     * 0/1), before the launch returns. The array itself is not changed: the caller copies
+     * {@code readBack} into it when the kernel's status says its results are Java's.
+     */
+    public KernelLaunch readWriteArray(int index, Object primitiveJavaArray, java.nio.ByteBuffer readBack) {
+        Objects.requireNonNull(readBack, "readWriteArray: the read-back buffer is null");
+        readArray(index, primitiveJavaArray); // the same checks
+        bindings.remove(bindings.size() - 1);
+        if (!readBack.isDirect()) {
+            throw new IllegalArgumentException("readWriteArray: argument " + index + " needs a direct read-back buffer");
+        }
+        return bind(new ReadWriteArray(index, primitiveJavaArray, readBack));
     }
 
     /**

@@ -26,6 +26,7 @@ import jpai.runtime.opencl.FaultInjection.Fault;
 import jpai.runtime.opencl.KernelLaunch.Binding;
 import jpai.runtime.opencl.KernelLaunch.Local;
 import jpai.runtime.opencl.KernelLaunch.ReadArray;
+import jpai.runtime.opencl.KernelLaunch.ReadWriteArray;
 import jpai.runtime.opencl.KernelLaunch.ReadBuffer;
 import jpai.runtime.opencl.KernelLaunch.Scalar;
 import jpai.runtime.opencl.KernelLaunch.Status;
@@ -87,6 +88,12 @@ final class KernelLauncher {
     private long buildNanos;
 
     /** @param sent the event of the send this launch made to the device copy, or null */
+    /** A written Java array's device copy and where it is read back to after the kernel. */
+    private record ReadBack(DeviceBuffer buffer, ByteBuffer target, long bytes) {
+    }
+
+    private final List<ReadBack> readBacks = new ArrayList<>();
+
     private record Touched(DeviceResidency residency, boolean wasDeviceNewer, cl_event sent) {
     }
 
@@ -335,6 +342,15 @@ final class KernelLauncher {
             clEnqueueReadBuffer(events.queue(), statusBuffer.memory(), false, 0, 2L * Sizeof.cl_int, Pointer.to(statusWords), 0, null,
                     events.next(Kind.DEVICE_TO_HOST, 2L * Sizeof.cl_int));
         }
+        for (ReadBack readBack : readBacks) {
+            step = "reading back a written array";
+            if (readBack.bytes() > 0) {
+                FaultInjection.check(Fault.TRANSFER);
+                // Non-blocking into direct memory, like the status words: the launch's one wait covers it.
+                clEnqueueReadBuffer(events.queue(), readBack.buffer().memory(), false, 0, readBack.bytes(), Pointer.to(readBack.target()), 0, null,
+                        events.next(Kind.DEVICE_TO_HOST, readBack.bytes()));
+            }
+        }
         if (!launch.keepsResultOnDevice()) {
             step = "bringing the results back";
             for (Binding binding : launch.bindings()) {
@@ -480,15 +496,10 @@ final class KernelLauncher {
                     residency.prepareForKernelWrite(write.buffer());
                     kernel.setBuffer(index, residency.memory());
                 }
-                case ReadArray array -> {
-                    DeviceBuffer buffer = temporary(ArrayData.byteSize(array.array()));
-                    long bytes = ArrayData.byteSize(array.array());
-                    if (bytes > 0) {
-                        FaultInjection.check(Fault.TRANSFER);
-                        // Blocking: JOCL cannot leave a Java heap array to a command still in flight.
-                        clEnqueueWriteBuffer(events.queue(), buffer.memory(), true, 0, bytes, ArrayData.pointerTo(array.array()), 0, null,
-                                events.next(Kind.HOST_TO_DEVICE, bytes));
-                    }
+                case ReadArray array -> kernel.setBuffer(index, sentArray(array.array()).memory());
+                case ReadWriteArray array -> {
+                    DeviceBuffer buffer = sentArray(array.array());
+                    readBacks.add(new ReadBack(buffer, array.readBack(), ArrayData.byteSize(array.array())));
                     kernel.setBuffer(index, buffer.memory());
                 }
                 case Scalar scalar -> {
@@ -520,10 +531,23 @@ final class KernelLauncher {
             case ReadBuffer read -> "sending argument " + index + " (" + read.buffer().byteSize() + " bytes)";
             case WriteBuffer write -> "allocating argument " + index + " (" + write.buffer().byteSize() + " bytes)";
             case ReadArray array -> "sending captured array argument " + index;
+            case ReadWriteArray array -> "sending array argument " + index;
             case Scalar scalar -> "setting scalar argument " + index;
             case Local local -> "setting local argument " + index;
             case Status status -> "preparing the status buffer";
         };
+    }
+
+    /** A temporary buffer holding a copy of a Java array, sent now. */
+    private DeviceBuffer sentArray(Object array) {
+        DeviceBuffer buffer = temporary(ArrayData.byteSize(array));
+        long bytes = ArrayData.byteSize(array);
+        if (bytes > 0) {
+            FaultInjection.check(Fault.TRANSFER);
+            // Blocking: JOCL cannot leave a Java heap array to a command still in flight.
+            clEnqueueWriteBuffer(events.queue(), buffer.memory(), true, 0, bytes, ArrayData.pointerTo(array), 0, null, events.next(Kind.HOST_TO_DEVICE, bytes));
+        }
+        return buffer;
     }
 
     private DeviceBuffer temporary(long bytes) {

@@ -267,7 +267,7 @@ public final class FunctionEmitter {
                 name(kernel.inputs().argumentComponent(argument, i), parameter);
             }
         }
-        List<JavaKind> results = kernel.signature().result().components();
+        List<JavaKind> results = kernel.signature().resultComponents();
         for (int i = 0; i < results.size(); i++) {
             String result = "r" + i;
             noteDoubles(results.get(i));
@@ -285,6 +285,24 @@ public final class FunctionEmitter {
         return !kernel.captures().get(capture).passedOnlyWhereRead() || kernel.inputs().isRead(capture);
     }
 
+    /**
+     * Whether the function writes the elements of captured value {@code capture}: only an array
+     * argument of an accelerated method may be written ({@link CapturedValue#isMethodParameter()}),
+     * whose elements the runtime copies back after the kernel; a lambda's captures are read-only.
+     */
+    public static boolean isWritten(KernelGraph kernel, int capture) {
+        return kernel.captures().get(capture).isMethodParameter() && kernel.inputs().isWritten(capture);
+    }
+
+    private boolean isWritableArray(ParameterNode parameter) {
+        for (int k = 0; k < kernel.captures().size(); k++) {
+            if (kernel.inputs().capture(k) == parameter) {
+                return kernel.captures().get(k).isMethodParameter();
+            }
+        }
+        return false;
+    }
+
     private void addScalarCapture(int slot, JavaKind kind, String capture) {
         noteDoubles(kind);
         parameters.add(new FunctionParameter(ParameterKind.CAPTURED_SCALAR, slot, kind, "const " + OpenCLTypes.valueType(kind), capture));
@@ -298,7 +316,8 @@ public final class FunctionEmitter {
 
     private void addArrayCapture(int slot, JavaKind elementKind, String capture) {
         noteDoubles(elementKind);
-        parameters.add(new FunctionParameter(ParameterKind.CAPTURED_ARRAY, slot, elementKind, "__global const " + OpenCLTypes.storageType(elementKind) + " *", capture));
+        String qualifiers = isWritten(kernel, slot) ? "__global " : "__global const ";
+        parameters.add(new FunctionParameter(ParameterKind.CAPTURED_ARRAY, slot, elementKind, qualifiers + OpenCLTypes.storageType(elementKind) + " *", capture));
         parameters.add(new FunctionParameter(ParameterKind.CAPTURED_ARRAY_LENGTH, slot, JavaKind.Int, "const int", capture + "_length"));
         name(kernel.inputs().capture(slot), capture);
         name(kernel.inputs().captureLength(slot), capture + "_length");
@@ -638,7 +657,7 @@ public final class FunctionEmitter {
             if (arrayOf(store) instanceof ConstantNode) {
                 throw KernelBailoutException.at(store, "the function writes to a static final array, which kernels cannot change in Java's memory");
             }
-            if (arrayOf(store) instanceof ParameterNode) {
+            if (arrayOf(store) instanceof ParameterNode parameter && !isWritableArray(parameter)) {
                 throw KernelBailoutException.at(store, "the function writes to a captured array; captured arrays are read-only on OpenCL (the write would not reach the Java array)");
             }
             code.add(assign(array(store) + "[" + operand(store.index()) + "]", storedValue(store)));
@@ -819,7 +838,7 @@ public final class FunctionEmitter {
 
     private void emitReturn(ReturnNode ret, List<CStmt> code) {
         ValueNode result = ret.result();
-        List<ValueNode> components = result instanceof TupleValueNode tuple ? tuple.components() : List.of(result);
+        List<ValueNode> components = result == null ? List.of() : result instanceof TupleValueNode tuple ? tuple.components() : List.of(result);
         if (components.size() != resultNames.size()) {
             throw KernelBailoutException.at(ret, "the function returns " + components.size() + " values where its signature has " + resultNames.size());
         }

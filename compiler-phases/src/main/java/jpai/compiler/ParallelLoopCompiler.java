@@ -1,0 +1,184 @@
+package jpai.compiler;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import jdk.graal.compiler.core.common.PermanentBailoutException;
+import jdk.graal.compiler.debug.DebugContext;
+import jdk.graal.compiler.java.BytecodeParserOptions;
+import jdk.graal.compiler.nodes.StructuredGraph;
+import jdk.graal.compiler.nodes.StructuredGraph.AllowAssumptions;
+import jdk.graal.compiler.options.OptionValues;
+import jdk.graal.compiler.phases.common.CanonicalizerPhase;
+import jdk.graal.compiler.phases.common.ConditionalEliminationPhase;
+import jdk.graal.compiler.phases.common.DeadCodeEliminationPhase;
+import jdk.graal.compiler.phases.common.inlining.InliningPhase;
+import jdk.graal.compiler.phases.tiers.HighTierContext;
+import jdk.graal.compiler.virtual.phases.ea.PartialEscapePhase;
+import jdk.vm.ci.meta.Local;
+import jdk.vm.ci.meta.LocalVariableTable;
+import jdk.vm.ci.meta.ResolvedJavaMethod;
+import jpai.compiler.loops.LoopBound;
+import jpai.compiler.loops.MarkedVariable;
+import jpai.compiler.loops.ParallelLoop;
+import jpai.compiler.loops.ParallelLoops;
+import jpai.compiler.loops.ReductionOperator;
+import jpai.compiler.phases.BoxIdentityComparisonsPhase;
+import jpai.compiler.phases.CallsOnConstantReceiversPhase;
+import jpai.compiler.phases.CaughtImplicitExceptionsPhase;
+import jpai.compiler.phases.CountedLoopIndexStampPhase;
+import jpai.compiler.phases.DropFrameStatesPhase;
+import jpai.compiler.phases.ExceptionPathsToDeoptimizationPhase;
+import jpai.compiler.phases.FloatSqrtPhase;
+import jpai.compiler.phases.FloatTranscendentalsPhase;
+import jpai.compiler.phases.KernelInliningPolicy;
+import jpai.compiler.phases.LoopCarriedDependencesPhase;
+import jpai.compiler.phases.LoopInvariantExitsPhase;
+import jpai.compiler.phases.MathCallsToNodesPhase;
+import jpai.compiler.phases.MethodParametersToKernelInputsPhase;
+import jpai.compiler.phases.ParallelLoopToKernelBodyPhase;
+import jpai.compiler.phases.RejectRemainingCallsPhase;
+import jpai.compiler.phases.SpeculativeBoundsCheckHoistingPhase;
+import jpai.compiler.phases.StaticArraysToParametersPhase;
+
+/**
+ * Marawacc's second front end: from an accelerated method (a static method with a
+ * {@code @Parallel} loop) to the kernel graph of one iteration, through the same Graal pipeline as
+ * {@link KernelGraphCompiler}'s lambdas. The steps, timed in {@link PhaseTimings}:
+ *
+ * <ol>
+ * <li>"parse bytecode", "inline", "calls on constant receivers", "caught implicit exceptions",
+ * "box identity comparisons", "exception paths to deoptimization", "math calls", "reject remaining
+ * calls", canonicalisation: as for a lambda.</li>
+ * <li>"parallel loop": {@link ParallelLoops#find} (the loop of the {@code @Parallel} variable, read
+ * from the loop header's frame state, and the checks) and {@link ParallelLoopToKernelBodyPhase}
+ * (iteration {@code start + k} for element {@code k}).</li>
+ * <li>Graal's partial escape analysis and conditional elimination; "drop frame states"; "method
+ * parameters" ({@link MethodParametersToKernelInputsPhase}); "static arrays" and the performance
+ * phases of the lambda pipeline.</li>
+ * <li>"loop-carried dependences" ({@link LoopCarriedDependencesPhase}): a check, last, on the
+ * optimised body.</li>
+ * </ol>
+ *
+ * The kernel function's argument is the element index ({@code int}); its captures are the method's
+ * parameters in order; its result the iteration's contribution to the {@code @Reduce} variable, or
+ * none.
+ */
+public final class ParallelLoopCompiler {
+
+    /** What the runtime needs of a compiled loop besides its graph. */
+    public record LoopKernel(KernelGraph graph, LoopBound first, LoopBound limit, ReductionOperator reduction, LoopBound reductionInitial) {
+    }
+
+    private static final int MAX_DISPATCH_ROUNDS = 3;
+
+    private final KernelGraphCompiler lambdas;
+    private final GraalAccess graal;
+
+    public ParallelLoopCompiler() {
+        this(new KernelGraphCompiler());
+    }
+
+    public ParallelLoopCompiler(KernelGraphCompiler lambdas) {
+        this.lambdas = lambdas;
+        this.graal = GraalAccess.get();
+    }
+
+    /** Who {@code body} is, for messages: "Saxpy::saxpy at Saxpy.java:12". No graph is built. */
+    public LambdaDescription describe(Method body) {
+        ResolvedJavaMethod method = graal.providers().getMetaAccess().lookupJavaMethod(body);
+        return new LambdaDescription(method, method, SourceLocation.of(method, 0));
+    }
+
+    /**
+     * Compiles the parallel loop of {@code body} (the method's original code, static) for arguments
+     * of {@code parameterShapes} ({@link ValueShape.Primitive} or {@link ValueShape.PrimitiveArray}).
+     *
+     * @param parallel the {@code @Parallel} variables (the outermost loop among them is the kernel's)
+     * @param reduce the {@code @Reduce} variable, or null
+     * @throws KernelBailoutException if it cannot become a kernel; the message says why and where
+     * @throws LoopCarriedDependencesPhase.LoopCarriedDependenceException if the compiler sees iterations depend on each other
+     */
+    public LoopKernel compile(Method body, List<ValueShape> parameterShapes, List<MarkedVariable> parallel, MarkedVariable reduce) {
+        ResolvedJavaMethod method = graal.providers().getMetaAccess().lookupJavaMethod(body);
+        LambdaDescription description = new LambdaDescription(method, method, SourceLocation.of(method, 0));
+        if (!method.isStatic()) {
+            throw new KernelBailoutException("only static methods are accelerated", description.location());
+        }
+        PhaseTimings timings = new PhaseTimings();
+        DebugContext debug = graal.newDebugContext(description.identifier());
+        try (DebugContext.Scope scope = debug.scope("JPAI", description.identifier())) {
+            OptionValues options = new OptionValues(graal.options(), BytecodeParserOptions.InlineDuringParsing, false);
+            StructuredGraph graph = new StructuredGraph.Builder(options, debug, AllowAssumptions.NO).method(method).name(description.identifier()).trackNodeSourcePosition(true).build();
+            HighTierContext context = lambdas.highTierContext();
+            CanonicalizerPhase canonicalizer = CanonicalizerPhase.create();
+            lambdas.initializeJdkClasses();
+            KernelGraphCompiler.injectedFailure(description);
+
+            KernelGraphCompiler.run("parse bytecode", timings, () -> context.getGraphBuilderSuite(), graph, context);
+            debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after parsing");
+            KernelGraphCompiler.run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(Set.of()), canonicalizer), graph, context);
+            for (int round = 0; round < MAX_DISPATCH_ROUNDS && CallsOnConstantReceiversPhase.appliesTo(graph, context); round++) {
+                KernelGraphCompiler.run("calls on constant receivers", timings, CallsOnConstantReceiversPhase::new, graph, context);
+                KernelGraphCompiler.run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(Set.of()), canonicalizer), graph, context);
+            }
+            KernelGraphCompiler.run("caught implicit exceptions", timings, CaughtImplicitExceptionsPhase::new, graph, context);
+            KernelGraphCompiler.run("box identity comparisons", timings, BoxIdentityComparisonsPhase::new, graph, context);
+            KernelGraphCompiler.run("exception paths to deoptimization", timings, ExceptionPathsToDeoptimizationPhase::new, graph, context);
+            KernelGraphCompiler.run("math calls", timings, MathCallsToNodesPhase::new, graph, context);
+            KernelGraphCompiler.run("reject remaining calls", timings, RejectRemainingCallsPhase::new, graph, context);
+            KernelGraphCompiler.run("canonicalize", timings, () -> canonicalizer, graph, context);
+
+            ParallelLoop loop = ParallelLoops.find(graph, parallel, reduce);
+            List<CapturedValue> captures = new ArrayList<>();
+            for (int k = 0; k < parameterShapes.size(); k++) {
+                captures.add(CapturedValue.ofMethodParameter(k, parameterName(method, k), parameterShapes.get(k)));
+            }
+            ValueShape result = loop.reduction() == null ? null : new ValueShape.BoxedPrimitive(loop.reduction().phi().getStackKind());
+            KernelSignature signature = new KernelSignature(List.of(new ValueShape.BoxedPrimitive(jdk.vm.ci.meta.JavaKind.Int)), result, captures);
+            KernelInputs inputs = new KernelInputs(signature);
+            KernelGraphCompiler.run("parallel loop", timings, () -> new ParallelLoopToKernelBodyPhase(loop, inputs, canonicalizer), graph, context);
+            KernelGraphCompiler.run("partial escape analysis", timings, () -> new PartialEscapePhase(true, canonicalizer, graal.options()), graph, context);
+            KernelGraphCompiler.run("conditional elimination", timings, () -> new ConditionalEliminationPhase(canonicalizer, false), graph, context);
+            debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after Graal high tier");
+
+            KernelGraphCompiler.run("drop frame states", timings, DropFrameStatesPhase::new, graph, context);
+            KernelGraphCompiler.run("method parameters", timings, () -> new MethodParametersToKernelInputsPhase(signature, inputs, canonicalizer), graph, context);
+            KernelGraphCompiler.run("static arrays", timings, () -> new StaticArraysToParametersPhase(inputs), graph, context);
+            KernelGraphCompiler.run("float sqrt", timings, FloatSqrtPhase::new, graph, context);
+            if (lambdas.math() == MathFunctions.OPENCL_BUILTINS && KernelGraphCompiler.floatTranscendentals()) {
+                KernelGraphCompiler.run("float transcendentals", timings, FloatTranscendentalsPhase::new, graph, context);
+            }
+            KernelGraphCompiler.run("loop-invariant exits", timings, () -> new LoopInvariantExitsPhase(canonicalizer), graph, context);
+            KernelGraphCompiler.run("counted loop index stamps", timings, () -> new CountedLoopIndexStampPhase(canonicalizer), graph, context);
+            KernelGraphCompiler.run("conditional elimination", timings, () -> new ConditionalEliminationPhase(canonicalizer, false), graph, context);
+            KernelGraphCompiler.run("speculative bounds check hoisting", timings, () -> new SpeculativeBoundsCheckHoistingPhase(canonicalizer), graph, context);
+            KernelGraphCompiler.run("conditional elimination", timings, () -> new ConditionalEliminationPhase(canonicalizer, false), graph, context);
+            KernelGraphCompiler.run("dead code elimination", timings, DeadCodeEliminationPhase::new, graph, context);
+            KernelGraphCompiler.run("loop-carried dependences", timings, () -> new LoopCarriedDependencesPhase(inputs), graph, context);
+            debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after kernel phases");
+            KernelGraph kernel = new KernelGraph(graph, description, signature, timings, inputs);
+            return new LoopKernel(kernel, loop.first(), loop.limit(), loop.reduction() == null ? null : loop.reduction().operator(),
+                            loop.reduction() == null ? null : loop.reduction().initial());
+        } catch (KernelBailoutException | LoopCarriedDependencesPhase.LoopCarriedDependenceException e) {
+            throw e;
+        } catch (PermanentBailoutException e) {
+            throw new KernelBailoutException("Graal gave up on it: " + e.getMessage(), description.location(), e);
+        } catch (Throwable e) {
+            throw KernelBailoutException.internalError(e.toString(), description.location(), e);
+        }
+    }
+
+    /** The parameter's name from the local variable table (javac -g), else {@code argument k}. */
+    private static String parameterName(ResolvedJavaMethod method, int k) {
+        LocalVariableTable table = method.getLocalVariableTable();
+        int slot = 0;
+        for (int i = 0; i < k; i++) {
+            slot += method.getSignature().getParameterKind(i).getSlotCount();
+        }
+        Local local = table == null ? null : table.getLocal(slot, 0);
+        return local != null ? local.getName() : "argument " + k;
+    }
+}

@@ -1,0 +1,59 @@
+package jpai.agent;
+
+import java.lang.classfile.ClassFile;
+import java.lang.classfile.ClassModel;
+import java.lang.instrument.ClassFileTransformer;
+import java.security.ProtectionDomain;
+import java.util.List;
+
+import jpai.agent.AcceleratedMethodFinder.AcceleratedMethod;
+
+/**
+ * The agent's class transformer: a class with {@code @Accelerate} methods is rewritten as it loads
+ * ({@link AcceleratedMethodRewriter}); every other class is left exactly as it is (the transformer
+ * returns null, which the JVM reads as "unchanged"). A class without the annotation's name in its
+ * constant pool is not even parsed.
+ *
+ * <p>Never throws: the JVM would swallow the exception and load the class unchanged anyway, with no
+ * word to anyone. Any failure here is printed once, naming the class, and the class loads unchanged,
+ * so its methods run as written.
+ */
+final class AcceleratedMethodsTransformer implements ClassFileTransformer {
+
+    @Override
+    public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined, ProtectionDomain protectionDomain, byte[] classFile) {
+        if (classBeingRedefined != null || classFile == null || !AcceleratedMethodFinder.mayMention(classFile)) {
+            return null;
+        }
+        try {
+            ClassModel model = ClassFile.of().parse(classFile);
+            List<AcceleratedMethod> methods = AcceleratedMethodFinder.find(model);
+            boolean anyStatic = false;
+            for (AcceleratedMethod method : methods) {
+                if (!method.isStatic()) {
+                    warn("jpai: " + javaName(className) + "." + method.name() + " is marked @Accelerate but is not static; only static methods are accelerated, so it runs as written");
+                } else if (!AcceleratedMethodRewriter.hasCode(method.method())) {
+                    warn("jpai: " + javaName(className) + "." + method.name() + " is marked @Accelerate but has no body; it is left as it is");
+                } else {
+                    anyStatic = true;
+                }
+            }
+            if (!anyStatic) {
+                return null;
+            }
+            return AcceleratedMethodRewriter.rewrite(model, methods.stream().filter(m -> m.isStatic() && AcceleratedMethodRewriter.hasCode(m.method())).toList());
+        } catch (Throwable e) {
+            warn("jpai: WARNING: the agent could not rewrite the @Accelerate methods of " + javaName(className) + " (" + e
+                            + "); the class loads unchanged and its methods run as written in Java");
+            return null;
+        }
+    }
+
+    private static void warn(String message) {
+        System.err.println(message);
+    }
+
+    private static String javaName(String className) {
+        return className == null ? "a class without a name" : className.replace('/', '.');
+    }
+}

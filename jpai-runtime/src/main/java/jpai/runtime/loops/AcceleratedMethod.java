@@ -1,0 +1,162 @@
+package jpai.runtime.loops;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+
+import jdk.vm.ci.meta.JavaKind;
+import jpai.Executor;
+import jpai.agent.MarkedLocal;
+import jpai.compiler.KernelBailoutException;
+import jpai.compiler.ParallelLoopCompiler;
+import jpai.compiler.ValueShape;
+import jpai.compiler.loops.MarkedVariable;
+import jpai.compiler.phases.LoopCarriedDependencesPhase.LoopCarriedDependenceException;
+import jpai.ocl.GeneratorOptions;
+import jpai.ocl.MapKernelSpec;
+import jpai.ocl.OpenCLKernelGenerator;
+import jpai.runtime.Explain;
+import jpai.runtime.FallbackException;
+import jpai.runtime.JpaiOptions;
+import jpai.runtime.Offload;
+import jpai.runtime.device.DeviceChoice;
+import jpai.runtime.opencl.OpenCLRuntime;
+
+/**
+ * One {@code @Accelerate} method: its original body, compiled once (its parameters' types are its
+ * argument shape; array lengths are run-time values), and the decision for each call: the device, or
+ * the original body in Java ({@link AcceleratedMethods#NOT_RUN}), with the reason said under
+ * {@code -Djpai.explain=true}. A loop refused for a loop-carried dependence is warned about always,
+ * once.
+ */
+final class AcceleratedMethod {
+
+    private final Method body;
+    private final List<MarkedVariable> parallel;
+    private final MarkedVariable reduce;
+    private volatile String name;
+    private volatile CompiledLoop compiled;
+
+    private AcceleratedMethod(Method body, List<MarkedVariable> parallel, MarkedVariable reduce) {
+        this.body = body;
+        this.parallel = parallel;
+        this.reduce = reduce;
+    }
+
+    static AcceleratedMethod of(Method body, List<MarkedLocal> locals) {
+        List<MarkedVariable> parallel = new ArrayList<>();
+        MarkedVariable reduce = null;
+        for (MarkedLocal local : locals) {
+            MarkedVariable variable = new MarkedVariable(local.slot(), local.startPc(), local.endPc());
+            if (local.kind() == MarkedLocal.Kind.PARALLEL) {
+                parallel.add(variable);
+            } else {
+                reduce = variable;
+            }
+        }
+        return new AcceleratedMethod(body, List.copyOf(parallel), reduce);
+    }
+
+    /** The method as messages name it: "Saxpy::saxpy at Saxpy.java:12", or its class and name when Graal is not there. */
+    String name() {
+        String known = name;
+        if (known == null) {
+            try {
+                known = "accelerated method " + new ParallelLoopCompiler().describe(body).displayName();
+            } catch (RuntimeException | LinkageError e) {
+                known = "accelerated method " + body.getDeclaringClass().getName() + "::" + body.getName().substring(jpai.compiler.LambdaDescription.ORIGINAL_BODY_PREFIX.length());
+            }
+            name = known;
+        }
+        return known;
+    }
+
+    /** One call: its result on the device, or {@link AcceleratedMethods#NOT_RUN}. */
+    Object call(Object[] arguments) {
+        try {
+            return callOnDevice(arguments);
+        } catch (FallbackException e) {
+            throw e;
+        } catch (RuntimeException | LinkageError | AssertionError e) {
+            Offload.methodFallBack(name(), "JPAI failed (" + e + ")");
+            return AcceleratedMethods.NOT_RUN;
+        }
+    }
+
+    private Object callOnDevice(Object[] arguments) {
+        if (OpenCLRuntime.choice() instanceof DeviceChoice.JavaThreads none) {
+            Explain.methodInJava(name(), "no OpenCL device is in use (" + none.why() + ")");
+            return AcceleratedMethods.NOT_RUN;
+        }
+        DeviceChoice.OpenCL device = Offload.device(Executor.AUTO, this::name);
+        if (device == null) {
+            return AcceleratedMethods.NOT_RUN; // the JVM's set-up lacks a flag, said once
+        }
+        String problem = ArgumentChecks.problem(body, arguments);
+        if (problem != null) {
+            Offload.methodFallBack(name(), problem);
+            return AcceleratedMethods.NOT_RUN;
+        }
+        CompiledLoop loop = compiled();
+        if (loop.kernel() == null) {
+            if (loop.dependence()) {
+                Explain.notice("WARNING: " + name() + " runs sequentially in Java: " + loop.refusal());
+            } else {
+                Offload.methodFallBack(name(), loop.refusal());
+            }
+            return AcceleratedMethods.NOT_RUN;
+        }
+        return LoopLaunch.run(device, loop, arguments, name());
+    }
+
+    private CompiledLoop compiled() {
+        CompiledLoop known = compiled;
+        if (known == null) {
+            synchronized (this) {
+                known = compiled;
+                if (known == null) {
+                    known = compile();
+                    compiled = known;
+                }
+            }
+        }
+        return known;
+    }
+
+    private CompiledLoop compile() {
+        List<ValueShape> shapes = new ArrayList<>();
+        Class<?>[] types = body.getParameterTypes();
+        for (int k = 0; k < types.length; k++) {
+            Class<?> type = types[k];
+            if (type.isPrimitive()) {
+                shapes.add(new ValueShape.Primitive(JavaKind.fromJavaClass(type)));
+            } else if (type.isArray() && type.getComponentType().isPrimitive()) {
+                shapes.add(new ValueShape.PrimitiveArray(JavaKind.fromJavaClass(type.getComponentType())));
+            } else {
+                return CompiledLoop.refused("its parameter " + (k + 1) + " is a " + type.getSimpleName() + "; accelerated methods take primitives and one-dimensional primitive arrays", false);
+            }
+        }
+        try {
+            ParallelLoopCompiler.LoopKernel loop = new ParallelLoopCompiler().compile(body, shapes, parallel, reduce);
+            JavaKind reductionKind = null;
+            if (loop.reduction() != null) {
+                reductionKind = loop.graph().signature().resultComponents().get(0);
+                if (!ReductionCombiners.supports(reductionKind) || JavaKind.fromJavaClass(body.getReturnType()) != reductionKind) {
+                    return CompiledLoop.refused("its @Reduce variable is a " + reductionKind.getJavaName() + " returned as a " + body.getReturnType().getSimpleName()
+                                    + "; reductions on the device are of int or long variables returned as such", false);
+                }
+            }
+            GeneratorOptions options = JpaiOptions.fastMath() ? new GeneratorOptions(true) : GeneratorOptions.JAVA_SEMANTICS;
+            var source = new OpenCLKernelGenerator(options).map(loop.graph(), new MapKernelSpec(List.of(JavaKind.Int), loop.graph().signature().resultComponents(), true));
+            LoopKernelDump.write(loop.graph(), source);
+            return new CompiledLoop(source, loop.first(), loop.limit(), loop.reduction(), reductionKind, loop.reductionInitial(), null, false);
+        } catch (LoopCarriedDependenceException e) {
+            return CompiledLoop.refused(e.getMessage(), true);
+        } catch (KernelBailoutException e) {
+            if (e.isInternalError()) {
+                Explain.notice("WARNING: " + name() + ": " + e.getMessage() + "; it runs in Java. Please report it.");
+            }
+            return CompiledLoop.refused(e.getMessage(), false);
+        }
+    }
+}
