@@ -147,7 +147,7 @@ final class AcceleratedMethod {
                 }
             }
             GeneratorOptions options = JpaiOptions.fastMath() ? new GeneratorOptions(true) : GeneratorOptions.JAVA_SEMANTICS;
-            var source = new OpenCLKernelGenerator(options).map(loop.graph(), new MapKernelSpec(List.of(JavaKind.Int), loop.graph().signature().resultComponents(), true));
+            var source = new OpenCLKernelGenerator(options).map(loop.graph(), new MapKernelSpec(List.of(JavaKind.Int), loop.graph().signature().resultComponents(), 1));
             LoopKernelDump.write(loop.graph(), source);
             return new CompiledLoop(source, loop.first(), loop.limit(), loop.reduction(), reductionKind, loop.reductionInitial(), null, false);
         } catch (LoopCarriedDependenceException e) {
