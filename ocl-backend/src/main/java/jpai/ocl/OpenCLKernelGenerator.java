@@ -270,23 +270,35 @@ public final class OpenCLKernelGenerator {
         code.comment("local tile in which leaf l occupies " + (leaf + 1) + " slots from l * " + (leaf + 1) + " (the padding keeps the leaf folds below free of bank conflicts).");
         code.line("const long groupStart = firstLeaf * " + leaf + ";");
         code.open("if (groupStart + " + leaf + " * localSize <= n)");
-        code.comment("A whole group: every load first, so that all of this work-item's are in flight at once.");
-        List<String> loadedInputs = new ArrayList<>();
-        for (int c = 0; c < spec.inputComponents().size(); c++) {
-            code.line(OpenCLTypes.storageType(spec.inputComponents().get(c)) + " x" + c + "[" + leaf + "];");
-            loadedInputs.add("x" + c + "[k]");
+        if (mapper != null && mapper.graph().hasLoops()) {
+            // Sixteen unrolled copies of a mapper with loops and exits made PoCL 3.1's work-group
+            // compilation run for more than 5 minutes (fuzz seed 20261139, program 4710); such a
+            // mapper is compute-bound, so it loads, maps and stores one element at a time.
+            code.comment("A whole group, one element at a time: the mapper has loops, so the loads are not the cost.");
+            code.line("#pragma unroll 1");
+            code.open("for (int k = 0; k < " + leaf + "; k++)");
+            code.line("const int e = k * (int) localSize + (int) lid;");
+            storeInTile(code, elementAt(code, map, mapperCaptures, spec.inputComponents(), element, "groupStart + e"), element, leaf);
+            code.close();
+        } else {
+            code.comment("A whole group: every load first, so that all of this work-item's are in flight at once.");
+            List<String> loadedInputs = new ArrayList<>();
+            for (int c = 0; c < spec.inputComponents().size(); c++) {
+                code.line(OpenCLTypes.storageType(spec.inputComponents().get(c)) + " x" + c + "[" + leaf + "];");
+                loadedInputs.add("x" + c + "[k]");
+            }
+            code.line("#pragma unroll");
+            code.open("for (int k = 0; k < " + leaf + "; k++)");
+            for (int c = 0; c < spec.inputComponents().size(); c++) {
+                code.line("x" + c + "[k] = in" + c + "[groupStart + k * localSize + (long) lid];");
+            }
+            code.close();
+            code.line("#pragma unroll");
+            code.open("for (int k = 0; k < " + leaf + "; k++)");
+            code.line("const int e = k * (int) localSize + (int) lid;");
+            storeInTile(code, elementAt(code, map, mapperCaptures, spec.inputComponents(), loadedInputs, element, "groupStart + e"), element, leaf);
+            code.close();
         }
-        code.line("#pragma unroll");
-        code.open("for (int k = 0; k < " + leaf + "; k++)");
-        for (int c = 0; c < spec.inputComponents().size(); c++) {
-            code.line("x" + c + "[k] = in" + c + "[groupStart + k * localSize + (long) lid];");
-        }
-        code.close();
-        code.line("#pragma unroll");
-        code.open("for (int k = 0; k < " + leaf + "; k++)");
-        code.line("const int e = k * (int) localSize + (int) lid;");
-        storeInTile(code, elementAt(code, map, mapperCaptures, spec.inputComponents(), loadedInputs, element, "groupStart + e"), element, leaf);
-        code.close();
         code.between("} else {");
         code.comment("The group at the end: only the elements that exist.");
         code.open("for (int k = 0; k < " + leaf + "; k++)");
