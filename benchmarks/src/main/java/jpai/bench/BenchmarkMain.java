@@ -240,7 +240,16 @@ public final class BenchmarkMain {
                     }
                 }
             }
-            failures = harness.failures();
+            failures = new ArrayList<>(harness.failures());
+            if (jocl != null && options.only().equals(Programs.names())) {
+                // issue 12's apply-overhead microbenchmark: the host cost of one small apply against the hand-written call
+                try {
+                    ApplyOverhead.measure(jocl, options.quick() ? 50 : 500, log, out.resolve(ApplyOverhead.CSV));
+                } catch (RuntimeException | AssertionError e) {
+                    failures.add("apply overhead: " + e);
+                    e.printStackTrace(log);
+                }
+            }
         } finally {
             if (jocl != null) {
                 jocl.close();
