@@ -244,7 +244,8 @@ public final class BenchmarkMain {
             if (jocl != null && options.only().equals(Programs.names())) {
                 // issue 12's apply-overhead microbenchmark: the host cost of one small apply against the hand-written call
                 try {
-                    ApplyOverhead.measure(jocl, options.quick() ? 50 : 500, log, out.resolve(ApplyOverhead.CSV));
+                    // 5 timed calls per timed run of a program: 500 by default, 50 with --quick, at least 10
+                    ApplyOverhead.measure(jocl, Math.clamp(5L * options.runs(), 10, 500), log, out.resolve(ApplyOverhead.CSV));
                 } catch (RuntimeException | AssertionError e) {
                     failures.add("apply overhead: " + e);
                     e.printStackTrace(log);
