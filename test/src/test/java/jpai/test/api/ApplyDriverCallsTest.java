@@ -68,11 +68,14 @@ class ApplyDriverCallsTest {
         for (int i = 0; i < 5; i++) {
             apply.run();
         }
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long allocatedBefore = threads.getCurrentThreadAllocatedBytes();
         long[] before = DriverCalls.snapshot();
         apply.run();
         long[] after = DriverCalls.snapshot();
+        long allocated = threads.getCurrentThreadAllocatedBytes() - allocatedBefore;
         Counted counted = new Counted(before, after);
-        System.out.println("driver calls per apply: " + counted);
+        System.out.println("driver calls per apply: " + counted + "; " + allocated + " bytes allocated on the heap (not yet compiled: an upper bound)");
         return counted;
     }
 
