@@ -240,7 +240,17 @@ public final class BenchmarkMain {
                     }
                 }
             }
-            failures = harness.failures();
+            failures = new ArrayList<>(harness.failures());
+            if (jocl != null && options.only().equals(Programs.names())) {
+                // issue 12's apply-overhead microbenchmark: the host cost of one small apply against the hand-written call
+                try {
+                    // 5 timed calls per timed run of a program: 500 by default, 50 with --quick, at least 10
+                    ApplyOverhead.measure(jocl, Math.clamp(5L * options.runs(), 10, 500), log, out.resolve(ApplyOverhead.CSV));
+                } catch (RuntimeException | AssertionError e) {
+                    failures.add("apply overhead: " + e);
+                    e.printStackTrace(log);
+                }
+            }
         } finally {
             if (jocl != null) {
                 jocl.close();

@@ -106,8 +106,10 @@ final class DeviceReduce {
             T value = (T) passResults.get(passResults.size() - 1).get(0);
             return value;
         } finally {
-            for (PArray<?> array : passResults) {
-                array.close();
+            // the last pass's first: the pool hands out the buffer given back last first, so the next
+            // apply's passes get the buffers they had, which their kernel objects are already bound to
+            for (int i = passResults.size() - 1; i >= 0; i--) {
+                passResults.get(i).close();
             }
         }
     }

@@ -147,6 +147,7 @@ final class CommandQueues {
     /** Waits for {@code queue}'s commands and releases it. */
     static void release(cl_command_queue queue) {
         try {
+            DriverCalls.count(DriverCalls.Call.FLUSH);
             clFinish(queue);
             clReleaseCommandQueue(queue);
         } catch (CLException e) {

@@ -112,6 +112,7 @@ final class DeviceBufferPool {
 
     private DeviceBuffer create(long capacity) {
         FaultInjection.check(Fault.ALLOCATE);
+        DriverCalls.count(DriverCalls.Call.CREATE_BUFFER);
         cl_mem memory = clCreateBuffer(owner.context(), CL_MEM_READ_WRITE, capacity, null, null);
         LiveResources.deviceBufferCreated(capacity);
         return new DeviceBuffer(memory, capacity);
@@ -119,6 +120,7 @@ final class DeviceBufferPool {
 
     private static void free(DeviceBuffer buffer) {
         try {
+            DriverCalls.count(DriverCalls.Call.RELEASE_BUFFER);
             clReleaseMemObject(buffer.memory());
         } catch (CLException e) {
             // A lost device may refuse; the memory is gone with it either way.

@@ -120,6 +120,7 @@ final class DeviceResidency implements DeviceMirror {
     private void forgetPendingWrite() {
         if (pendingWrite != null) {
             try {
+                DriverCalls.count(DriverCalls.Call.RELEASE_EVENT);
                 clReleaseEvent(pendingWrite);
             } catch (CLException e) {
                 // an event of a lost device

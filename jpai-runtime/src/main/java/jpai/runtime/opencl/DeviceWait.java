@@ -64,12 +64,24 @@ final class DeviceWait {
      * device time last time (0: unknown).
      */
     static boolean await(LaunchEvents events, long expectedNanos) {
+        return await(events, expectedNanos, true);
+    }
+
+    /**
+     * {@link #await(LaunchEvents, long)}; {@code flush}: whether to submit the queue's commands first
+     * (false only when the queue was flushed after its last command was enqueued: a sequence's later
+     * launches, waited for after the first).
+     */
+    static boolean await(LaunchEvents events, long expectedNanos, boolean flush) {
         long begin = System.nanoTime();
         cl_event last = events.last();
         if (last == null) {
             return !Thread.currentThread().isInterrupted();
         }
-        clFlush(events.queue()); // submitted now: a command never flushed would never complete
+        if (flush) {
+            DriverCalls.count(DriverCalls.Call.FLUSH);
+            clFlush(events.queue()); // submitted now: a command never flushed would never complete
+        }
         int[] status = new int[1];
         Pointer statusPointer = Pointer.to(status); // one for all polls: a poll allocates nothing
         long spinEnd = System.nanoTime() + SPIN_NANOS;
@@ -120,6 +132,7 @@ final class DeviceWait {
 
     /** Whether {@code event}'s command completed or failed (a negative status), read into {@code status} through {@code pointer}. */
     static boolean finished(cl_event event, int[] status, Pointer pointer) {
+        DriverCalls.count(DriverCalls.Call.GET_EVENT_INFO);
         clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, Sizeof.cl_int, pointer, null);
         return status[0] <= CL_COMPLETE;
     }

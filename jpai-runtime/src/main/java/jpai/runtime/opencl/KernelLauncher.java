@@ -77,8 +77,15 @@ final class KernelLauncher {
      */
     private String step = "getting the program";
     private Binding stepBinding;
-    /** The status buffer of this launch, from the context's zeroed ones, or null. */
+    /** The status buffer this launch owns, from the context's zeroed ones, or null. */
     private DeviceBuffer statusBuffer;
+    /**
+     * The status buffer of the sequence this launch is part of, bound instead of one of its own, or
+     * null: the sequence owns it and reads it once after its last launch.
+     */
+    private DeviceBuffer sequenceStatus;
+    /** Part of a sequence: the kernel object is kept until the sequence has enqueued every launch ({@link #giveBackKernels}). */
+    private boolean inSequence;
     /** The lease on the launch's program, once {@link #prepare()} took it. */
     private BuiltProgram program;
     /** The kernel object while its arguments are being set, or null. */
@@ -158,15 +165,28 @@ final class KernelLauncher {
      * host waits once, at the end, instead of once per launch (a reduction's passes: the later ones
      * are tiny, and a wait for each cost more than they do). A failure or an interrupt treats the
      * sequence as one launch: everything is cleaned up, or released when the device has finished.
+     *
+     * <p>The launches that bind a status buffer share one, read once after the last launch: kernels
+     * write their status first-failure-wins ({@code atomic_cmpxchg}), so the words read are those
+     * of the first launch that left the device path, and every launch's result reports them (a later
+     * launch may have read that launch's unfinished results; the sequence's results are then all
+     * discarded anyway).
      */
     static List<LaunchResult> runSequence(DeviceContext context, List<KernelSource> sources, List<KernelLaunch> launches) {
         long start = System.nanoTime();
-        List<KernelLauncher> launchers = new ArrayList<>();
-        List<BufferLeases> leases = new ArrayList<>();
-        List<ByteBuffer> statusWords = new ArrayList<>();
+        List<KernelLauncher> launchers = new ArrayList<>(sources.size());
+        List<BufferLeases> leases = new ArrayList<>(sources.size());
         cl_command_queue queue = context.queues().take("a sequence of " + sources.size() + " kernels");
+        boolean anyStatus = false;
+        for (KernelLaunch launch : launches) {
+            for (Binding binding : launch.bindings()) {
+                anyStatus |= binding instanceof Status;
+            }
+        }
         boolean abandoned = false;
         KernelLauncher current = null;
+        DeviceBuffer sharedStatus = null;
+        ByteBuffer statusWords = null;
         try {
             for (int i = 0; i < sources.size(); i++) {
                 KernelLauncher launcher = new KernelLauncher(context, sources.get(i), launches.get(i));
@@ -175,31 +195,64 @@ final class KernelLauncher {
                 launcher.prepare();
                 launcher.events = new LaunchEvents(queue);
                 launchers.add(launcher);
-                // its own status words: the driver writes them after this returns, while later launches enqueue
-                statusWords.add(launcher.enqueue(ByteBuffer.allocateDirect(2 * Sizeof.cl_int).order(ByteOrder.nativeOrder())));
-                if (i == 0) {
+                if (anyStatus && sharedStatus == null) {
+                    launcher.step = "preparing the status buffer";
+                    FaultInjection.check(Fault.TRANSFER);
+                    sharedStatus = context.statusBuffers().take(launcher.events); // zeroed before the first kernel, on this queue
+                }
+                launcher.sequenceStatus = sharedStatus;
+                launcher.inSequence = true;
+                launcher.enqueue(null);
+                if (i == 0 && sources.size() > 1) {
                     // the device starts on the first pass while the host enqueues the others (NVIDIA submits nothing before a flush)
+                    DriverCalls.count(DriverCalls.Call.FLUSH);
                     clFlush(queue);
                 }
             }
+            giveBackKernels(launchers);
+            KernelLauncher last = launchers.get(launchers.size() - 1);
+            if (sharedStatus != null) {
+                current = last;
+                statusWords = STATUS_WORDS.get();
+                last.readStatus(sharedStatus, statusWords); // the sequence's last command: its wait covers it
+            }
+            boolean flushed = false;
             for (KernelLauncher launcher : launchers) {
                 current = launcher;
                 launcher.step = "waiting for the device";
-                if (!DeviceWait.await(launcher.events, launcher.program.expectedDeviceNanos(launcher.launch.globalSize()))) {
+                // one flush, before the first wait that has commands to wait for, submits every launch's commands
+                boolean flush = !flushed;
+                flushed |= launcher.events.last() != null;
+                if (!DeviceWait.await(launcher.events, launcher.program.expectedDeviceNanos(launcher.launch.globalSize()), flush)) {
                     abandoned = true;
-                    abandonSequence(context, queue, launchers, leases);
+                    if (statusWords != null) {
+                        STATUS_WORDS.remove(); // the driver may still write these words: this thread's next launch gets others
+                    }
+                    abandonSequence(context, queue, launchers, leases, sharedStatus);
                     throw launcher.interrupted();
                 }
             }
-            List<LaunchResult> results = new ArrayList<>();
-            for (int i = 0; i < launchers.size(); i++) {
-                results.add(launchers.get(i).complete(statusWords.get(i), start));
+            int reason = statusWords == null ? 0 : statusWords.getInt(0);
+            int element = statusWords == null ? 0 : statusWords.getInt(Sizeof.cl_int);
+            List<LaunchResult> results = new ArrayList<>(launchers.size());
+            for (KernelLauncher launcher : launchers) {
+                if (launcher.status != null) {
+                    launcher.status[0] = reason;
+                    launcher.status[1] = element;
+                }
+                results.add(launcher.complete(null, start));
+            }
+            if (sharedStatus != null) {
+                DeviceBuffer written = sharedStatus;
+                sharedStatus = null;
+                context.statusBuffers().giveBack(written, reason != 0 || element != 0);
             }
             return results;
         } catch (CLException e) {
             for (KernelLauncher launcher : launchers) {
                 launcher.cleanUpAfterFailure(launcher.program, launcher.kernel, e);
             }
+            releaseAfterFailure(context, sharedStatus);
             String kernelName = current == null ? "a sequence" : current.source.kernelName();
             throw context.failure((current == null ? "enqueuing" : current.stepDescription()) + " for kernel " + kernelName, e);
         } catch (RuntimeException | Error e) {
@@ -207,12 +260,36 @@ final class KernelLauncher {
                 for (KernelLauncher launcher : launchers) {
                     launcher.cleanUpAfterFailure(launcher.program, launcher.kernel, null);
                 }
+                releaseAfterFailure(context, sharedStatus);
             }
             throw e;
         } finally {
             if (!abandoned) {
                 releaseSequence(context, queue, launchers, leases);
             }
+        }
+    }
+
+    /**
+     * Gives back the kernel objects a sequence's launches kept, the last launch's first: each
+     * program hands out the one given back last first, so when two launches run the same kernel
+     * (a reduction's later passes) the next apply's launches each find the object that already has
+     * their arguments set, instead of taking turns and setting every argument again.
+     */
+    private static void giveBackKernels(List<KernelLauncher> launchers) {
+        for (int i = launchers.size() - 1; i >= 0; i--) {
+            KernelLauncher launcher = launchers.get(i);
+            if (launcher.kernel != null) {
+                launcher.program.giveBack(launcher.kernel);
+                launcher.kernel = null;
+            }
+        }
+    }
+
+    /** A sequence's status buffer after a failure (its launches have finished their commands): its contents are unknown. */
+    private static void releaseAfterFailure(DeviceContext context, DeviceBuffer sharedStatus) {
+        if (sharedStatus != null) {
+            context.bufferPool().release(sharedStatus);
         }
     }
 
@@ -229,8 +306,12 @@ final class KernelLauncher {
     }
 
     /** {@link #abandon} for a whole sequence: its one queue is in order, so its last command finishing means all have. */
-    private static void abandonSequence(DeviceContext context, cl_command_queue queue, List<KernelLauncher> launchers, List<BufferLeases> leases) {
+    private static void abandonSequence(DeviceContext context, cl_command_queue queue, List<KernelLauncher> launchers, List<BufferLeases> leases,
+            DeviceBuffer sharedStatus) {
         List<DeviceBuffer> statusBuffers = new ArrayList<>();
+        if (sharedStatus != null) {
+            statusBuffers.add(sharedStatus);
+        }
         for (KernelLauncher launcher : launchers) {
             if (launcher.statusBuffer != null) {
                 statusBuffers.add(launcher.statusBuffer);
@@ -312,6 +393,7 @@ final class KernelLauncher {
                 long[] globalOffset = null;
                 if (base >= 0) {
                     if (offset != 0) { // the binding set 0 for the first piece
+                        DriverCalls.count(DriverCalls.Call.SET_KERNEL_ARG);
                         clSetKernelArg(kernel.kernel(), base, Sizeof.cl_long, Pointer.to(new long[] {offset}));
                     }
                 } else if (offset != 0) {
@@ -321,32 +403,33 @@ final class KernelLauncher {
                 long[] slab = global.clone();
                 slab[outermost] = Math.min(piece, total - offset);
                 boolean waits = offset == 0 && after != null;
+                DriverCalls.count(DriverCalls.Call.ENQUEUE_KERNEL);
                 clEnqueueNDRangeKernel(events.queue(), kernel.kernel(), dimensions, globalOffset, slab, local,
                         waits ? after.length : 0, waits ? after : null, events.next(Kind.KERNEL, 0));
                 KernelLaunches.recordOne();
             }
             if (base >= 0 && piece < total) {
                 // back to what the kernel object remembers having set (it skips unchanged arguments)
+                DriverCalls.count(DriverCalls.Call.SET_KERNEL_ARG);
                 clSetKernelArg(kernel.kernel(), base, Sizeof.cl_long, Pointer.to(new long[] {0L}));
             }
         }
-        program.giveBack(kernel); // the arguments were captured by the enqueue
-        kernel = null;
+        if (!inSequence) {
+            program.giveBack(kernel); // the arguments were captured by the enqueue
+            kernel = null;
+        } // else the sequence gives it back after its last launch (givesBackKernels)
         markWritten();
         ByteBuffer statusWords = null;
-        if (status != null) {
+        if (statusBuffer != null) {
             statusWords = words;
-            step = "reading the status buffer";
-            FaultInjection.check(Fault.TRANSFER);
-            // Non-blocking into direct memory: the one wait below covers it and the copy-backs.
-            clEnqueueReadBuffer(events.queue(), statusBuffer.memory(), false, 0, 2L * Sizeof.cl_int, Pointer.to(statusWords), 0, null,
-                    events.next(Kind.DEVICE_TO_HOST, 2L * Sizeof.cl_int));
+            readStatus(statusBuffer, statusWords);
         }
         for (ReadBack readBack : readBacks) {
             step = "reading back a written array";
             if (readBack.bytes() > 0) {
                 FaultInjection.check(Fault.TRANSFER);
                 // Non-blocking into direct memory, like the status words: the launch's one wait covers it.
+                DriverCalls.count(DriverCalls.Call.ENQUEUE_TRANSFER);
                 clEnqueueReadBuffer(events.queue(), readBack.buffer().memory(), false, 0, readBack.bytes(), Pointer.to(readBack.target()), 0, null,
                         events.next(Kind.DEVICE_TO_HOST, readBack.bytes()));
             }
@@ -360,6 +443,19 @@ final class KernelLauncher {
             }
         }
         return statusWords;
+    }
+
+    /**
+     * Enqueues the read of {@code buffer}'s two status words into {@code words} (direct memory),
+     * non-blocking: the launch's one wait covers it. Its event is counted in the profile's transfers
+     * to the host but not timed: two profiling calls for 8 bytes cost more than they tell.
+     */
+    private void readStatus(DeviceBuffer buffer, ByteBuffer words) {
+        step = "reading the status buffer";
+        FaultInjection.check(Fault.TRANSFER);
+        DriverCalls.count(DriverCalls.Call.ENQUEUE_TRANSFER);
+        clEnqueueReadBuffer(events.queue(), buffer.memory(), false, 0, StatusBuffers.BYTES, Pointer.to(words), 0, null,
+                events.next(Kind.DEVICE_TO_HOST, StatusBuffers.BYTES, false));
     }
 
     /**
@@ -403,7 +499,7 @@ final class KernelLauncher {
             status[0] = statusWords.getInt(0);
             status[1] = statusWords.getInt(Sizeof.cl_int);
         }
-        if (status != null) {
+        if (statusBuffer != null) {
             context.statusBuffers().giveBack(statusBuffer, status[0] != 0 || status[1] != 0);
             statusBuffer = null;
         }
@@ -509,12 +605,16 @@ final class KernelLauncher {
                     kernel.setLocal(index, local.bytes());
                 }
                 case Status s -> {
-                    FaultInjection.check(Fault.TRANSFER);
-                    // Status buffers are kept zeroed between launches: only a launch whose kernel wrote one
-                    // pays for zeroing it again, and the common launch makes no driver call for it here.
-                    statusBuffer = context.statusBuffers().take(events);
                     status = new int[2];
-                    kernel.setBuffer(index, statusBuffer.memory());
+                    if (sequenceStatus != null) {
+                        kernel.setBuffer(index, sequenceStatus.memory());
+                    } else {
+                        FaultInjection.check(Fault.TRANSFER);
+                        // Status buffers are kept zeroed between launches: only a launch whose kernel wrote one
+                        // pays for zeroing it again, and the common launch makes no driver call for it here.
+                        statusBuffer = context.statusBuffers().take(events);
+                        kernel.setBuffer(index, statusBuffer.memory());
+                    }
                 }
             }
         }
@@ -545,6 +645,7 @@ final class KernelLauncher {
         if (bytes > 0) {
             FaultInjection.check(Fault.TRANSFER);
             // Blocking: JOCL cannot leave a Java heap array to a command still in flight.
+            DriverCalls.count(DriverCalls.Call.ENQUEUE_TRANSFER);
             clEnqueueWriteBuffer(events.queue(), buffer.memory(), true, 0, bytes, ArrayData.pointerTo(array), 0, null, events.next(Kind.HOST_TO_DEVICE, bytes));
         }
         return buffer;
@@ -592,6 +693,7 @@ final class KernelLauncher {
      */
     private void cleanUpAfterFailure(BuiltProgram program, KernelObject kernel, CLException cause) {
         try {
+            DriverCalls.count(DriverCalls.Call.FLUSH);
             clFinish(events.queue()); // this launch's commands only: the queue is its own
         } catch (CLException e) {
             // The queue itself failed: nothing more will run on it.

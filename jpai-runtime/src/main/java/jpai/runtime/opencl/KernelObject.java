@@ -40,6 +40,7 @@ final class KernelObject {
     void setBuffer(int index, cl_mem memory) {
         if (lastValues[index] != memory) {
             lastValues[index] = null; // unknown until the call succeeds
+            DriverCalls.count(DriverCalls.Call.SET_KERNEL_ARG);
             clSetKernelArg(kernel, index, Sizeof.cl_mem, Pointer.to(memory));
             lastValues[index] = memory;
         }
@@ -51,6 +52,7 @@ final class KernelObject {
         // Wrapper equals compares bits for Float and Double, so -0.0 and 0.0, or two NaNs, are told apart as needed.
         if (last == null || last.getClass() != boxedValue.getClass() || !last.equals(boxedValue)) {
             lastValues[index] = null;
+            DriverCalls.count(DriverCalls.Call.SET_KERNEL_ARG);
             clSetKernelArg(kernel, index, size, pointer.get());
             lastValues[index] = boxedValue;
         }
@@ -60,6 +62,7 @@ final class KernelObject {
         Object last = lastValues[index];
         if (!(last instanceof LocalBytes local) || local.bytes() != bytes) {
             lastValues[index] = null;
+            DriverCalls.count(DriverCalls.Call.SET_KERNEL_ARG);
             clSetKernelArg(kernel, index, bytes, null);
             lastValues[index] = new LocalBytes(bytes);
         }

@@ -40,6 +40,8 @@ final class LaunchEvents {
     private cl_event[] events = new cl_event[4];
     private Kind[] kinds = new Kind[4];
     private long[] bytes = new long[4];
+    /** Per event: whether the profile times it (not a status word's few bytes: two profiling calls each cost more than they tell). */
+    private boolean[] timed = new boolean[4];
     private int size;
     /** Retained events of other queues' commands this launch waits for, or null. */
     private cl_event[] dependencies;
@@ -92,17 +94,29 @@ final class LaunchEvents {
         return false;
     }
 
-    /** A new event to pass to an enqueue call, recorded as {@code kind} moving {@code bytes}. */
+    /** A new event to pass to an enqueue call, recorded as {@code kind} moving {@code bytes}, timed by the profile. */
     cl_event next(Kind kind, long byteCount) {
+        return next(kind, byteCount, true);
+    }
+
+    /**
+     * A new event recorded as {@code kind} moving {@code bytes}; {@code timed}: whether
+     * {@link #nanos} asks the driver for its device time (a status word's transfer is counted in
+     * {@link #bytes} and {@link #count} but not timed).
+     */
+    cl_event next(Kind kind, long byteCount, boolean isTimed) {
         if (size == events.length) {
             events = Arrays.copyOf(events, size * 2);
             kinds = Arrays.copyOf(kinds, size * 2);
             bytes = Arrays.copyOf(bytes, size * 2);
+            timed = Arrays.copyOf(timed, size * 2);
         }
+        DriverCalls.count(DriverCalls.Call.EVENT_CREATED);
         cl_event event = new cl_event();
         events[size] = event;
         kinds[size] = kind;
         bytes[size] = byteCount;
+        timed[size] = isTimed;
         size++;
         return event;
     }
@@ -116,22 +130,25 @@ final class LaunchEvents {
     /** Waits until every recorded command has finished. */
     void await() {
         if (size > 0) {
+            DriverCalls.count(DriverCalls.Call.WAIT_FOR_EVENTS);
             clWaitForEvents(size, size == events.length ? events : Arrays.copyOf(events, size));
         }
     }
 
-    /** Device nanoseconds spent in commands of {@code kind} (after {@link #await()}). */
+    /** Device nanoseconds spent in the timed commands of {@code kind} (after {@link #await()}). */
     long nanos(Kind kind) {
         long total = 0;
         long[] start = null;
         long[] end = null;
         for (int i = 0; i < size; i++) {
-            if (kinds[i] == kind) {
+            if (kinds[i] == kind && timed[i]) {
                 if (start == null) {
                     start = new long[1];
                     end = new long[1];
                 }
+                DriverCalls.count(DriverCalls.Call.GET_EVENT_PROFILING_INFO);
                 clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_START, Sizeof.cl_ulong, Pointer.to(start), null);
+                DriverCalls.count(DriverCalls.Call.GET_EVENT_PROFILING_INFO);
                 clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_END, Sizeof.cl_ulong, Pointer.to(end), null);
                 total += Math.max(0, end[0] - start[0]);
             }
@@ -163,6 +180,7 @@ final class LaunchEvents {
     void release() {
         for (int i = 0; i < dependencyCount; i++) {
             try {
+                DriverCalls.count(DriverCalls.Call.RELEASE_EVENT);
                 clReleaseEvent(dependencies[i]);
             } catch (CLException e) {
                 // An event of a lost device; nothing else holds it.
@@ -172,6 +190,7 @@ final class LaunchEvents {
         dependencyCount = 0;
         for (int i = 0; i < size; i++) {
             try {
+                DriverCalls.count(DriverCalls.Call.RELEASE_EVENT);
                 clReleaseEvent(events[i]);
             } catch (CLException e) {
                 // An event of a lost device; nothing else holds it.

@@ -185,11 +185,14 @@ final class PinnedHostMemory implements HostMemory {
     }
 
     private PinnedBlock create(long capacity) {
+        DriverCalls.count(DriverCalls.Call.CREATE_BUFFER);
         cl_mem memory = clCreateBuffer(owner.context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, capacity, null, null);
         ByteBuffer mapped;
         try {
+            DriverCalls.count(DriverCalls.Call.ENQUEUE_TRANSFER);
             mapped = clEnqueueMapBuffer(owner.mappingQueue(), memory, true, CL_MAP_READ | CL_MAP_WRITE, 0, capacity, 0, null, null, null);
         } catch (CLException e) {
+            DriverCalls.count(DriverCalls.Call.RELEASE_BUFFER);
             clReleaseMemObject(memory);
             throw e;
         }
@@ -199,7 +202,9 @@ final class PinnedHostMemory implements HostMemory {
 
     private void free(PinnedBlock block) {
         try {
+            DriverCalls.count(DriverCalls.Call.ENQUEUE_TRANSFER);
             clEnqueueUnmapMemObject(owner.mappingQueue(), block.memory(), block.mapped(), 0, null, null);
+            DriverCalls.count(DriverCalls.Call.RELEASE_BUFFER);
             clReleaseMemObject(block.memory());
         } catch (CLException e) {
             // A lost device may refuse; the driver frees its memory with the context.

@@ -36,7 +36,7 @@ final class StatusBuffers {
     DeviceBuffer take(LaunchEvents events) {
         DeviceBuffer buffer;
         synchronized (zeroed) {
-            buffer = zeroed.poll();
+            buffer = zeroed.pollLast(); // the one given back last: a kernel object that bound it sets no argument again
         }
         if (buffer != null) {
             return buffer;
@@ -86,7 +86,8 @@ final class StatusBuffers {
 
     /** Zeroes {@code buffer} on the queue of {@code events}, before the launch's kernel. */
     private static void fill(DeviceBuffer buffer, LaunchEvents events) {
-        org.jocl.cl_event event = events.next(Kind.HOST_TO_DEVICE, BYTES);
+        org.jocl.cl_event event = events.next(Kind.HOST_TO_DEVICE, BYTES, false);
+        DriverCalls.count(DriverCalls.Call.ENQUEUE_TRANSFER);
         clEnqueueFillBuffer(events.queue(), buffer.memory(), Pointer.to(ZERO), Sizeof.cl_int, 0, BYTES, 0, null, event);
     }
 }

@@ -59,6 +59,7 @@ final class Transfers {
             cl_event event = events.next(Kind.HOST_TO_DEVICE, length);
             boolean waits = offset == 0 && after != null; // the later slices follow the first in order
             try {
+                DriverCalls.count(DriverCalls.Call.ENQUEUE_TRANSFER);
                 clEnqueueWriteBuffer(events.queue(), target, false, offset, length, pointerTo(source.asSlice(offset, length)), waits ? 1 : 0,
                         waits ? new cl_event[] {after} : null, event);
             } catch (RuntimeException e) {
@@ -85,6 +86,7 @@ final class Transfers {
             cl_event event = events.next(Kind.DEVICE_TO_HOST, length);
             try {
                 // Only the last slice blocks: the queue is in order, so the earlier ones are done by then.
+                DriverCalls.count(DriverCalls.Call.ENQUEUE_TRANSFER);
                 clEnqueueReadBuffer(events.queue(), source, blocking && last, offset, length, pointerTo(target.asSlice(offset, length)), waits ? after.length : 0,
                         waits ? after : null, event);
             } catch (RuntimeException e) {
@@ -103,6 +105,7 @@ final class Transfers {
         cl_event[] after = events.waitList();
         cl_event event = events.next(Kind.DEVICE_TO_HOST, target.byteSize());
         try {
+            DriverCalls.count(DriverCalls.Call.ENQUEUE_TRANSFER);
             clEnqueueReadBuffer(events.queue(), source, true, offset, target.byteSize(), pointerTo(target), after == null ? 0 : after.length, after, event);
         } catch (RuntimeException e) {
             events.dropLast();

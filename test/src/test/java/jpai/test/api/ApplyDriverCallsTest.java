@@ -1,0 +1,175 @@
+package jpai.test.api;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.function.Supplier;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+
+import jpai.AF;
+import jpai.ArrayFunction;
+import jpai.PArray;
+import jpai.runtime.opencl.DriverCalls;
+import jpai.runtime.opencl.DriverCalls.Call;
+
+/**
+ * What an apply costs in OpenCL driver calls on the common paths (issue 12), pinned so that a change
+ * adding calls fails here: a 1K map applied again to resident input, a reduction of resident input,
+ * and a map whose result is read back into a {@code float[]}. Each path is applied a few times first
+ * (program built, kernel arguments set, status and pool buffers made), then one apply is counted on
+ * this thread; every result is checked against Java's.
+ *
+ * <p>The bounds are the counts the runtime reaches, not estimates: a change that cuts calls lowers
+ * them. The wait's polls ({@code clGetEventInfo}) depend on timing and are bounded apart.
+ */
+@EnabledIfEnvironmentVariable(named = "JPAI_EXPECT_OPENCL", matches = "1")
+class ApplyDriverCallsTest {
+
+    private static final int N = 1024;
+    private static String previousFallback;
+
+    @BeforeAll
+    static void fallbackIsAnError() {
+        previousFallback = System.getProperty("jpai.fallback");
+        System.setProperty("jpai.fallback", "error"); // a count of a Java fallback would say nothing
+    }
+
+    @AfterAll
+    static void restoreFallback() {
+        if (previousFallback == null) {
+            System.clearProperty("jpai.fallback");
+        } else {
+            System.setProperty("jpai.fallback", previousFallback);
+        }
+    }
+
+    /** The calls of one warmed-up run of {@code apply} on this thread. */
+    private record Counted(long[] before, long[] after) {
+        long of(Call call) {
+            return DriverCalls.between(before, after, call);
+        }
+
+        long allButPolls() {
+            return DriverCalls.allButPolls(before, after);
+        }
+
+        @Override
+        public String toString() {
+            return DriverCalls.describe(before, after);
+        }
+    }
+
+    private static Counted count(Runnable apply) {
+        for (int i = 0; i < 5; i++) {
+            apply.run();
+        }
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long allocatedBefore = threads.getCurrentThreadAllocatedBytes();
+        long[] before = DriverCalls.snapshot();
+        apply.run();
+        long[] after = DriverCalls.snapshot();
+        long allocated = threads.getCurrentThreadAllocatedBytes() - allocatedBefore;
+        Counted counted = new Counted(before, after);
+        System.out.println("driver calls per apply: " + counted + "; " + allocated + " bytes allocated on the heap (not yet compiled: an upper bound)");
+        return counted;
+    }
+
+    private static float[] inputValues() {
+        float[] values = new float[N];
+        for (int i = 0; i < N; i++) {
+            values[i] = i * 0.5f - 100f;
+        }
+        return values;
+    }
+
+    @Test
+    void repeatedMapOnResidentInput() {
+        float[] values = inputValues();
+        ArrayFunction<Float, Float> twicePlusOne = AF.map((Float x) -> x * 2f + 1f);
+        try (PArray<Float> input = PArray.of(values)) {
+            AF.<Float> copyToDevice().apply(input).close();
+            Counted calls = count(() -> twicePlusOne.apply(input).close());
+            assertEquals(1, calls.of(Call.ENQUEUE_KERNEL), calls.toString());
+            assertEquals(0, calls.of(Call.CREATE_BUFFER), "the result's device buffer comes from the pool: " + calls);
+            assertEquals(0, calls.of(Call.SET_KERNEL_ARG), "the same input and a pooled result buffer set no argument again: " + calls);
+            assertTrue(calls.allButPolls() <= MAP_RESIDENT, "at most " + MAP_RESIDENT + " calls besides the wait's polls: " + calls);
+            assertTrue(calls.of(Call.EVENT_CREATED) <= MAP_RESIDENT_EVENTS, "at most " + MAP_RESIDENT_EVENTS + " events: " + calls);
+            try (PArray<Float> result = twicePlusOne.apply(input)) {
+                float[] expected = new float[N];
+                for (int i = 0; i < N; i++) {
+                    expected[i] = values[i] * 2f + 1f;
+                }
+                assertArrayEquals(expected, result.toFloatArray());
+            }
+        }
+    }
+
+    @Test
+    void reductionOfResidentInput() {
+        int n = 1 << 20; // enough for two passes
+        float[] values = new float[n];
+        for (int i = 0; i < n; i++) {
+            values[i] = (i % 4) * 0.25f; // every partial sum a multiple of 0.25 below 2^22: exact in any order
+        }
+        ArrayFunction<Float, Float> sum = AF.reduce((Float a, Float b) -> a + b, 0f);
+        try (PArray<Float> input = PArray.of(values)) {
+            AF.<Float> copyToDevice().apply(input).close();
+            Counted calls = count(() -> sum.apply(input).close());
+            long passes = calls.of(Call.ENQUEUE_KERNEL);
+            assertTrue(passes >= 2, "a reduction of " + n + " elements in more than one pass: " + calls);
+            assertEquals(0, calls.of(Call.SET_KERNEL_ARG), "each pass finds the kernel object and partial-result buffer it had: " + calls);
+            assertEquals(2, calls.of(Call.ENQUEUE_TRANSFER), "one status read for all passes, and the result's read: " + calls);
+            assertTrue(calls.allButPolls() <= REDUCE_RESIDENT, "at most " + REDUCE_RESIDENT + " calls besides the wait's polls: " + calls);
+            assertTrue(calls.of(Call.EVENT_CREATED) <= REDUCE_RESIDENT_EVENTS, "at most " + REDUCE_RESIDENT_EVENTS + " events: " + calls);
+            Supplier<Float> java = () -> {
+                float total = 0f;
+                for (float v : values) {
+                    total += v;
+                }
+                return total;
+            };
+            try (PArray<Float> result = sum.apply(input)) {
+                assertEquals(java.get(), result.get(0));
+            }
+        }
+    }
+
+    @Test
+    void mapWithResultReadBack() {
+        float[] values = inputValues();
+        ArrayFunction<Float, Float> twicePlusOne = AF.map((Float x) -> x * 2f + 1f);
+        float[] expected = new float[N];
+        for (int i = 0; i < N; i++) {
+            expected[i] = values[i] * 2f + 1f;
+        }
+        try (PArray<Float> input = PArray.of(values)) {
+            AF.<Float> copyToDevice().apply(input).close();
+            float[][] read = new float[1][];
+            Counted calls = count(() -> {
+                try (PArray<Float> result = twicePlusOne.apply(input)) {
+                    read[0] = result.toFloatArray();
+                }
+            });
+            assertArrayEquals(expected, read[0]);
+            assertEquals(1, calls.of(Call.ENQUEUE_KERNEL), calls.toString());
+            assertTrue(calls.allButPolls() <= MAP_READ_BACK, "at most " + MAP_READ_BACK + " calls besides the wait's polls: " + calls);
+            assertTrue(calls.of(Call.EVENT_CREATED) <= MAP_READ_BACK_EVENTS, "at most " + MAP_READ_BACK_EVENTS + " events: " + calls);
+        }
+    }
+
+    // Reached on PoCL, 2026-11-25 (before the cuts of this change: 11, 37 and 14 calls; 2, 5 and 3 events).
+    /** Kernel, status read, kernel's 2 profiling queries, 1 wait, 2 event releases, 1 flush. */
+    private static final long MAP_RESIDENT = 8;
+    private static final long MAP_RESIDENT_EVENTS = 2;
+    /** 2 passes, one status read for both, the result's read, 6 profiling queries, 2 waits, 4 releases, 2 flushes. */
+    private static final long REDUCE_RESIDENT = 18;
+    private static final long REDUCE_RESIDENT_EVENTS = 4;
+    /** The resident map's 8 and the result's read: its event, 2 profiling queries and its release. */
+    private static final long MAP_READ_BACK = 12;
+    private static final long MAP_READ_BACK_EVENTS = 3;
+}
