@@ -62,14 +62,21 @@ import jpai.compiler.phases.StaticArraysToParametersPhase;
  * optimised body.</li>
  * </ol>
  *
- * The kernel function's argument is the element index ({@code int}); its captures are the method's
+ * The kernel function's arguments are the element's indices ({@code int}, one per loop of a perfect
+ * nest of {@code @Parallel} loops, the outermost first; see {@code PerfectNests}); its captures are the method's
  * parameters in order; its result the iteration's contribution to the {@code @Reduce} variable, or
  * none.
  */
 public final class ParallelLoopCompiler {
 
     /** What the runtime needs of a compiled loop besides its graph. */
-    public record LoopKernel(KernelGraph graph, LoopBound first, LoopBound limit, ReductionOperator reduction, LoopBound reductionInitial) {
+    /**
+     * @param firsts each index's first value, the outermost loop's first: one per dimension of the
+     *            index space (1 to 3, a perfect nest of {@code @Parallel} loops)
+     * @param limits each index's limit, likewise
+     * @param innerNotParallel why a marked inner loop runs sequentially in each work-item, or null
+     */
+    public record LoopKernel(KernelGraph graph, List<LoopBound> firsts, List<LoopBound> limits, ReductionOperator reduction, LoopBound reductionInitial, String innerNotParallel) {
     }
 
     private static final int MAX_DISPATCH_ROUNDS = 3;
@@ -137,7 +144,11 @@ public final class ParallelLoopCompiler {
                 captures.add(CapturedValue.ofMethodParameter(k, parameterName(method, k), parameterShapes.get(k)));
             }
             ValueShape result = loop.reduction() == null ? null : new ValueShape.BoxedPrimitive(loop.reduction().phi().getStackKind());
-            KernelSignature signature = new KernelSignature(List.of(new ValueShape.BoxedPrimitive(jdk.vm.ci.meta.JavaKind.Int)), result, captures);
+            List<ValueShape> indices = new ArrayList<>();
+            for (int d = 0; d < loop.dimensions().size(); d++) {
+                indices.add(new ValueShape.BoxedPrimitive(jdk.vm.ci.meta.JavaKind.Int));
+            }
+            KernelSignature signature = new KernelSignature(indices, result, captures);
             KernelInputs inputs = new KernelInputs(signature);
             KernelGraphCompiler.run("parallel loop", timings, () -> new ParallelLoopToKernelBodyPhase(loop, inputs, canonicalizer), graph, context);
             KernelGraphCompiler.run("partial escape analysis", timings, () -> new PartialEscapePhase(true, canonicalizer, graal.options()), graph, context);
@@ -160,8 +171,14 @@ public final class ParallelLoopCompiler {
             KernelGraphCompiler.run("loop-carried dependences", timings, () -> new LoopCarriedDependencesPhase(inputs), graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after kernel phases");
             KernelGraph kernel = new KernelGraph(graph, description, signature, timings, inputs);
-            return new LoopKernel(kernel, loop.first(), loop.limit(), loop.reduction() == null ? null : loop.reduction().operator(),
-                            loop.reduction() == null ? null : loop.reduction().initial());
+            List<LoopBound> firsts = new ArrayList<>();
+            List<LoopBound> limits = new ArrayList<>();
+            for (ParallelLoop dimension : loop.dimensions()) {
+                firsts.add(dimension.first());
+                limits.add(dimension.limit());
+            }
+            return new LoopKernel(kernel, List.copyOf(firsts), List.copyOf(limits), loop.reduction() == null ? null : loop.reduction().operator(),
+                            loop.reduction() == null ? null : loop.reduction().initial(), loop.innerNotParallel());
         } catch (KernelBailoutException | LoopCarriedDependencesPhase.LoopCarriedDependenceException e) {
             throw e;
         } catch (PermanentBailoutException e) {

@@ -118,11 +118,29 @@ public final class ParallelLoops {
         }
         checkNothingBefore(loop);
         checkOnlyReturnAfter(loop, header, reduction);
-        return new ParallelLoop(loop, index, header, start, first, limit, reduction);
+        ParallelLoop outer = new ParallelLoop(loop, index, header, start, first, limit, reduction, List.of(), null);
+        if (reduction != null) {
+            return outer; // a reduction's contributions are combined in the outer loop's order: one dimension
+        }
+        return PerfectNests.withInnerLoops(outer, parallel);
+    }
+
+    /** The phi of a {@code @Parallel} variable at {@code loop}'s header, or null when none of {@code parallel} is counted by it. */
+    static ValuePhiNode parallelIndex(LoopBeginNode loop, List<MarkedVariable> parallel) {
+        FrameState state = loop.stateAfter();
+        if (state == null || !loop.graph().method().equals(state.getMethod())) {
+            return null;
+        }
+        for (MarkedVariable variable : parallel) {
+            if (variable.coversBci(state.bci) && variable.slot() < state.localsSize() && state.localAt(variable.slot()) instanceof ValuePhiNode phi && phi.merge() == loop) {
+                return phi;
+            }
+        }
+        return null;
     }
 
     /** The loop's test {@code index < limit}: the first control split after the header, past guards and array lengths. */
-    private static IfNode header(LoopBeginNode loop) {
+    static IfNode header(LoopBeginNode loop) {
         FixedNode node = loop.next();
         while (true) {
             if (node instanceof FixedGuardNode || node instanceof ArrayLengthNode || node instanceof ValueAnchorNode || node instanceof AbstractBeginNode) {
@@ -147,7 +165,7 @@ public final class ParallelLoops {
     }
 
     /** A bound the runtime computes: a constant, an int parameter or an array parameter's length. */
-    private static LoopBound bound(ValueNode value, String what, Node where) {
+    static LoopBound bound(ValueNode value, String what, Node where) {
         ValueNode bare = skipPi(value);
         if (bare instanceof ConstantNode constant && constant.asJavaConstant() != null && constant.getStackKind().isNumericInteger()) {
             return new LoopBound.Constant(constant.asJavaConstant().asLong());
@@ -309,7 +327,7 @@ public final class ParallelLoops {
     }
 
     /** Whether every path from {@code begin} ends in a deoptimization or an exception leaving the method. */
-    private static boolean endsInException(FixedNode begin) {
+    static boolean endsInException(FixedNode begin) {
         FixedNode node = begin;
         for (int steps = 0; steps < 10000; steps++) {
             if (node instanceof DeoptimizeNode || node instanceof UnwindNode) {

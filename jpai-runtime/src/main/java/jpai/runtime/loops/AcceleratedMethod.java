@@ -106,6 +106,9 @@ final class AcceleratedMethod {
             }
             return AcceleratedMethods.NOT_RUN;
         }
+        if (loop.innerNotParallel() != null) {
+            Explain.methodPartlySequential(name(), loop.innerNotParallel());
+        }
         return LoopLaunch.run(device, loop, arguments, name());
     }
 
@@ -147,9 +150,11 @@ final class AcceleratedMethod {
                 }
             }
             GeneratorOptions options = JpaiOptions.fastMath() ? new GeneratorOptions(true) : GeneratorOptions.JAVA_SEMANTICS;
-            var source = new OpenCLKernelGenerator(options).map(loop.graph(), new MapKernelSpec(List.of(JavaKind.Int), loop.graph().signature().resultComponents(), 1));
+            int dimensions = loop.firsts().size();
+            var spec = new MapKernelSpec(java.util.Collections.nCopies(dimensions, JavaKind.Int), loop.graph().signature().resultComponents(), dimensions);
+            var source = new OpenCLKernelGenerator(options).map(loop.graph(), spec);
             LoopKernelDump.write(loop.graph(), source);
-            return new CompiledLoop(source, loop.first(), loop.limit(), loop.reduction(), reductionKind, loop.reductionInitial(), null, false);
+            return new CompiledLoop(source, loop.firsts(), loop.limits(), loop.reduction(), reductionKind, loop.reductionInitial(), null, false, loop.innerNotParallel());
         } catch (LoopCarriedDependenceException e) {
             return CompiledLoop.refused(e.getMessage(), true);
         } catch (KernelBailoutException e) {
