@@ -143,7 +143,8 @@ public final class ParallelLoops {
     static IfNode header(LoopBeginNode loop) {
         FixedNode node = loop.next();
         while (true) {
-            if (node instanceof FixedGuardNode || node instanceof ArrayLengthNode || node instanceof ValueAnchorNode || node instanceof AbstractBeginNode) {
+            if (node instanceof FixedGuardNode || node instanceof ArrayLengthNode || node instanceof ValueAnchorNode || node instanceof AbstractBeginNode
+                            || node instanceof jdk.graal.compiler.nodes.calc.IntegerDivRemNode) { // the limit's n / k, evaluated at each test as Java does
                 node = ((FixedWithNextNode) node).next();
             } else if (node instanceof IfNode check && !(check.condition() instanceof IntegerLessThanNode) && endsInException(check.trueSuccessor())) {
                 node = check.falseSuccessor(); // a Java exception's check, say the null check of the array whose length is the limit
@@ -157,6 +158,11 @@ public final class ParallelLoops {
                         && test.falseSuccessor() instanceof LoopExitNode exit && exit.loopBegin() == loop && !(test.trueSuccessor() instanceof LoopExitNode)) {
             return test;
         }
+        if (node instanceof FixedWithNextNode computed && !(node instanceof AbstractBeginNode)) {
+            // javac evaluates the condition at each test: a load or a call there may give another limit each time
+            throw KernelBailoutException.at(node, "the @Parallel loop's test computes its limit with " + jpai.compiler.JavaConstructs.describe(computed)
+                            + " at each iteration; only limits computed from constants, int parameters and array parameters' lengths, which no iteration changes, become kernels");
+        }
         throw KernelBailoutException.at(node, "the @Parallel loop's test is not i < limit at its head; only loops for (i = a; i < b; i++) become kernels");
     }
 
@@ -164,19 +170,60 @@ public final class ParallelLoops {
         return less.getX() instanceof ValuePhiNode phi && phi.merge() == loop ? phi : null;
     }
 
-    /** A bound the runtime computes: a constant, an int parameter or an array parameter's length. */
+    /** How many operations a bound may chain: enough for {@code (a.length - 2) / 2 + 1}, few enough to say "computed" of anything else. */
+    private static final int MAX_BOUND_OPERATIONS = 8;
+
+    /**
+     * A bound the runtime computes: constants, integral parameters and array parameters' lengths,
+     * combined by Java's integer operators ({@link LoopBound.Computed}).
+     */
     static LoopBound bound(ValueNode value, String what, Node where) {
+        LoopBound bound = boundOf(value, new int[] {MAX_BOUND_OPERATIONS});
+        if (bound == null) {
+            throw KernelBailoutException.at(where, "the @Parallel loop's " + what + " is computed from something else than constants, int parameters and array parameters' lengths"
+                            + " (with + - * / % << >> >>> & | ^); only such bounds, which no iteration changes, are computed before a launch");
+        }
+        return bound;
+    }
+
+    /** {@code value} as a bound, or null; {@code budget[0]} counts the operations left. */
+    private static LoopBound boundOf(ValueNode value, int[] budget) {
         ValueNode bare = skipPi(value);
         if (bare instanceof ConstantNode constant && constant.asJavaConstant() != null && constant.getStackKind().isNumericInteger()) {
             return new LoopBound.Constant(constant.asJavaConstant().asLong());
         }
-        if (bare instanceof ParameterNode parameter) {
+        if (bare instanceof ParameterNode parameter && parameter.getStackKind().isNumericInteger()) {
             return new LoopBound.Parameter(parameter.index());
         }
         if (bare instanceof ArrayLengthNode length && skipPi(length.array()) instanceof ParameterNode array) {
             return new LoopBound.ArrayLength(array.index());
         }
-        throw KernelBailoutException.at(where, "the @Parallel loop's " + what + " is computed; it must be a constant, an int parameter or the length of an array parameter");
+        LoopBound.Operator operator = operatorOf(bare);
+        if (operator == null || budget[0]-- <= 0 || !(bare.stamp(jdk.graal.compiler.nodes.NodeView.DEFAULT) instanceof jdk.graal.compiler.core.common.type.IntegerStamp stamp)) {
+            return null;
+        }
+        ValueNode x = bare instanceof BinaryNode binary ? binary.getX() : ((jdk.graal.compiler.nodes.calc.FixedBinaryNode) bare).getX();
+        ValueNode y = bare instanceof BinaryNode binary ? binary.getY() : ((jdk.graal.compiler.nodes.calc.FixedBinaryNode) bare).getY();
+        LoopBound left = boundOf(x, budget);
+        LoopBound right = left == null ? null : boundOf(y, budget);
+        return right == null ? null : new LoopBound.Computed(operator, left, right, stamp.getBits() == 64 ? 64 : 32);
+    }
+
+    private static LoopBound.Operator operatorOf(ValueNode node) {
+        return switch (node) {
+            case AddNode n -> LoopBound.Operator.ADD;
+            case jdk.graal.compiler.nodes.calc.SubNode n -> LoopBound.Operator.SUB;
+            case jdk.graal.compiler.nodes.calc.MulNode n -> LoopBound.Operator.MUL;
+            case jdk.graal.compiler.nodes.calc.SignedDivNode n -> LoopBound.Operator.DIV;
+            case jdk.graal.compiler.nodes.calc.SignedRemNode n -> LoopBound.Operator.REM;
+            case jdk.graal.compiler.nodes.calc.LeftShiftNode n -> LoopBound.Operator.SHL;
+            case jdk.graal.compiler.nodes.calc.RightShiftNode n -> LoopBound.Operator.SHR;
+            case jdk.graal.compiler.nodes.calc.UnsignedRightShiftNode n -> LoopBound.Operator.USHR;
+            case jdk.graal.compiler.nodes.calc.AndNode n -> LoopBound.Operator.AND;
+            case jdk.graal.compiler.nodes.calc.OrNode n -> LoopBound.Operator.OR;
+            case jdk.graal.compiler.nodes.calc.XorNode n -> LoopBound.Operator.XOR;
+            default -> null;
+        };
     }
 
     private static ValueNode skipPi(ValueNode value) {

@@ -105,7 +105,7 @@ final class PerfectNests {
             first = ParallelLoops.bound(start, "first value", header);
             limit = ParallelLoops.bound(test.getY(), "limit", header);
         } catch (KernelBailoutException e) {
-            throw KernelBailoutException.at(header, "the inner @Parallel loop's bounds are not computed from the arguments alone (a triangular nest, j < i, depends on the outer index),"
+            throw KernelBailoutException.at(header, "the inner @Parallel loop's bounds are not computed from the arguments alone (in a triangular nest, j < i, they depend on the outer index),"
                             + " so the outer loop is the kernel and the inner one runs sequentially in each work-item");
         }
         for (LoopExitNode exit : innerLoop.loopExits()) {

@@ -50,8 +50,13 @@ final class LoopLaunch {
         long[] extents = new long[dimensions];
         long iterations = 1;
         for (int d = 0; d < dimensions; d++) {
-            firsts[d] = loop.firsts().get(d).valueFor(arguments);
-            extents[d] = loop.limits().get(d).valueFor(arguments) - firsts[d];
+            try {
+                firsts[d] = loop.firsts().get(d).valueFor(arguments);
+                extents[d] = loop.limits().get(d).valueFor(arguments) - firsts[d];
+            } catch (ArithmeticException e) {
+                Explain.methodInJava(name, "a loop bound divides by zero for these arguments, which Java throws at");
+                return AcceleratedMethods.NOT_RUN;
+            }
             if (extents[d] <= 0) {
                 Explain.methodInJava(name, "the loop has no iteration for these arguments");
                 return AcceleratedMethods.NOT_RUN;
