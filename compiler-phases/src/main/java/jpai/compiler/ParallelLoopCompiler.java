@@ -105,10 +105,11 @@ public final class ParallelLoopCompiler {
      *
      * @param parallel the {@code @Parallel} variables (the outermost loop among them is the kernel's)
      * @param reduce the {@code @Reduce} variable, or null
+     * @param reassociate whether a floating-point sum or product of {@code reduce} may be combined in any association
      * @throws KernelBailoutException if it cannot become a kernel; the message says why and where
      * @throws LoopCarriedDependencesPhase.LoopCarriedDependenceException if the compiler sees iterations depend on each other
      */
-    public LoopKernel compile(Method body, List<ValueShape> parameterShapes, List<MarkedVariable> parallel, MarkedVariable reduce) {
+    public LoopKernel compile(Method body, List<ValueShape> parameterShapes, List<MarkedVariable> parallel, MarkedVariable reduce, boolean reassociate) {
         ResolvedJavaMethod method = graal.providers().getMetaAccess().lookupJavaMethod(body);
         LambdaDescription description = new LambdaDescription(method, method, SourceLocation.of(method, 0));
         if (!method.isStatic()) {
@@ -138,7 +139,7 @@ public final class ParallelLoopCompiler {
             KernelGraphCompiler.run("reject remaining calls", timings, RejectRemainingCallsPhase::new, graph, context);
             KernelGraphCompiler.run("canonicalize", timings, () -> canonicalizer, graph, context);
 
-            ParallelLoop loop = ParallelLoops.find(graph, parallel, reduce);
+            ParallelLoop loop = ParallelLoops.find(graph, parallel, reduce, reassociate);
             List<CapturedValue> captures = new ArrayList<>();
             for (int k = 0; k < parameterShapes.size(); k++) {
                 captures.add(CapturedValue.ofMethodParameter(k, parameterName(method, k), parameterShapes.get(k)));

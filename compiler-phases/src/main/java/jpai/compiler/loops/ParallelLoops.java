@@ -63,9 +63,10 @@ public final class ParallelLoops {
     /**
      * The loop of {@code parallel} (the outermost, when several {@code @Parallel} loops nest: the inner
      * ones then run sequentially inside each work-item), with the accumulation of {@code reduce}
-     * (null when none is marked).
+     * (null when none is marked). A {@code float} or {@code double} sum or product is refused unless
+     * {@code reassociate} (the user's {@code @Reduce(reassociate = true)}) allows another association.
      */
-    public static ParallelLoop find(StructuredGraph graph, List<MarkedVariable> parallel, MarkedVariable reduce) {
+    public static ParallelLoop find(StructuredGraph graph, List<MarkedVariable> parallel, MarkedVariable reduce, boolean reassociate) {
         ResolvedJavaMethod method = graph.method();
         LoopBeginNode loop = null;
         ValuePhiNode index = null;
@@ -107,7 +108,7 @@ public final class ParallelLoops {
             }
             if (reduce != null && phi instanceof ValuePhiNode value && loop.stateAfter().localsSize() > reduce.slot() && loop.stateAfter().localAt(reduce.slot()) == phi
                             && reduce.coversBci(loop.stateAfter().bci)) {
-                reduction = reduction(loop, value, header);
+                reduction = reduction(loop, value, header, reassociate);
             } else {
                 throw KernelBailoutException.at(loop, "the @Parallel loop carries " + nameOf(method, loop, phi)
                                 + " from one iteration to the next, so its iterations are not independent (mark an accumulator @Reduce)");
@@ -234,7 +235,7 @@ public final class ParallelLoops {
         return node;
     }
 
-    private static ParallelLoop.Reduction reduction(LoopBeginNode loop, ValuePhiNode phi, IfNode header) {
+    private static ParallelLoop.Reduction reduction(LoopBeginNode loop, ValuePhiNode phi, IfNode header, boolean reassociate) {
         if (loop.getLoopEndCount() != 1) {
             throw KernelBailoutException.at(loop, "the @Reduce variable's loop has a continue; accumulate once at the end of the body");
         }
@@ -262,11 +263,12 @@ public final class ParallelLoops {
             throw KernelBailoutException.at(next, "the @Reduce variable is accumulated with a value computed from itself");
         }
         JavaKind kind = phi.getStackKind();
-        if (!operator.isExactInAnyOrder(kind)) {
-            boolean orderDependent = (kind == JavaKind.Float || kind == JavaKind.Double) && (operator == ReductionOperator.SUM || operator == ReductionOperator.PRODUCT);
+        boolean orderDependent = (kind == JavaKind.Float || kind == JavaKind.Double) && (operator == ReductionOperator.SUM || operator == ReductionOperator.PRODUCT);
+        if (!operator.isExactInAnyOrder(kind) && !(orderDependent && reassociate)) {
             throw KernelBailoutException.at(next, orderDependent
                             ? "the @Reduce variable is a " + kind.getJavaName() + " " + operator.description()
                                             + ", whose bits depend on the order of the operations: a kernel combines in another order than the loop, so the loop runs in Java as written"
+                                            + " (@Reduce(reassociate = true) allows JPAI's combining tree)"
                             : "a @Reduce variable of kind " + kind.getJavaName() + " (" + operator.description() + ") is not supported on the device yet; only int and long ones are");
         }
         for (Node usage : phi.usages()) {
@@ -275,7 +277,25 @@ public final class ParallelLoops {
                 throw KernelBailoutException.at(usage, "the loop reads the @Reduce variable other than to accumulate into it, which needs the iterations in order");
             }
         }
-        return new ParallelLoop.Reduction(phi, operator, contribution, bound(phi.valueAt(loop.forwardEnd()), "reduction's initial value", header));
+        ValueNode initial = phi.valueAt(loop.forwardEnd());
+        LoopBound initialBound = orderDependent ? floatingInitial(initial, header) : bound(initial, "reduction's initial value", header);
+        return new ParallelLoop.Reduction(phi, operator, contribution, initialBound);
+    }
+
+    /**
+     * A floating-point {@code @Reduce} variable's initial value: a constant, as the raw bits of its
+     * kind ({@link Float#floatToRawIntBits}, {@link Double#doubleToRawLongBits}), or a parameter.
+     */
+    private static LoopBound floatingInitial(ValueNode value, Node where) {
+        ValueNode bare = skipPi(value);
+        if (bare instanceof ConstantNode constant && constant.asJavaConstant() != null) {
+            jdk.vm.ci.meta.JavaConstant c = constant.asJavaConstant();
+            return new LoopBound.Constant(c.getJavaKind() == JavaKind.Float ? Float.floatToRawIntBits(c.asFloat()) : Double.doubleToRawLongBits(c.asDouble()));
+        }
+        if (bare instanceof ParameterNode parameter) {
+            return new LoopBound.Parameter(parameter.index());
+        }
+        throw KernelBailoutException.at(where, "the @Reduce variable's initial value is computed; a floating-point one must be a constant or a parameter");
     }
 
     private static boolean dependsOn(ValueNode value, ValueNode target) {

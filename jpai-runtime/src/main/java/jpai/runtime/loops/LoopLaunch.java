@@ -8,6 +8,7 @@ import java.util.List;
 import jdk.vm.ci.meta.JavaKind;
 import jpai.AF;
 import jpai.PArray;
+import jpai.compiler.loops.LoopBound;
 import jpai.ocl.DeoptReason;
 import jpai.ocl.KernelParameter;
 import jpai.runtime.Explain;
@@ -161,6 +162,21 @@ final class LoopLaunch {
     /** The {@code @Reduce} variable's final value: its initial value combined with every iteration's contribution. */
     @SuppressWarnings("unchecked")
     private static Object combine(CompiledLoop loop, PArray<?> contributions, Object[] arguments) {
+        if (loop.reductionKind() == JavaKind.Float) {
+            // initial + T(contributions): the loop's first operand, then the tree of the iterations' values
+            var operator = ReductionCombiners.ofFloat(loop.reduction());
+            try (PArray<Float> reduced = AF.reduce(operator, (Float) ReductionCombiners.identity(loop.reduction(), JavaKind.Float)).apply((PArray<Float>) contributions)) {
+                float initial = loop.reductionInitial() instanceof LoopBound.Parameter p ? (Float) arguments[p.index()] : Float.intBitsToFloat((int) loop.reductionInitial().valueFor(arguments));
+                return operator.apply(initial, reduced.get(0));
+            }
+        }
+        if (loop.reductionKind() == JavaKind.Double) {
+            var operator = ReductionCombiners.ofDouble(loop.reduction());
+            try (PArray<Double> reduced = AF.reduce(operator, (Double) ReductionCombiners.identity(loop.reduction(), JavaKind.Double)).apply((PArray<Double>) contributions)) {
+                double initial = loop.reductionInitial() instanceof LoopBound.Parameter p ? (Double) arguments[p.index()] : Double.longBitsToDouble(loop.reductionInitial().valueFor(arguments));
+                return operator.apply(initial, reduced.get(0));
+            }
+        }
         long initial = loop.reductionInitial().valueFor(arguments);
         if (loop.reductionKind() == JavaKind.Int) {
             var operator = ReductionCombiners.ofInt(loop.reduction());
