@@ -298,7 +298,7 @@ public final class ParallelLoops {
         throw KernelBailoutException.at(where, "the @Reduce variable's initial value is computed; a floating-point one must be a constant or a parameter");
     }
 
-    private static boolean dependsOn(ValueNode value, ValueNode target) {
+    static boolean dependsOn(ValueNode value, ValueNode target) {
         List<Node> work = new ArrayList<>(List.of(value));
         java.util.Set<Node> seen = new java.util.HashSet<>();
         while (!work.isEmpty()) {

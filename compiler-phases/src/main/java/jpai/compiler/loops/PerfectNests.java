@@ -31,6 +31,10 @@ import jpai.compiler.KernelBailoutException;
  * so they do not depend on an outer index) and carries nothing else from one iteration to the next.
  * Such a nest runs each (outer, inner) pair exactly once whatever the order, as Java's loops do.
  *
+ * Every array element the nest writes has an index that depends on the inner loop's variable, so that
+ * the inner iterations, now concurrent, do not write one element (which they did in order as a
+ * sequential loop of one work-item).
+ *
  * <p>A nest that is not perfect is not refused: its inner loops run sequentially inside each
  * work-item, and the reason is kept ({@link ParallelLoop#innerNotParallel()}) for
  * {@code -Djpai.explain=true}. This includes a triangular nest ({@code j < i}): its inner bound
@@ -114,6 +118,13 @@ final class PerfectNests {
             }
             if (exit != header.falseSuccessor() || !reachesWithoutEffect(exit, loop.getSingleLoopEnd())) {
                 throw KernelBailoutException.at(exit, "code with an effect follows the inner @Parallel loop in the outer one (or a break leaves it), so the nest is not perfect and the inner loop stays sequential");
+            }
+        }
+        for (jdk.graal.compiler.nodes.java.StoreIndexedNode store : innerLoop.graph().getNodes().filter(jdk.graal.compiler.nodes.java.StoreIndexedNode.class)) {
+            if (!ParallelLoops.dependsOn(store.index(), index)) {
+                // as one kernel loop it ran in order in each work-item; as a dimension its iterations would race
+                throw KernelBailoutException.at(store, "the inner @Parallel loop writes an array element whose index does not depend on its variable (an accumulation such as c[i] += ...),"
+                                + " so its iterations would write one element at once; it runs sequentially in each work-item");
             }
         }
         return new ParallelLoop(innerLoop, index, header, start, first, limit, null, List.of(), null);

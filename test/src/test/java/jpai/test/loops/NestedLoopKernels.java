@@ -69,4 +69,14 @@ final class NestedLoopKernels {
             }
         }
     }
+
+    /** Both loops marked, but each row's iterations accumulate into one element: the inner loop must stay sequential. */
+    @Accelerate
+    static void rowSums(float[] m, float[] sums, int rows, int cols) {
+        for (@Parallel int i = 0; i < rows; i++) {
+            for (@Parallel int j = 0; j < cols; j++) {
+                sums[i] += m[i * cols + j];
+            }
+        }
+    }
 }

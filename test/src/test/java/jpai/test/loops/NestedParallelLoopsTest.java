@@ -142,6 +142,20 @@ class NestedParallelLoopsTest extends WithTheAgent {
     }
 
     @Test
+    void anInnerLoopAccumulatingIntoOneElementStaysSequential() {
+        int rows = 300, cols = 129;
+        Random random = new Random(5);
+        float[] m = floats(random, rows * cols);
+        float[] expected = floats(random, rows);
+        float[] sums = expected.clone();
+        OriginalBodies.runOf(NestedLoopKernels.class, "rowSums", m, expected, rows, cols);
+        Call call = run(() -> NestedLoopKernels.rowSums(m, sums, rows, cols));
+        assertTrue(call.launched(), "the outer loop ran on the device");
+        assertArrayEquals(expected, sums, "each row summed in order, as Java does");
+        assertTrue(call.said().contains("does not depend on its variable"), call.said());
+    }
+
+    @Test
     void anExceptionInANestReachesTheCallerAtJavasElement() {
         int rows = 40, cols = 37;
         int[] d = new int[rows * cols];
