@@ -53,8 +53,9 @@ import jpai.compiler.phases.StaticArraysToParametersPhase;
  * "box identity comparisons", "exception paths to deoptimization", "math calls", "reject remaining
  * calls", canonicalisation: as for a lambda.</li>
  * <li>"parallel loop": {@link ParallelLoops#find} (the loop of the {@code @Parallel} variable, read
- * from the loop header's frame state, and the checks) and {@link ParallelLoopToKernelBodyPhase}
- * (iteration {@code start + k} for element {@code k}).</li>
+ * from the loop header's frame state, and the checks; with the {@code @Parallel} loops perfectly
+ * nested in it, the dimensions of a 2-D or 3-D index space) and {@link ParallelLoopToKernelBodyPhase}
+ * (iteration {@code start + k} for element {@code k}, or {@code (start0 + k0, start1 + k1, ...)}).</li>
  * <li>Graal's partial escape analysis and conditional elimination; "drop frame states"; "method
  * parameters" ({@link MethodParametersToKernelInputsPhase}); "static arrays" and the performance
  * phases of the lambda pipeline.</li>

@@ -61,8 +61,9 @@ public final class ParallelLoops {
     }
 
     /**
-     * The loop of {@code parallel} (the outermost, when several {@code @Parallel} loops nest: the inner
-     * ones then run sequentially inside each work-item), with the accumulation of {@code reduce}
+     * The loop of {@code parallel} (the outermost, when several {@code @Parallel} loops nest), with the
+     * {@code @Parallel} loops perfectly nested in it ({@link PerfectNests}: the other inner ones run
+     * sequentially inside each work-item; none with a reduction), with the accumulation of {@code reduce}
      * (null when none is marked). A {@code float} or {@code double} sum or product is refused unless
      * {@code reassociate} (the user's {@code @Reduce(reassociate = true)}) allows another association.
      */
