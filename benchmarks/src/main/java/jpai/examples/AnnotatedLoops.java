@@ -26,11 +26,15 @@ public final class AnnotatedLoops {
         }
     }
 
-    /** c = a b, n x n, row-major; one work-item per row of c (2-D ranges come with the ndrange work). */
+    /**
+     * c = a b, n x n, row-major. The two {@code @Parallel} loops are a perfect nest: one work-item
+     * per element of c, on a 2-D NDRange whose dimension 0 runs along j (neighbouring work-items
+     * read neighbouring elements of b and write neighbouring elements of c).
+     */
     @Accelerate
     static void matmul(float[] a, float[] b, float[] c, int n) {
         for (@Parallel int i = 0; i < n; i++) {
-            for (int j = 0; j < n; j++) {
+            for (@Parallel int j = 0; j < n; j++) {
                 float sum = 0;
                 for (int k = 0; k < n; k++) {
                     sum += a[i * n + k] * b[k * n + j];

@@ -53,8 +53,9 @@ import jpai.compiler.phases.StaticArraysToParametersPhase;
  * "box identity comparisons", "exception paths to deoptimization", "math calls", "reject remaining
  * calls", canonicalisation: as for a lambda.</li>
  * <li>"parallel loop": {@link ParallelLoops#find} (the loop of the {@code @Parallel} variable, read
- * from the loop header's frame state, and the checks) and {@link ParallelLoopToKernelBodyPhase}
- * (iteration {@code start + k} for element {@code k}).</li>
+ * from the loop header's frame state, and the checks; with the {@code @Parallel} loops perfectly
+ * nested in it, the dimensions of a 2-D or 3-D index space) and {@link ParallelLoopToKernelBodyPhase}
+ * (iteration {@code start + k} for element {@code k}, or {@code (start0 + k0, start1 + k1, ...)}).</li>
  * <li>Graal's partial escape analysis and conditional elimination; "drop frame states"; "method
  * parameters" ({@link MethodParametersToKernelInputsPhase}); "static arrays" and the performance
  * phases of the lambda pipeline.</li>
@@ -62,14 +63,21 @@ import jpai.compiler.phases.StaticArraysToParametersPhase;
  * optimised body.</li>
  * </ol>
  *
- * The kernel function's argument is the element index ({@code int}); its captures are the method's
+ * The kernel function's arguments are the element's indices ({@code int}, one per loop of a perfect
+ * nest of {@code @Parallel} loops, the outermost first; see {@code PerfectNests}); its captures are the method's
  * parameters in order; its result the iteration's contribution to the {@code @Reduce} variable, or
  * none.
  */
 public final class ParallelLoopCompiler {
 
     /** What the runtime needs of a compiled loop besides its graph. */
-    public record LoopKernel(KernelGraph graph, LoopBound first, LoopBound limit, ReductionOperator reduction, LoopBound reductionInitial) {
+    /**
+     * @param firsts each index's first value, the outermost loop's first: one per dimension of the
+     *            index space (1 to 3, a perfect nest of {@code @Parallel} loops)
+     * @param limits each index's limit, likewise
+     * @param innerNotParallel why a marked inner loop runs sequentially in each work-item, or null
+     */
+    public record LoopKernel(KernelGraph graph, List<LoopBound> firsts, List<LoopBound> limits, ReductionOperator reduction, LoopBound reductionInitial, String innerNotParallel) {
     }
 
     private static final int MAX_DISPATCH_ROUNDS = 3;
@@ -98,10 +106,11 @@ public final class ParallelLoopCompiler {
      *
      * @param parallel the {@code @Parallel} variables (the outermost loop among them is the kernel's)
      * @param reduce the {@code @Reduce} variable, or null
+     * @param reassociate whether a floating-point sum or product of {@code reduce} may be combined in any association
      * @throws KernelBailoutException if it cannot become a kernel; the message says why and where
      * @throws LoopCarriedDependencesPhase.LoopCarriedDependenceException if the compiler sees iterations depend on each other
      */
-    public LoopKernel compile(Method body, List<ValueShape> parameterShapes, List<MarkedVariable> parallel, MarkedVariable reduce) {
+    public LoopKernel compile(Method body, List<ValueShape> parameterShapes, List<MarkedVariable> parallel, MarkedVariable reduce, boolean reassociate) {
         ResolvedJavaMethod method = graal.providers().getMetaAccess().lookupJavaMethod(body);
         LambdaDescription description = new LambdaDescription(method, method, SourceLocation.of(method, 0));
         if (!method.isStatic()) {
@@ -131,13 +140,17 @@ public final class ParallelLoopCompiler {
             KernelGraphCompiler.run("reject remaining calls", timings, RejectRemainingCallsPhase::new, graph, context);
             KernelGraphCompiler.run("canonicalize", timings, () -> canonicalizer, graph, context);
 
-            ParallelLoop loop = ParallelLoops.find(graph, parallel, reduce);
+            ParallelLoop loop = ParallelLoops.find(graph, parallel, reduce, reassociate);
             List<CapturedValue> captures = new ArrayList<>();
             for (int k = 0; k < parameterShapes.size(); k++) {
                 captures.add(CapturedValue.ofMethodParameter(k, parameterName(method, k), parameterShapes.get(k)));
             }
             ValueShape result = loop.reduction() == null ? null : new ValueShape.BoxedPrimitive(loop.reduction().phi().getStackKind());
-            KernelSignature signature = new KernelSignature(List.of(new ValueShape.BoxedPrimitive(jdk.vm.ci.meta.JavaKind.Int)), result, captures);
+            List<ValueShape> indices = new ArrayList<>();
+            for (int d = 0; d < loop.dimensions().size(); d++) {
+                indices.add(new ValueShape.BoxedPrimitive(jdk.vm.ci.meta.JavaKind.Int));
+            }
+            KernelSignature signature = new KernelSignature(indices, result, captures);
             KernelInputs inputs = new KernelInputs(signature);
             KernelGraphCompiler.run("parallel loop", timings, () -> new ParallelLoopToKernelBodyPhase(loop, inputs, canonicalizer), graph, context);
             KernelGraphCompiler.run("partial escape analysis", timings, () -> new PartialEscapePhase(true, canonicalizer, graal.options()), graph, context);
@@ -160,8 +173,14 @@ public final class ParallelLoopCompiler {
             KernelGraphCompiler.run("loop-carried dependences", timings, () -> new LoopCarriedDependencesPhase(inputs), graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after kernel phases");
             KernelGraph kernel = new KernelGraph(graph, description, signature, timings, inputs);
-            return new LoopKernel(kernel, loop.first(), loop.limit(), loop.reduction() == null ? null : loop.reduction().operator(),
-                            loop.reduction() == null ? null : loop.reduction().initial());
+            List<LoopBound> firsts = new ArrayList<>();
+            List<LoopBound> limits = new ArrayList<>();
+            for (ParallelLoop dimension : loop.dimensions()) {
+                firsts.add(dimension.first());
+                limits.add(dimension.limit());
+            }
+            return new LoopKernel(kernel, List.copyOf(firsts), List.copyOf(limits), loop.reduction() == null ? null : loop.reduction().operator(),
+                            loop.reduction() == null ? null : loop.reduction().initial(), loop.innerNotParallel());
         } catch (KernelBailoutException | LoopCarriedDependencesPhase.LoopCarriedDependenceException e) {
             throw e;
         } catch (PermanentBailoutException e) {

@@ -108,7 +108,9 @@ final class AcceleratedMethodFinder {
             return MarkedLocal.Kind.PARALLEL;
         }
         if (annotation.className().equalsString(MarkedLocal.REDUCE_DESCRIPTOR)) {
-            return MarkedLocal.Kind.REDUCE;
+            boolean reassociate = annotation.elements().stream()
+                            .anyMatch(e -> e.name().equalsString("reassociate") && e.value() instanceof java.lang.classfile.AnnotationValue.OfBoolean b && b.booleanValue());
+            return reassociate ? MarkedLocal.Kind.REDUCE_REASSOCIATED : MarkedLocal.Kind.REDUCE;
         }
         return null;
     }

@@ -22,7 +22,9 @@ public record MarkedLocal(Kind kind, int slot, int startPc, int endPc) {
         /** {@code @Parallel}: the variable of a loop whose iterations are independent. */
         PARALLEL,
         /** {@code @Reduce}: a variable the loop accumulates into with an associative operator. */
-        REDUCE
+        REDUCE,
+        /** {@code @Reduce(reassociate = true)}: as {@link #REDUCE}, and a floating-point sum or product may be reassociated. */
+        REDUCE_REASSOCIATED
     }
 
     /** The descriptor of each annotation the agent reads, by kind. */

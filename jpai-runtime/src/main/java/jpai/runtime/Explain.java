@@ -29,6 +29,13 @@ public final class Explain {
         }
     }
 
+    /** An accelerated method runs on the device with some of its {@code @Parallel} loops sequential in each work-item. Printed with -Djpai.explain=true. */
+    public static void methodPartlySequential(String method, String reason) {
+        if (JpaiOptions.explain()) {
+            once(method + " runs on the device with an inner loop sequential: " + reason);
+        }
+    }
+
     /** An accelerated method's kernel met a Java exception path, and the call re-ran in Java. Printed with -Djpai.explain=true. */
     public static void methodReRan(String method, String reason) {
         if (JpaiOptions.explain()) {

@@ -61,11 +61,13 @@ public final class ParallelLoops {
     }
 
     /**
-     * The loop of {@code parallel} (the outermost, when several {@code @Parallel} loops nest: the inner
-     * ones then run sequentially inside each work-item), with the accumulation of {@code reduce}
-     * (null when none is marked).
+     * The loop of {@code parallel} (the outermost, when several {@code @Parallel} loops nest), with the
+     * {@code @Parallel} loops perfectly nested in it ({@link PerfectNests}: the other inner ones run
+     * sequentially inside each work-item; none with a reduction), with the accumulation of {@code reduce}
+     * (null when none is marked). A {@code float} or {@code double} sum or product is refused unless
+     * {@code reassociate} (the user's {@code @Reduce(reassociate = true)}) allows another association.
      */
-    public static ParallelLoop find(StructuredGraph graph, List<MarkedVariable> parallel, MarkedVariable reduce) {
+    public static ParallelLoop find(StructuredGraph graph, List<MarkedVariable> parallel, MarkedVariable reduce, boolean reassociate) {
         ResolvedJavaMethod method = graph.method();
         LoopBeginNode loop = null;
         ValuePhiNode index = null;
@@ -107,7 +109,7 @@ public final class ParallelLoops {
             }
             if (reduce != null && phi instanceof ValuePhiNode value && loop.stateAfter().localsSize() > reduce.slot() && loop.stateAfter().localAt(reduce.slot()) == phi
                             && reduce.coversBci(loop.stateAfter().bci)) {
-                reduction = reduction(loop, value, header);
+                reduction = reduction(loop, value, header, reassociate);
             } else {
                 throw KernelBailoutException.at(loop, "the @Parallel loop carries " + nameOf(method, loop, phi)
                                 + " from one iteration to the next, so its iterations are not independent (mark an accumulator @Reduce)");
@@ -118,14 +120,33 @@ public final class ParallelLoops {
         }
         checkNothingBefore(loop);
         checkOnlyReturnAfter(loop, header, reduction);
-        return new ParallelLoop(loop, index, header, start, first, limit, reduction);
+        ParallelLoop outer = new ParallelLoop(loop, index, header, start, first, limit, reduction, List.of(), null);
+        if (reduction != null) {
+            return outer; // a reduction's contributions are combined in the outer loop's order: one dimension
+        }
+        return PerfectNests.withInnerLoops(outer, parallel);
+    }
+
+    /** The phi of a {@code @Parallel} variable at {@code loop}'s header, or null when none of {@code parallel} is counted by it. */
+    static ValuePhiNode parallelIndex(LoopBeginNode loop, List<MarkedVariable> parallel) {
+        FrameState state = loop.stateAfter();
+        if (state == null || !loop.graph().method().equals(state.getMethod())) {
+            return null;
+        }
+        for (MarkedVariable variable : parallel) {
+            if (variable.coversBci(state.bci) && variable.slot() < state.localsSize() && state.localAt(variable.slot()) instanceof ValuePhiNode phi && phi.merge() == loop) {
+                return phi;
+            }
+        }
+        return null;
     }
 
     /** The loop's test {@code index < limit}: the first control split after the header, past guards and array lengths. */
-    private static IfNode header(LoopBeginNode loop) {
+    static IfNode header(LoopBeginNode loop) {
         FixedNode node = loop.next();
         while (true) {
-            if (node instanceof FixedGuardNode || node instanceof ArrayLengthNode || node instanceof ValueAnchorNode || node instanceof AbstractBeginNode) {
+            if (node instanceof FixedGuardNode || node instanceof ArrayLengthNode || node instanceof ValueAnchorNode || node instanceof AbstractBeginNode
+                            || node instanceof jdk.graal.compiler.nodes.calc.IntegerDivRemNode) { // the limit's n / k, evaluated at each test as Java does
                 node = ((FixedWithNextNode) node).next();
             } else if (node instanceof IfNode check && !(check.condition() instanceof IntegerLessThanNode) && endsInException(check.trueSuccessor())) {
                 node = check.falseSuccessor(); // a Java exception's check, say the null check of the array whose length is the limit
@@ -139,6 +160,11 @@ public final class ParallelLoops {
                         && test.falseSuccessor() instanceof LoopExitNode exit && exit.loopBegin() == loop && !(test.trueSuccessor() instanceof LoopExitNode)) {
             return test;
         }
+        if (node instanceof FixedWithNextNode computed && !(node instanceof AbstractBeginNode)) {
+            // javac evaluates the condition at each test: a load or a call there may give another limit each time
+            throw KernelBailoutException.at(node, "the @Parallel loop's test computes its limit with " + jpai.compiler.JavaConstructs.describe(computed)
+                            + " at each iteration; only limits computed from constants, int parameters and array parameters' lengths, which no iteration changes, become kernels");
+        }
         throw KernelBailoutException.at(node, "the @Parallel loop's test is not i < limit at its head; only loops for (i = a; i < b; i++) become kernels");
     }
 
@@ -146,19 +172,60 @@ public final class ParallelLoops {
         return less.getX() instanceof ValuePhiNode phi && phi.merge() == loop ? phi : null;
     }
 
-    /** A bound the runtime computes: a constant, an int parameter or an array parameter's length. */
-    private static LoopBound bound(ValueNode value, String what, Node where) {
+    /** How many operations a bound may chain: enough for {@code (a.length - 2) / 2 + 1}, few enough to say "computed" of anything else. */
+    private static final int MAX_BOUND_OPERATIONS = 8;
+
+    /**
+     * A bound the runtime computes: constants, integral parameters and array parameters' lengths,
+     * combined by Java's integer operators ({@link LoopBound.Computed}).
+     */
+    static LoopBound bound(ValueNode value, String what, Node where) {
+        LoopBound bound = boundOf(value, new int[] {MAX_BOUND_OPERATIONS});
+        if (bound == null) {
+            throw KernelBailoutException.at(where, "the @Parallel loop's " + what + " is computed from something else than constants, int parameters and array parameters' lengths"
+                            + " (with + - * / % << >> >>> & | ^); only such bounds, which no iteration changes, are computed before a launch");
+        }
+        return bound;
+    }
+
+    /** {@code value} as a bound, or null; {@code budget[0]} counts the operations left. */
+    private static LoopBound boundOf(ValueNode value, int[] budget) {
         ValueNode bare = skipPi(value);
         if (bare instanceof ConstantNode constant && constant.asJavaConstant() != null && constant.getStackKind().isNumericInteger()) {
             return new LoopBound.Constant(constant.asJavaConstant().asLong());
         }
-        if (bare instanceof ParameterNode parameter) {
+        if (bare instanceof ParameterNode parameter && parameter.getStackKind().isNumericInteger()) {
             return new LoopBound.Parameter(parameter.index());
         }
         if (bare instanceof ArrayLengthNode length && skipPi(length.array()) instanceof ParameterNode array) {
             return new LoopBound.ArrayLength(array.index());
         }
-        throw KernelBailoutException.at(where, "the @Parallel loop's " + what + " is computed; it must be a constant, an int parameter or the length of an array parameter");
+        LoopBound.Operator operator = operatorOf(bare);
+        if (operator == null || budget[0]-- <= 0 || !(bare.stamp(jdk.graal.compiler.nodes.NodeView.DEFAULT) instanceof jdk.graal.compiler.core.common.type.IntegerStamp stamp)) {
+            return null;
+        }
+        ValueNode x = bare instanceof BinaryNode binary ? binary.getX() : ((jdk.graal.compiler.nodes.calc.FixedBinaryNode) bare).getX();
+        ValueNode y = bare instanceof BinaryNode binary ? binary.getY() : ((jdk.graal.compiler.nodes.calc.FixedBinaryNode) bare).getY();
+        LoopBound left = boundOf(x, budget);
+        LoopBound right = left == null ? null : boundOf(y, budget);
+        return right == null ? null : new LoopBound.Computed(operator, left, right, stamp.getBits() == 64 ? 64 : 32);
+    }
+
+    private static LoopBound.Operator operatorOf(ValueNode node) {
+        return switch (node) {
+            case AddNode n -> LoopBound.Operator.ADD;
+            case jdk.graal.compiler.nodes.calc.SubNode n -> LoopBound.Operator.SUB;
+            case jdk.graal.compiler.nodes.calc.MulNode n -> LoopBound.Operator.MUL;
+            case jdk.graal.compiler.nodes.calc.SignedDivNode n -> LoopBound.Operator.DIV;
+            case jdk.graal.compiler.nodes.calc.SignedRemNode n -> LoopBound.Operator.REM;
+            case jdk.graal.compiler.nodes.calc.LeftShiftNode n -> LoopBound.Operator.SHL;
+            case jdk.graal.compiler.nodes.calc.RightShiftNode n -> LoopBound.Operator.SHR;
+            case jdk.graal.compiler.nodes.calc.UnsignedRightShiftNode n -> LoopBound.Operator.USHR;
+            case jdk.graal.compiler.nodes.calc.AndNode n -> LoopBound.Operator.AND;
+            case jdk.graal.compiler.nodes.calc.OrNode n -> LoopBound.Operator.OR;
+            case jdk.graal.compiler.nodes.calc.XorNode n -> LoopBound.Operator.XOR;
+            default -> null;
+        };
     }
 
     private static ValueNode skipPi(ValueNode value) {
@@ -169,7 +236,7 @@ public final class ParallelLoops {
         return node;
     }
 
-    private static ParallelLoop.Reduction reduction(LoopBeginNode loop, ValuePhiNode phi, IfNode header) {
+    private static ParallelLoop.Reduction reduction(LoopBeginNode loop, ValuePhiNode phi, IfNode header, boolean reassociate) {
         if (loop.getLoopEndCount() != 1) {
             throw KernelBailoutException.at(loop, "the @Reduce variable's loop has a continue; accumulate once at the end of the body");
         }
@@ -197,11 +264,12 @@ public final class ParallelLoops {
             throw KernelBailoutException.at(next, "the @Reduce variable is accumulated with a value computed from itself");
         }
         JavaKind kind = phi.getStackKind();
-        if (!operator.isExactInAnyOrder(kind)) {
-            boolean orderDependent = (kind == JavaKind.Float || kind == JavaKind.Double) && (operator == ReductionOperator.SUM || operator == ReductionOperator.PRODUCT);
+        boolean orderDependent = (kind == JavaKind.Float || kind == JavaKind.Double) && (operator == ReductionOperator.SUM || operator == ReductionOperator.PRODUCT);
+        if (!operator.isExactInAnyOrder(kind) && !(orderDependent && reassociate)) {
             throw KernelBailoutException.at(next, orderDependent
                             ? "the @Reduce variable is a " + kind.getJavaName() + " " + operator.description()
                                             + ", whose bits depend on the order of the operations: a kernel combines in another order than the loop, so the loop runs in Java as written"
+                                            + " (@Reduce(reassociate = true) allows JPAI's combining tree)"
                             : "a @Reduce variable of kind " + kind.getJavaName() + " (" + operator.description() + ") is not supported on the device yet; only int and long ones are");
         }
         for (Node usage : phi.usages()) {
@@ -210,10 +278,28 @@ public final class ParallelLoops {
                 throw KernelBailoutException.at(usage, "the loop reads the @Reduce variable other than to accumulate into it, which needs the iterations in order");
             }
         }
-        return new ParallelLoop.Reduction(phi, operator, contribution, bound(phi.valueAt(loop.forwardEnd()), "reduction's initial value", header));
+        ValueNode initial = phi.valueAt(loop.forwardEnd());
+        LoopBound initialBound = orderDependent ? floatingInitial(initial, header) : bound(initial, "reduction's initial value", header);
+        return new ParallelLoop.Reduction(phi, operator, contribution, initialBound);
     }
 
-    private static boolean dependsOn(ValueNode value, ValueNode target) {
+    /**
+     * A floating-point {@code @Reduce} variable's initial value: a constant, as the raw bits of its
+     * kind ({@link Float#floatToRawIntBits}, {@link Double#doubleToRawLongBits}), or a parameter.
+     */
+    private static LoopBound floatingInitial(ValueNode value, Node where) {
+        ValueNode bare = skipPi(value);
+        if (bare instanceof ConstantNode constant && constant.asJavaConstant() != null) {
+            jdk.vm.ci.meta.JavaConstant c = constant.asJavaConstant();
+            return new LoopBound.Constant(c.getJavaKind() == JavaKind.Float ? Float.floatToRawIntBits(c.asFloat()) : Double.doubleToRawLongBits(c.asDouble()));
+        }
+        if (bare instanceof ParameterNode parameter) {
+            return new LoopBound.Parameter(parameter.index());
+        }
+        throw KernelBailoutException.at(where, "the @Reduce variable's initial value is computed; a floating-point one must be a constant or a parameter");
+    }
+
+    static boolean dependsOn(ValueNode value, ValueNode target) {
         List<Node> work = new ArrayList<>(List.of(value));
         java.util.Set<Node> seen = new java.util.HashSet<>();
         while (!work.isEmpty()) {
@@ -309,7 +395,7 @@ public final class ParallelLoops {
     }
 
     /** Whether every path from {@code begin} ends in a deoptimization or an exception leaving the method. */
-    private static boolean endsInException(FixedNode begin) {
+    static boolean endsInException(FixedNode begin) {
         FixedNode node = begin;
         for (int steps = 0; steps < 10000; steps++) {
             if (node instanceof DeoptimizeNode || node instanceof UnwindNode) {

@@ -34,27 +34,32 @@ final class AcceleratedMethod {
     private final Method body;
     private final List<MarkedVariable> parallel;
     private final MarkedVariable reduce;
+    /** Whether the {@code @Reduce} variable was marked {@code reassociate = true}. */
+    private final boolean reassociate;
     private volatile String name;
     private volatile CompiledLoop compiled;
 
-    private AcceleratedMethod(Method body, List<MarkedVariable> parallel, MarkedVariable reduce) {
+    private AcceleratedMethod(Method body, List<MarkedVariable> parallel, MarkedVariable reduce, boolean reassociate) {
         this.body = body;
         this.parallel = parallel;
         this.reduce = reduce;
+        this.reassociate = reassociate;
     }
 
     static AcceleratedMethod of(Method body, List<MarkedLocal> locals) {
         List<MarkedVariable> parallel = new ArrayList<>();
         MarkedVariable reduce = null;
+        boolean reassociate = false;
         for (MarkedLocal local : locals) {
             MarkedVariable variable = new MarkedVariable(local.slot(), local.startPc(), local.endPc());
             if (local.kind() == MarkedLocal.Kind.PARALLEL) {
                 parallel.add(variable);
             } else {
                 reduce = variable;
+                reassociate = local.kind() == MarkedLocal.Kind.REDUCE_REASSOCIATED;
             }
         }
-        return new AcceleratedMethod(body, List.copyOf(parallel), reduce);
+        return new AcceleratedMethod(body, List.copyOf(parallel), reduce, reassociate);
     }
 
     /** The method as messages name it: "Saxpy::saxpy at Saxpy.java:12", or its class and name when Graal is not there. */
@@ -106,6 +111,9 @@ final class AcceleratedMethod {
             }
             return AcceleratedMethods.NOT_RUN;
         }
+        if (loop.innerNotParallel() != null) {
+            Explain.methodPartlySequential(name(), loop.innerNotParallel());
+        }
         return LoopLaunch.run(device, loop, arguments, name());
     }
 
@@ -137,19 +145,21 @@ final class AcceleratedMethod {
             }
         }
         try {
-            ParallelLoopCompiler.LoopKernel loop = new ParallelLoopCompiler().compile(body, shapes, parallel, reduce);
+            ParallelLoopCompiler.LoopKernel loop = new ParallelLoopCompiler().compile(body, shapes, parallel, reduce, reassociate);
             JavaKind reductionKind = null;
             if (loop.reduction() != null) {
                 reductionKind = loop.graph().signature().resultComponents().get(0);
                 if (!ReductionCombiners.supports(reductionKind) || JavaKind.fromJavaClass(body.getReturnType()) != reductionKind) {
                     return CompiledLoop.refused("its @Reduce variable is a " + reductionKind.getJavaName() + " returned as a " + body.getReturnType().getSimpleName()
-                                    + "; reductions on the device are of int or long variables returned as such", false);
+                                    + "; reductions on the device are of int or long variables (float and double ones with @Reduce(reassociate = true)) returned as such", false);
                 }
             }
             GeneratorOptions options = JpaiOptions.fastMath() ? new GeneratorOptions(true) : GeneratorOptions.JAVA_SEMANTICS;
-            var source = new OpenCLKernelGenerator(options).map(loop.graph(), new MapKernelSpec(List.of(JavaKind.Int), loop.graph().signature().resultComponents(), 1));
+            int dimensions = loop.firsts().size();
+            var spec = new MapKernelSpec(java.util.Collections.nCopies(dimensions, JavaKind.Int), loop.graph().signature().resultComponents(), dimensions);
+            var source = new OpenCLKernelGenerator(options).map(loop.graph(), spec);
             LoopKernelDump.write(loop.graph(), source);
-            return new CompiledLoop(source, loop.first(), loop.limit(), loop.reduction(), reductionKind, loop.reductionInitial(), null, false);
+            return new CompiledLoop(source, loop.firsts(), loop.limits(), loop.reduction(), reductionKind, loop.reductionInitial(), null, false, loop.innerNotParallel());
         } catch (LoopCarriedDependenceException e) {
             return CompiledLoop.refused(e.getMessage(), true);
         } catch (KernelBailoutException e) {

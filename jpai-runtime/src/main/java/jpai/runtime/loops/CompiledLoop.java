@@ -1,5 +1,7 @@
 package jpai.runtime.loops;
 
+import java.util.List;
+
 import jdk.vm.ci.meta.JavaKind;
 import jpai.compiler.loops.LoopBound;
 import jpai.compiler.loops.ReductionOperator;
@@ -10,18 +12,25 @@ import jpai.ocl.KernelSource;
  * iteration and how the runtime sizes and finishes a call, or why there is no kernel.
  *
  * @param kernel the program, or null
- * @param first the loop's first index, from the arguments
- * @param limit the loop's limit, from the arguments
+ * @param firsts each parallel loop's first index, from the arguments: one per dimension of the
+ *            kernel's index space, the outermost loop's first
+ * @param limits each parallel loop's limit, from the arguments, likewise
  * @param reduction the {@code @Reduce} variable's operator, or null
  * @param reductionKind its kind
  * @param reductionInitial its value before the loop, from the arguments
  * @param refusal why there is no kernel, or null
  * @param dependence whether the refusal is a loop-carried dependence (warned about always, once)
+ * @param innerNotParallel why a marked inner loop runs sequentially in each work-item, or null
  */
-record CompiledLoop(KernelSource kernel, LoopBound first, LoopBound limit, ReductionOperator reduction, JavaKind reductionKind, LoopBound reductionInitial, String refusal,
-                boolean dependence) {
+record CompiledLoop(KernelSource kernel, List<LoopBound> firsts, List<LoopBound> limits, ReductionOperator reduction, JavaKind reductionKind, LoopBound reductionInitial, String refusal,
+                boolean dependence, String innerNotParallel) {
 
     static CompiledLoop refused(String refusal, boolean dependence) {
-        return new CompiledLoop(null, null, null, null, null, null, refusal, dependence);
+        return new CompiledLoop(null, null, null, null, null, null, refusal, dependence, null);
+    }
+
+    /** How many dimensions the kernel's index space has: 1 to 3. */
+    int dimensions() {
+        return firsts.size();
     }
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import jdk.vm.ci.meta.JavaKind;
 import jpai.AF;
 import jpai.PArray;
+import jpai.compiler.loops.LoopBound;
 import jpai.ocl.DeoptReason;
 import jpai.ocl.KernelParameter;
 import jpai.runtime.Explain;
@@ -17,10 +18,14 @@ import jpai.runtime.opencl.DeviceContext;
 import jpai.runtime.opencl.KernelLaunch;
 import jpai.runtime.opencl.LaunchResult;
 import jpai.runtime.opencl.OpenCLRuntime;
+import jpai.runtime.opencl.WorkGroupShape;
 
 /**
  * One call of an accelerated method on the device: the iterations {@code first..limit-1} as
- * work-items, the arguments bound by their kernel parameters' roles. Arrays are copied per call: each
+ * work-items, or for a perfect nest of 2 or 3 {@code @Parallel} loops the box of their iterations as
+ * a 2-D or 3-D NDRange (NDRange dimension 0 along the innermost loop, so that neighbouring
+ * work-items touch neighbouring elements of a row; the global sizes rounded up to whole work-groups,
+ * the kernel's guard leaving out the work-items past the extents), the arguments bound by their kernel parameters' roles. Arrays are copied per call: each
  * array argument is sent with the launch, and each one the kernel writes is read back, into the
  * caller's array only when no iteration met a Java exception path; otherwise the caller's arrays are
  * untouched and the original body runs from the start ({@link AcceleratedMethods#NOT_RUN}). A
@@ -41,12 +46,23 @@ final class LoopLaunch {
     }
 
     static Object run(DeviceChoice.OpenCL device, CompiledLoop loop, Object[] arguments, String name) {
-        long first = loop.first().valueFor(arguments);
-        long limit = loop.limit().valueFor(arguments);
-        long iterations = limit - first;
-        if (iterations <= 0) {
-            Explain.methodInJava(name, "the loop has no iteration for these arguments");
-            return AcceleratedMethods.NOT_RUN;
+        int dimensions = loop.dimensions();
+        long[] firsts = new long[dimensions];
+        long[] extents = new long[dimensions];
+        long iterations = 1;
+        for (int d = 0; d < dimensions; d++) {
+            try {
+                firsts[d] = loop.firsts().get(d).valueFor(arguments);
+                extents[d] = loop.limits().get(d).valueFor(arguments) - firsts[d];
+            } catch (ArithmeticException e) {
+                Explain.methodInJava(name, "a loop bound divides by zero for these arguments, which Java throws at");
+                return AcceleratedMethods.NOT_RUN;
+            }
+            if (extents[d] <= 0) {
+                Explain.methodInJava(name, "the loop has no iteration for these arguments");
+                return AcceleratedMethods.NOT_RUN;
+            }
+            iterations = Math.multiplyExact(iterations, extents[d]);
         }
         DeviceContext context = OpenCLRuntime.context(device);
         long localSize = Math.min(WORK_GROUP, context.device().maxWorkGroupSize());
@@ -72,16 +88,22 @@ final class LoopLaunch {
                     }
                     case BASE_INDEX -> launch.scalar(index, JavaKind.Long, 0L).baseIndexArgument(index);
                     case LENGTH -> launch.scalar(index, JavaKind.Long, iterations);
+                    case INDEX_EXTENT -> launch.scalar(index, JavaKind.Long, extents[parameter.slot()]);
                     case STATUS -> launch.status(index);
                     default -> throw new IllegalStateException("a loop kernel has no parameter of role " + parameter.role());
                 }
             }
-            long globalSize = (iterations + localSize - 1) / localSize * localSize;
-            launch.localSize(localSize).globalSize(globalSize).perEnqueue(MAX_WORK_ITEMS / localSize * localSize);
+            if (dimensions == 1) {
+                long globalSize = (iterations + localSize - 1) / localSize * localSize;
+                launch.localSize(localSize).globalSize(globalSize).perEnqueue(MAX_WORK_ITEMS / localSize * localSize);
+            } else {
+                shapeIndexSpace(launch, extents, localSize);
+            }
+            launch.localSizeMayShrink();
             LaunchResult result = context.launch(loop.kernel(), launch);
             if (result.hasStatus() && result.status(0) != 0) {
                 int element = result.status(1);
-                String at = element == Integer.MAX_VALUE ? "at an iteration past 2^31 - 1" : "at iteration i = " + (first + element);
+                String at = element == Integer.MAX_VALUE ? "at an iteration past 2^31 - 1" : "at iteration " + iteration(element, firsts, extents);
                 Offload.methodDeoptimized(name, at + ", " + DeoptReason.fromCode(result.status(0)).message() + "; the call re-ran in Java from the start");
                 return AcceleratedMethods.NOT_RUN;
             }
@@ -97,9 +119,64 @@ final class LoopLaunch {
         }
     }
 
+    /**
+     * One work-item per iteration of the nest: NDRange dimension {@code d} covers loop
+     * {@code dimensions - 1 - d} (dimension 0 the innermost), rounded up to whole work-groups; more
+     * than {@link #MAX_WORK_ITEMS} work-items are cut into slabs along the outermost loop, each whole
+     * groups tall (as a map over an index space is).
+     */
+    private static void shapeIndexSpace(KernelLaunch launch, long[] extents, long maxGroup) {
+        int dimensions = extents.length;
+        long[] workItems = new long[dimensions];
+        for (int d = 0; d < dimensions; d++) {
+            workItems[d] = extents[dimensions - 1 - d];
+        }
+        long[] local = WorkGroupShape.localSizes(workItems, maxGroup);
+        long[] global = new long[dimensions];
+        long slab = 1;
+        for (int d = 0; d < dimensions; d++) {
+            global[d] = WorkGroupShape.roundUp(workItems[d], local[d]);
+            if (d < dimensions - 1) {
+                slab = Math.multiplyExact(slab, global[d]);
+            }
+        }
+        long outerLocal = local[dimensions - 1];
+        long rowsPerEnqueue = Math.max(outerLocal, MAX_WORK_ITEMS / slab / outerLocal * outerLocal);
+        launch.globalSize(global).localSize(local).perEnqueue(rowsPerEnqueue);
+    }
+
+    /** The loop indices of the kernel's element at row-major {@code position}: "i = 3" or "(3, 5)", outermost first. */
+    private static String iteration(long position, long[] firsts, long[] extents) {
+        if (firsts.length == 1) {
+            return "i = " + (firsts[0] + position);
+        }
+        long[] indices = new long[firsts.length];
+        long rest = position;
+        for (int d = firsts.length - 1; d >= 0; d--) {
+            indices[d] = firsts[d] + rest % extents[d];
+            rest /= extents[d];
+        }
+        return java.util.Arrays.toString(indices).replace('[', '(').replace(']', ')');
+    }
+
     /** The {@code @Reduce} variable's final value: its initial value combined with every iteration's contribution. */
     @SuppressWarnings("unchecked")
     private static Object combine(CompiledLoop loop, PArray<?> contributions, Object[] arguments) {
+        if (loop.reductionKind() == JavaKind.Float) {
+            // initial + T(contributions): the loop's first operand, then the tree of the iterations' values
+            var operator = ReductionCombiners.ofFloat(loop.reduction());
+            try (PArray<Float> reduced = AF.reduce(operator, (Float) ReductionCombiners.identity(loop.reduction(), JavaKind.Float)).apply((PArray<Float>) contributions)) {
+                float initial = loop.reductionInitial() instanceof LoopBound.Parameter p ? (Float) arguments[p.index()] : Float.intBitsToFloat((int) loop.reductionInitial().valueFor(arguments));
+                return operator.apply(initial, reduced.get(0));
+            }
+        }
+        if (loop.reductionKind() == JavaKind.Double) {
+            var operator = ReductionCombiners.ofDouble(loop.reduction());
+            try (PArray<Double> reduced = AF.reduce(operator, (Double) ReductionCombiners.identity(loop.reduction(), JavaKind.Double)).apply((PArray<Double>) contributions)) {
+                double initial = loop.reductionInitial() instanceof LoopBound.Parameter p ? (Double) arguments[p.index()] : Double.longBitsToDouble(loop.reductionInitial().valueFor(arguments));
+                return operator.apply(initial, reduced.get(0));
+            }
+        }
         long initial = loop.reductionInitial().valueFor(arguments);
         if (loop.reductionKind() == JavaKind.Int) {
             var operator = ReductionCombiners.ofInt(loop.reduction());

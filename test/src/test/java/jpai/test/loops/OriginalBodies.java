@@ -14,7 +14,12 @@ final class OriginalBodies {
     }
 
     static Outcome run(String name, Object... arguments) {
-        for (Method method : LoopKernels.class.getDeclaredMethods()) {
+        return runOf(LoopKernels.class, name, arguments);
+    }
+
+    /** The original body of {@code owner}'s accelerated method {@code name}. */
+    static Outcome runOf(Class<?> owner, String name, Object... arguments) {
+        for (Method method : owner.getDeclaredMethods()) {
             if (method.getName().equals("jpai$original$" + name)) {
                 method.setAccessible(true);
                 try {
@@ -26,6 +31,6 @@ final class OriginalBodies {
                 }
             }
         }
-        throw new AssertionError("LoopKernels has no original body of " + name + ": did the agent rewrite it?");
+        throw new AssertionError(owner.getSimpleName() + " has no original body of " + name + ": did the agent rewrite it?");
     }
 }
