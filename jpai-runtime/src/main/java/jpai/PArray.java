@@ -12,6 +12,7 @@ import java.util.function.Function;
 import jpai.runtime.memory.ArraySize;
 import jpai.runtime.memory.ComponentBuffer;
 import jpai.runtime.memory.HostMemory;
+import jpai.runtime.memory.PArrayStorage;
 import jpai.runtime.opencl.OpenCLRuntime;
 
 /**
@@ -48,6 +49,10 @@ import jpai.runtime.opencl.OpenCLRuntime;
 public final class PArray<T> implements AutoCloseable {
 
     private static final Cleaner CLEANER = Cleaner.create();
+
+    static {
+        PArrayStorage.install((array, component) -> array.buffer(component));
+    }
 
     private final DataType type;
     private final long length;
@@ -694,10 +699,10 @@ public final class PArray<T> implements AutoCloseable {
     }
 
     /**
-     * The storage of component {@code index}: for the runtime, which moves data itself. Not part of
-     * the user API.
+     * The storage of component {@code index}: for the runtime, which moves data itself, through
+     * {@link PArrayStorage}; kept out of the public API so that it names no runtime type.
      */
-    public ComponentBuffer buffer(int index) {
+    private ComponentBuffer buffer(int index) {
         checkOpen();
         return buffers[index];
     }

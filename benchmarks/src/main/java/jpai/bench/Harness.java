@@ -12,7 +12,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
-import jpai.runtime.FallbackException;
+import jpai.FallbackException;
 
 /**
  * The measuring method (the thesis's Algorithm 2, kept honest): for one program at one size, make
