@@ -51,7 +51,17 @@ public final class PArray<T> implements AutoCloseable {
     private static final Cleaner CLEANER = Cleaner.create();
 
     static {
-        PArrayStorage.install((array, component) -> array.buffer(component));
+        PArrayStorage.install(new PArrayStorage.Access() {
+            @Override
+            public ComponentBuffer buffer(PArray<?> array, int component) {
+                return array.buffer(component);
+            }
+
+            @Override
+            public int[] rangeExtents(PArray<?> array) {
+                return array.rangeExtents();
+            }
+        });
     }
 
     private final DataType type;
@@ -296,19 +306,11 @@ public final class PArray<T> implements AutoCloseable {
     }
 
     /**
-     * Whether this array still holds exactly the indices {@link #range} made (no element written
-     * since). For the runtime.
-     */
-    public boolean isRange() {
-        return rangeExtents() != null;
-    }
-
-    /**
      * The extents of the index space this array still holds as {@link #range} made it, outermost
      * first ({@code {n}}, {@code {rows, columns}} or {@code {d0, d1, d2}}), or null when it was not
-     * made so or an element was written since. For the runtime.
+     * made so or an element was written since. For the runtime, through {@link PArrayStorage}.
      */
-    public int[] rangeExtents() {
+    private int[] rangeExtents() {
         RangeMark mark = rangeMark;
         if (mark == null || isClosed()) {
             return null;

@@ -1,5 +1,6 @@
 package jpai;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -79,10 +80,23 @@ class ApiSurfaceTest {
     /** The runtime reaches an array's storage through the bridge, which PArray installs exactly once. */
     @Test
     void theRuntimeReachesStorageThroughTheBridgeOnly() {
-        try (PArray<Integer> array = PArray.of(1, 2, 3)) {
+        try (PArray<Integer> array = PArray.of(1, 2, 3); PArray<Tuple2<Integer, Integer>> grid = PArray.range(2, 3)) {
             assertEquals(3 * 4L, PArrayStorage.buffer(array, 0).byteSize());
-            assertThrows(IllegalStateException.class, () -> PArrayStorage.install((a, component) -> null),
-                    "a second accessor must not replace PArray's");
+            assertEquals(null, PArrayStorage.rangeExtents(array));
+            assertArrayEquals(new int[] {2, 3}, PArrayStorage.rangeExtents(grid));
+            PArrayStorage.Access impostor = new PArrayStorage.Access() {
+                @Override
+                public jpai.runtime.memory.ComponentBuffer buffer(PArray<?> a, int component) {
+                    throw new AssertionError("never installed");
+                }
+
+                @Override
+                public int[] rangeExtents(PArray<?> a) {
+                    throw new AssertionError("never installed");
+                }
+            };
+            assertThrows(IllegalStateException.class, () -> PArrayStorage.install(impostor), "a second accessor must not replace PArray's");
+            assertEquals(3 * 4L, PArrayStorage.buffer(array, 0).byteSize());
         }
     }
 

@@ -108,7 +108,7 @@ final class KernelBinding {
         return this;
     }
 
-    /** A map's index space: the extent of each dimension, outermost first ({@code PArray.rangeExtents()}). */
+    /** A map's index space: the extent of each dimension, outermost first ({@code PArrayStorage.rangeExtents}). */
     KernelBinding indexExtents(int[] extents) {
         for (KernelParameter parameter : parameters) {
             if (parameter.role() == KernelParameter.Role.INDEX_EXTENT) {

@@ -138,7 +138,7 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         if (device == null) {
             return false;
         }
-        int[] indexSpace = input.rangeExtents(); // a range is read from no buffer: its work-items' ids are its elements
+        int[] indexSpace = PArrayStorage.rangeExtents(input); // a range is read from no buffer: its work-items' ids are its elements
         KernelCache.Compiled compiled = definition.kernels.forMap(input.type(), output.type(), indexSpace == null ? 0 : indexSpace.length);
         String reason = compiled.bailout();
         if (reason == null) {

@@ -6,7 +6,7 @@ import jpai.PArray;
 
 /**
  * The runtime's way to the storage of a {@link PArray}: its component buffers, which the runtime
- * binds to kernels, leases and copies.
+ * binds to kernels, leases and copies, and whether it is still an index space made by {@code range}.
  *
  * <p>Why a bridge and not a public method of {@code PArray}: the {@code jpai} package is the user's
  * API and its public signatures name only API and JDK types (see docs/api-surface.md), so the
@@ -16,9 +16,11 @@ import jpai.PArray;
  */
 public final class PArrayStorage {
 
-    /** Reads the buffers of an array; implemented inside {@code PArray}, which owns them. */
+    /** Reads what the runtime needs of an array; implemented inside {@code PArray}, which owns it. */
     public interface Access {
         ComponentBuffer buffer(PArray<?> array, int component);
+
+        int[] rangeExtents(PArray<?> array);
     }
 
     private static volatile Access access;
@@ -46,5 +48,15 @@ public final class PArrayStorage {
      */
     public static ComponentBuffer buffer(PArray<?> array, int component) {
         return access.buffer(array, component);
+    }
+
+    /**
+     * The extents of the index space {@code array} still holds as {@code PArray.range} made it,
+     * outermost first ({@code {n}}, {@code {rows, columns}} or {@code {d0, d1, d2}}), or null when it
+     * was not made so, an element was written since, or it is closed. A map over such an array reads
+     * no memory for its elements: its work-items' ids are the elements.
+     */
+    public static int[] rangeExtents(PArray<?> array) {
+        return access.rangeExtents(array);
     }
 }
