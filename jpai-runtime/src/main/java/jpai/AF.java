@@ -9,7 +9,6 @@ import jpai.runtime.CopyFunction;
 import jpai.runtime.MapFunction;
 import jpai.runtime.ReduceFunction;
 import jpai.runtime.ViewFunction;
-import jpai.runtime.profile.ApplyProfile;
 import jpai.runtime.profile.Profiler;
 
 /**

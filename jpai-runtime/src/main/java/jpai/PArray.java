@@ -12,6 +12,7 @@ import java.util.function.Function;
 import jpai.runtime.memory.ArraySize;
 import jpai.runtime.memory.ComponentBuffer;
 import jpai.runtime.memory.HostMemory;
+import jpai.runtime.memory.PArrayStorage;
 import jpai.runtime.opencl.OpenCLRuntime;
 
 /**
@@ -48,6 +49,20 @@ import jpai.runtime.opencl.OpenCLRuntime;
 public final class PArray<T> implements AutoCloseable {
 
     private static final Cleaner CLEANER = Cleaner.create();
+
+    static {
+        PArrayStorage.install(new PArrayStorage.Access() {
+            @Override
+            public ComponentBuffer buffer(PArray<?> array, int component) {
+                return array.buffer(component);
+            }
+
+            @Override
+            public int[] rangeExtents(PArray<?> array) {
+                return array.rangeExtents();
+            }
+        });
+    }
 
     private final DataType type;
     private final long length;
@@ -291,19 +306,11 @@ public final class PArray<T> implements AutoCloseable {
     }
 
     /**
-     * Whether this array still holds exactly the indices {@link #range} made (no element written
-     * since). For the runtime.
-     */
-    public boolean isRange() {
-        return rangeExtents() != null;
-    }
-
-    /**
      * The extents of the index space this array still holds as {@link #range} made it, outermost
      * first ({@code {n}}, {@code {rows, columns}} or {@code {d0, d1, d2}}), or null when it was not
-     * made so or an element was written since. For the runtime.
+     * made so or an element was written since. For the runtime, through {@link PArrayStorage}.
      */
-    public int[] rangeExtents() {
+    private int[] rangeExtents() {
         RangeMark mark = rangeMark;
         if (mark == null || isClosed()) {
             return null;
@@ -694,10 +701,10 @@ public final class PArray<T> implements AutoCloseable {
     }
 
     /**
-     * The storage of component {@code index}: for the runtime, which moves data itself. Not part of
-     * the user API.
+     * The storage of component {@code index}: for the runtime, which moves data itself, through
+     * {@link PArrayStorage}; kept out of the public API so that it names no runtime type.
      */
-    public ComponentBuffer buffer(int index) {
+    private ComponentBuffer buffer(int index) {
         checkOpen();
         return buffers[index];
     }

@@ -9,6 +9,8 @@ import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 
+import jpai.runtime.memory.PArrayStorage;
+
 class PArrayTest {
 
     @Test
@@ -78,7 +80,7 @@ class PArrayTest {
             assertEquals(new Tuple3<>(0, 0f, false), triples.get(0));
             assertEquals(3, triples.componentCount());
             assertEquals(TupleType.of(Integer.class, Float.class, Boolean.class), triples.type());
-            assertEquals(4 * 4L, triples.buffer(1).byteSize());
+            assertEquals(4 * 4L, PArrayStorage.buffer(triples, 1).byteSize());
             try (PArray<?> floats = triples.component(1)) {
                 assertEquals(2.5f, floats.get(1));
                 assertTrue(floats.isView());

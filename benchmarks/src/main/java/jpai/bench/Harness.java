@@ -12,7 +12,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
-import jpai.runtime.FallbackException;
+import jpai.FallbackException;
 
 /**
  * The measuring method (the thesis's Algorithm 2, kept honest): for one program at one size, make
@@ -49,8 +49,8 @@ public final class Harness {
     private final List<String> failures = new ArrayList<>();
 
     /**
-     * Programs whose JPAI version is known not to run on the device (with the reason in the README's
-     * benchmark section); any other program's fallback fails the run. None today.
+     * Programs whose JPAI version is known not to run on the device (with the reason in
+     * docs/benchmarks.md); any other program's fallback fails the run. None today.
      */
     static final Set<String> EXPECTED_FALLBACKS = Set.of();
 

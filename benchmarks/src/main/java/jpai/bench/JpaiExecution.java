@@ -1,6 +1,6 @@
 package jpai.bench;
 
-import jpai.runtime.FallbackException;
+import jpai.FallbackException;
 import jpai.runtime.device.DeviceChoice;
 import jpai.runtime.opencl.OpenCLRuntime;
 

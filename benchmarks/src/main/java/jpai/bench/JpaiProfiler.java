@@ -9,7 +9,7 @@ import jpai.AF;
 /**
  * The seam for JPAI's profiler split of one timed call: Graal compilation, OpenCL C generation,
  * driver build, host→device, kernel, device→host, the host read of the results, and the rest. Wired
- * to JPAI's profiler API: {@link AF#lastProfile()} of each apply ({@code jpai.runtime.profile.ApplyProfile}),
+ * to JPAI's profiler API: {@link AF#lastProfile()} of each apply ({@code jpai.ApplyProfile}),
  * summed over the applies of one call by {@link JpaiRun}, plus the device→host copies that the read
  * of the (lazy) results caused, from {@code Profiler.lazyDeviceToHost()} deltas.
  */

@@ -9,7 +9,7 @@ import java.util.function.Supplier;
 
 import jpai.AF;
 import jpai.PArray;
-import jpai.runtime.profile.ApplyProfile;
+import jpai.ApplyProfile;
 import jpai.runtime.profile.Profiler;
 
 /**

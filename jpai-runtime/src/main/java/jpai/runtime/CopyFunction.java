@@ -3,6 +3,7 @@ package jpai.runtime;
 import jpai.ArrayFunction;
 import jpai.PArray;
 import jpai.runtime.memory.ComponentBuffer;
+import jpai.runtime.memory.PArrayStorage;
 import jpai.runtime.profile.Profiler;
 
 /**
@@ -28,7 +29,7 @@ public final class CopyFunction<T> implements ArrayFunction<T, T> {
         Profiler.begin(toString());
         try {
             for (int i = 0; i < input.componentCount(); i++) {
-                ComponentBuffer buffer = input.buffer(i);
+                ComponentBuffer buffer = PArrayStorage.buffer(input, i);
                 switch (direction) {
                     case TO_HOST -> DataMovement.toHost(buffer);
                     case TO_DEVICE -> DataMovement.toDevice(buffer);

@@ -2,6 +2,7 @@ package jpai.runtime;
 
 import java.util.concurrent.atomic.AtomicLong;
 
+import jpai.FallbackException;
 import jpai.compiler.KernelBailoutException;
 
 /**

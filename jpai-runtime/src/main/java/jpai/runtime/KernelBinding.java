@@ -7,6 +7,7 @@ import jdk.vm.ci.meta.JavaKind;
 import jpai.PArray;
 import jpai.Tuple;
 import jpai.ocl.KernelParameter;
+import jpai.runtime.memory.PArrayStorage;
 import jpai.runtime.opencl.KernelLaunch;
 import jpai.runtime.opencl.LaunchResult;
 import jpai.runtime.opencl.OpenCLRuntimeException;
@@ -58,7 +59,7 @@ final class KernelBinding {
         for (KernelParameter parameter : parameters) {
             int index = parameter.index();
             switch (parameter.role()) {
-                case INPUT_BUFFER -> launch.readBuffer(index, input.buffer(parameter.slot()));
+                case INPUT_BUFFER -> launch.readBuffer(index, PArrayStorage.buffer(input, parameter.slot()));
                 case CAPTURED_SCALAR -> {
                     Object value = capture(parameter.slot());
                     // a null box passes 0, and -1 as its length argument, which its null checks test
@@ -69,7 +70,7 @@ final class KernelBinding {
                     if (value instanceof Object[] rows) {
                         launch.readArray(index, flat(parameter.slot(), rows).elements());
                     } else if (value instanceof PArray<?> array) {
-                        launch.readBuffer(index, array.buffer(0));
+                        launch.readBuffer(index, PArrayStorage.buffer(array, 0));
                     } else if (value == null) {
                         // a null array: its length argument is -1, which the kernel's null checks test
                         launch.readArray(index, NULL_ARRAY_STAND_IN);
@@ -101,13 +102,13 @@ final class KernelBinding {
     KernelBinding outputs(PArray<?> output) {
         for (KernelParameter parameter : parameters) {
             if (parameter.role() == KernelParameter.Role.OUTPUT_BUFFER) {
-                launch.writeBuffer(parameter.index(), output.buffer(parameter.slot()));
+                launch.writeBuffer(parameter.index(), PArrayStorage.buffer(output, parameter.slot()));
             }
         }
         return this;
     }
 
-    /** A map's index space: the extent of each dimension, outermost first ({@code PArray.rangeExtents()}). */
+    /** A map's index space: the extent of each dimension, outermost first ({@code PArrayStorage.rangeExtents}). */
     KernelBinding indexExtents(int[] extents) {
         for (KernelParameter parameter : parameters) {
             if (parameter.role() == KernelParameter.Role.INDEX_EXTENT) {
@@ -127,7 +128,7 @@ final class KernelBinding {
             int slot = parameter.slot();
             switch (parameter.role()) {
                 case IDENTITY -> launch.scalar(parameter.index(), parameter.kind(), identity instanceof Tuple tuple ? tuple.get(slot) : identity);
-                case PARTIAL_BUFFER -> launch.writeBuffer(parameter.index(), partials.buffer(slot));
+                case PARTIAL_BUFFER -> launch.writeBuffer(parameter.index(), PArrayStorage.buffer(partials, slot));
                 case LOCAL_SCRATCH -> launch.local(parameter.index(), slots * Math.max(1, parameter.kind().getByteCount()));
                 case LEAF_WIDTH -> launch.scalar(parameter.index(), JavaKind.Long, leafWidth);
                 default -> {

@@ -14,6 +14,7 @@ import jpai.Tuple2;
 import jpai.Tuple3;
 import jpai.runtime.device.DeviceChoice;
 import jpai.runtime.exec.JavaMap;
+import jpai.runtime.memory.PArrayStorage;
 import jpai.runtime.opencl.OpenCLRuntimeException;
 import jpai.runtime.profile.Profiler;
 
@@ -137,7 +138,7 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         if (device == null) {
             return false;
         }
-        int[] indexSpace = input.rangeExtents(); // a range is read from no buffer: its work-items' ids are its elements
+        int[] indexSpace = PArrayStorage.rangeExtents(input); // a range is read from no buffer: its work-items' ids are its elements
         KernelCache.Compiled compiled = definition.kernels.forMap(input.type(), output.type(), indexSpace == null ? 0 : indexSpace.length);
         String reason = compiled.bailout();
         if (reason == null) {
@@ -188,11 +189,11 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
     @SuppressWarnings("unchecked")
     private static <T> T firstElement(PArray<T> input) {
         if (input.componentCount() == 1 && !input.isTuples()) {
-            return (T) input.buffer(0).element(0);
+            return (T) PArrayStorage.buffer(input, 0).element(0);
         }
         Object[] components = new Object[input.componentCount()];
         for (int i = 0; i < components.length; i++) {
-            components[i] = input.buffer(i).element(0);
+            components[i] = PArrayStorage.buffer(input, i).element(0);
         }
         return (T) jpai.Tuple.of(components);
     }

@@ -1,6 +1,7 @@
 package jpai.runtime;
 
 import jpai.Executor;
+import jpai.FallbackException;
 import jpai.runtime.device.DeviceChoice;
 import jpai.runtime.opencl.OpenCLRuntime;
 import jpai.runtime.profile.Profiler;

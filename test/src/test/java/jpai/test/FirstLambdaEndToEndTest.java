@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import jpai.AF;
 import jpai.ArrayFunction;
 import jpai.PArray;
-import jpai.runtime.FallbackException;
+import jpai.FallbackException;
 import jpai.runtime.device.DeviceChoice;
 import jpai.runtime.opencl.OpenCLRuntime;
 

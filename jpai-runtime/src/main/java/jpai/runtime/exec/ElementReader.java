@@ -12,6 +12,7 @@ import jpai.Tuple5;
 import jpai.Tuple6;
 import jpai.Tuple7;
 import jpai.Tuple8;
+import jpai.runtime.memory.PArrayStorage;
 
 /**
  * Reads elements of an array as the values a lambda sees: a box, or a new tuple of boxes. Made
@@ -43,16 +44,16 @@ abstract sealed class ElementReader {
     }
 
     private static MemorySegment memory(PArray<?> array, int component, boolean leased) {
-        return leased ? array.buffer(component).leasedForHostRead() : array.buffer(component).forHostRead();
+        return leased ? PArrayStorage.buffer(array, component).leasedForHostRead() : PArrayStorage.buffer(array, component).forHostRead();
     }
 
     private static ElementReader of(PArray<?> array, boolean leased) {
         if (!array.isTuples()) {
-            return scalar(array.buffer(0).type(), memory(array, 0, leased));
+            return scalar(PArrayStorage.buffer(array, 0).type(), memory(array, 0, leased));
         }
         ElementReader[] c = new ElementReader[array.componentCount()];
         for (int i = 0; i < c.length; i++) {
-            c[i] = scalar(array.buffer(i).type(), memory(array, i, leased));
+            c[i] = scalar(PArrayStorage.buffer(array, i).type(), memory(array, i, leased));
         }
         return switch (c.length) {
             case 2 -> new Of2(c[0], c[1]);

@@ -13,6 +13,7 @@ import jpai.Tuple5;
 import jpai.Tuple6;
 import jpai.Tuple7;
 import jpai.Tuple8;
+import jpai.runtime.memory.PArrayStorage;
 
 /**
  * Writes the values a lambda returned into an array, checking that each is of the array's type
@@ -57,16 +58,16 @@ abstract sealed class ElementWriter {
     }
 
     private static MemorySegment memory(PArray<?> array, int component, boolean leased) {
-        return leased ? array.buffer(component).leasedForHostWrite() : array.buffer(component).forHostWrite();
+        return leased ? PArrayStorage.buffer(array, component).leasedForHostWrite() : PArrayStorage.buffer(array, component).forHostWrite();
     }
 
     private static ElementWriter of(PArray<?> array, boolean leased) {
         if (!array.isTuples()) {
-            return scalar(array.buffer(0).type(), memory(array, 0, leased));
+            return scalar(PArrayStorage.buffer(array, 0).type(), memory(array, 0, leased));
         }
         Scalar[] c = new Scalar[array.componentCount()];
         for (int i = 0; i < c.length; i++) {
-            c[i] = scalar(array.buffer(i).type(), memory(array, i, leased));
+            c[i] = scalar(PArrayStorage.buffer(array, i).type(), memory(array, i, leased));
         }
         DataType type = array.type();
         return switch (c.length) {

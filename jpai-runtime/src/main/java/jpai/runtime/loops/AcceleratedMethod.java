@@ -16,7 +16,7 @@ import jpai.ocl.GeneratorOptions;
 import jpai.ocl.MapKernelSpec;
 import jpai.ocl.OpenCLKernelGenerator;
 import jpai.runtime.Explain;
-import jpai.runtime.FallbackException;
+import jpai.FallbackException;
 import jpai.runtime.JpaiOptions;
 import jpai.runtime.Offload;
 import jpai.runtime.device.DeviceChoice;

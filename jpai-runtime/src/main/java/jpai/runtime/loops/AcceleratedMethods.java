@@ -6,7 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import jpai.agent.MarkedLocal;
 import jpai.compiler.LambdaDescription;
-import jpai.runtime.FallbackException;
+import jpai.FallbackException;
 
 /**
  * What the agent's rewritten {@code @Accelerate} methods call (jpai-agent's

@@ -14,6 +14,7 @@ import jpai.ocl.KernelParameter;
 import jpai.runtime.Explain;
 import jpai.runtime.Offload;
 import jpai.runtime.device.DeviceChoice;
+import jpai.runtime.memory.PArrayStorage;
 import jpai.runtime.opencl.DeviceContext;
 import jpai.runtime.opencl.KernelLaunch;
 import jpai.runtime.opencl.LaunchResult;
@@ -84,7 +85,7 @@ final class LoopLaunch {
                     case CAPTURED_ARRAY_LENGTH -> launch.scalar(index, JavaKind.Int, Array.getLength(arguments[parameter.slot()]));
                     case OUTPUT_BUFFER -> {
                         contributions = PArray.allocate(parameter.kind().toBoxedJavaClass(), iterations);
-                        launch.writeBuffer(index, contributions.buffer(0));
+                        launch.writeBuffer(index, PArrayStorage.buffer(contributions, 0));
                     }
                     case BASE_INDEX -> launch.scalar(index, JavaKind.Long, 0L).baseIndexArgument(index);
                     case LENGTH -> launch.scalar(index, JavaKind.Long, iterations);

@@ -31,7 +31,7 @@ public final class BufferLeases implements AutoCloseable {
         try {
             for (PArray<?> array : arrays) {
                 for (int i = 0; i < array.componentCount(); i++) {
-                    leases.add(array.buffer(i));
+                    leases.add(PArrayStorage.buffer(array, i));
                 }
             }
         } catch (RuntimeException e) {

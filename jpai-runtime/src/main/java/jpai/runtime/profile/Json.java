@@ -6,11 +6,11 @@ package jpai.runtime.profile;
  *
  * <p>Not thread-safe: one per object written.
  */
-final class Json {
+public final class Json {
 
     private final StringBuilder text = new StringBuilder("{");
 
-    Json field(String name, String value) {
+    public Json field(String name, String value) {
         key(name);
         if (value == null) {
             text.append("null");
@@ -20,13 +20,13 @@ final class Json {
         return this;
     }
 
-    Json field(String name, long value) {
+    public Json field(String name, long value) {
         key(name);
         text.append(value);
         return this;
     }
 
-    Json field(String name, boolean value) {
+    public Json field(String name, boolean value) {
         key(name);
         text.append(value);
         return this;

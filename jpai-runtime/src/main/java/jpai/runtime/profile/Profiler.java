@@ -2,6 +2,7 @@ package jpai.runtime.profile;
 
 import java.util.concurrent.atomic.AtomicLong;
 
+import jpai.ApplyProfile;
 import jpai.runtime.JpaiOptions;
 
 /**

@@ -22,7 +22,7 @@ import jpai.ArrayFunction;
 import jpai.PArray;
 import jpai.runtime.device.DeviceChoice;
 import jpai.runtime.opencl.FaultInjection.Fault;
-import jpai.runtime.profile.ApplyProfile;
+import jpai.ApplyProfile;
 import jpai.runtime.profile.Profiler;
 
 /**

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import jdk.vm.ci.meta.JavaKind;
 import jpai.PArray;
 import jpai.ocl.KernelSource;
+import jpai.runtime.memory.PArrayStorage;
 import jpai.runtime.profile.Profiler;
 
 /**
@@ -52,7 +53,7 @@ class KernelLaunchTest {
         int[] captured = {100, 200, 300};
         try (PArray<Float> in = PArray.of(values); PArray<Float> out = PArray.allocate(Float.class, n)) {
             KernelLaunch launch = new KernelLaunch()
-                    .readBuffer(0, in.buffer(0)).writeBuffer(1, out.buffer(0)).readArray(2, captured)
+                    .readBuffer(0, PArrayStorage.buffer(in, 0)).writeBuffer(1, PArrayStorage.buffer(out, 0)).readArray(2, captured)
                     .scalar(3, JavaKind.Long, (long) n).scalar(4, JavaKind.Int, 1).scalar(5, JavaKind.Float, 2.0f)
                     .scalar(6, JavaKind.Double, 0.25).scalar(7, JavaKind.Short, (short) -3).scalar(8, JavaKind.Boolean, true)
                     .scalar(9, JavaKind.Char, (char) 4).scalar(10, JavaKind.Byte, (byte) -2)
@@ -87,14 +88,14 @@ class KernelLaunchTest {
         try (PArray<Float> in = PArray.of(values); PArray<Float> out = PArray.allocate(Float.class, n)) {
             // 1024 work-items in pieces of 192 (three work-groups of 64): six pieces, the last one of 64.
             LaunchResult result = context.launch(OpenCLTestSupport.SCALE,
-                    OpenCLTestSupport.scale(in.buffer(0), out.buffer(0), n, 2f).globalSize(1024).localSize(64).perEnqueue(192));
+                    OpenCLTestSupport.scale(PArrayStorage.buffer(in, 0), PArrayStorage.buffer(out, 0), n, 2f).globalSize(1024).localSize(64).perEnqueue(192));
             float[] actual = out.toFloatArray();
             for (int k = 0; k < n; k++) {
                 assertEquals(2f * k, actual[k], "element " + k + " was covered by exactly the piece with its offset");
             }
             assertTrue(result.profile().kernelNanos() > 0);
             assertThrows(IllegalArgumentException.class, () -> context.launch(OpenCLTestSupport.SCALE,
-                    OpenCLTestSupport.scale(in.buffer(0), out.buffer(0), n, 2f).globalSize(1024).localSize(64).perEnqueue(100)),
+                    OpenCLTestSupport.scale(PArrayStorage.buffer(in, 0), PArrayStorage.buffer(out, 0), n, 2f).globalSize(1024).localSize(64).perEnqueue(100)),
                     "pieces of whole work-groups only");
             assertThrows(IllegalArgumentException.class, () -> new KernelLaunch().perEnqueue(-1));
         }
@@ -106,11 +107,11 @@ class KernelLaunchTest {
         int n = 4096;
         try (PArray<Float> in = PArray.of(new float[n]); PArray<Float> out = PArray.allocate(Float.class, n)) {
             in.put(1, 3.0f);
-            assertEquals(n * 4L, context.launch(OpenCLTestSupport.SCALE, OpenCLTestSupport.scale(in.buffer(0), out.buffer(0), n, 2f)).profile().hostToDeviceBytes());
-            assertEquals(0, context.launch(OpenCLTestSupport.SCALE, OpenCLTestSupport.scale(in.buffer(0), out.buffer(0), n, 2f)).profile().hostToDeviceBytes(),
+            assertEquals(n * 4L, context.launch(OpenCLTestSupport.SCALE, OpenCLTestSupport.scale(PArrayStorage.buffer(in, 0), PArrayStorage.buffer(out, 0), n, 2f)).profile().hostToDeviceBytes());
+            assertEquals(0, context.launch(OpenCLTestSupport.SCALE, OpenCLTestSupport.scale(PArrayStorage.buffer(in, 0), PArrayStorage.buffer(out, 0), n, 2f)).profile().hostToDeviceBytes(),
                     "the device copy is current: nothing is sent");
             in.put(2, 5.0f); // a host write makes the device copy stale
-            assertEquals(n * 4L, context.launch(OpenCLTestSupport.SCALE, OpenCLTestSupport.scale(in.buffer(0), out.buffer(0), n, 2f)).profile().hostToDeviceBytes());
+            assertEquals(n * 4L, context.launch(OpenCLTestSupport.SCALE, OpenCLTestSupport.scale(PArrayStorage.buffer(in, 0), PArrayStorage.buffer(out, 0), n, 2f)).profile().hostToDeviceBytes());
             assertEquals(6.0f, out.get(1));
             assertEquals(10.0f, out.get(2));
         }
@@ -125,9 +126,9 @@ class KernelLaunchTest {
             values[k] = k;
         }
         try (PArray<Float> in = PArray.of(values); PArray<Float> middle = PArray.allocate(Float.class, n); PArray<Float> out = PArray.allocate(Float.class, n)) {
-            context.launch(OpenCLTestSupport.SCALE, OpenCLTestSupport.scale(in.buffer(0), middle.buffer(0), n, 2f));
+            context.launch(OpenCLTestSupport.SCALE, OpenCLTestSupport.scale(PArrayStorage.buffer(in, 0), PArrayStorage.buffer(middle, 0), n, 2f));
             long lazyBefore = Profiler.lazyDeviceToHost().bytes();
-            LaunchProfile second = context.launch(OpenCLTestSupport.SCALE, OpenCLTestSupport.scale(middle.buffer(0), out.buffer(0), n, 3f)).profile();
+            LaunchProfile second = context.launch(OpenCLTestSupport.SCALE, OpenCLTestSupport.scale(PArrayStorage.buffer(middle, 0), PArrayStorage.buffer(out, 0), n, 3f)).profile();
             assertEquals(0, second.hostToDeviceBytes(), "the intermediate is read where it was written");
             assertEquals(0, second.deviceToHostBytes());
             assertEquals(lazyBefore, Profiler.lazyDeviceToHost().bytes(), "nothing came back yet");
@@ -138,7 +139,7 @@ class KernelLaunchTest {
             for (int k = 0; k < n; k++) {
                 assertEquals(k * 6.0f, result[k]);
             }
-            assertTrue(((DeviceResidency) middle.buffer(0).mirror()).isDeviceNewer(), "the intermediate never came back");
+            assertTrue(((DeviceResidency) PArrayStorage.buffer(middle, 0).mirror()).isDeviceNewer(), "the intermediate never came back");
         }
     }
 
@@ -149,9 +150,9 @@ class KernelLaunchTest {
         try (PArray<Float> in = PArray.of(new float[n]); PArray<Float> out = PArray.allocate(Float.class, n)) {
             in.put(5, 1.5f);
             LaunchProfile profile = context.launch(OpenCLTestSupport.SCALE,
-                    OpenCLTestSupport.scale(in.buffer(0), out.buffer(0), n, 2f).keepResultOnDevice(false)).profile();
+                    OpenCLTestSupport.scale(PArrayStorage.buffer(in, 0), PArrayStorage.buffer(out, 0), n, 2f).keepResultOnDevice(false)).profile();
             assertEquals(n * 4L, profile.deviceToHostBytes());
-            assertFalse(((DeviceResidency) out.buffer(0).mirror()).isDeviceNewer());
+            assertFalse(((DeviceResidency) PArrayStorage.buffer(out, 0).mirror()).isDeviceNewer());
             long lazyBefore = Profiler.lazyDeviceToHost().bytes();
             assertEquals(3.0f, out.get(5));
             assertEquals(lazyBefore, Profiler.lazyDeviceToHost().bytes());
@@ -164,7 +165,7 @@ class KernelLaunchTest {
         long before = OpenCLTestSupport.deviceBuffersInUse(context);
         PArray<Float> in = PArray.of(new float[777]);
         PArray<Float> out = PArray.allocate(Float.class, 777);
-        context.launch(OpenCLTestSupport.SCALE, OpenCLTestSupport.scale(in.buffer(0), out.buffer(0), 777, 2f));
+        context.launch(OpenCLTestSupport.SCALE, OpenCLTestSupport.scale(PArrayStorage.buffer(in, 0), PArrayStorage.buffer(out, 0), 777, 2f));
         assertEquals(before + 2, OpenCLTestSupport.deviceBuffersInUse(context));
         in.close();
         out.close();
@@ -177,10 +178,10 @@ class KernelLaunchTest {
         try (PArray<Float> in = PArray.of(new float[8]); PArray<Float> out = PArray.allocate(Float.class, 8)) {
             long before = OpenCLTestSupport.deviceBuffersInUse(context);
             IllegalArgumentException missing = assertThrows(IllegalArgumentException.class, () -> context.launch(OpenCLTestSupport.SCALE,
-                    new KernelLaunch().readBuffer(0, in.buffer(0)).writeBuffer(1, out.buffer(0)).scalar(3, JavaKind.Float, 1f).globalSize(8)));
+                    new KernelLaunch().readBuffer(0, PArrayStorage.buffer(in, 0)).writeBuffer(1, PArrayStorage.buffer(out, 0)).scalar(3, JavaKind.Float, 1f).globalSize(8)));
             assertEquals("argument 2 of kernel scale is not bound", missing.getMessage());
             assertThrows(IllegalArgumentException.class, () -> new KernelLaunch().scalar(0, JavaKind.Int, 1L), "a long is not an int");
-            assertThrows(IllegalArgumentException.class, () -> new KernelLaunch().readBuffer(0, in.buffer(0)).writeBuffer(0, out.buffer(0)));
+            assertThrows(IllegalArgumentException.class, () -> new KernelLaunch().readBuffer(0, PArrayStorage.buffer(in, 0)).writeBuffer(0, PArrayStorage.buffer(out, 0)));
             assertEquals(before, OpenCLTestSupport.deviceBuffersInUse(context));
         }
     }

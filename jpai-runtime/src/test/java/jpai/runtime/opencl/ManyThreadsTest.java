@@ -39,7 +39,7 @@ import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import jpai.AF;
 import jpai.ArrayFunction;
 import jpai.PArray;
-import jpai.runtime.profile.ApplyProfile;
+import jpai.ApplyProfile;
 import jpai.runtime.profile.Profiler;
 
 /**

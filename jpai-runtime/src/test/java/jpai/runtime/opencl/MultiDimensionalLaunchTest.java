@@ -12,6 +12,7 @@ import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import jdk.vm.ci.meta.JavaKind;
 import jpai.PArray;
 import jpai.ocl.KernelSource;
+import jpai.runtime.memory.PArrayStorage;
 
 /**
  * 2-D and 3-D launches of hand-written kernels: every work-item once, also when the launch is split
@@ -61,7 +62,7 @@ class MultiDimensionalLaunchTest {
         try (PArray<Integer> out = PArray.allocate(Integer.class, (long) rows * columns)) {
             // 48 x 40 work-items in groups of 16 x 4, 8 rows per enqueue: five slabs, with global offsets 8, 16, 24, 32
             long kernelsBefore = KernelLaunches.count();
-            LaunchResult result = context.launch(GRID, new KernelLaunch().writeBuffer(0, out.buffer(0)).scalar(1, JavaKind.Long, (long) columns)
+            LaunchResult result = context.launch(GRID, new KernelLaunch().writeBuffer(0, PArrayStorage.buffer(out, 0)).scalar(1, JavaKind.Long, (long) columns)
                     .scalar(2, JavaKind.Long, (long) rows).globalSize(48, 40).localSize(16, 4).perEnqueue(8));
             assertEquals(5, KernelLaunches.count() - kernelsBefore, "five slabs");
             assertTrue(result.profile().kernelNanos() > 0);
@@ -75,7 +76,7 @@ class MultiDimensionalLaunchTest {
         int[] d = {11, 3, 70};
         try (PArray<Integer> out = PArray.allocate(Integer.class, (long) d[0] * d[1] * d[2])) {
             long kernelsBefore = KernelLaunches.count();
-            context.launch(BOX, new KernelLaunch().writeBuffer(0, out.buffer(0)).scalar(1, JavaKind.Long, 0L).baseIndexArgument(1)
+            context.launch(BOX, new KernelLaunch().writeBuffer(0, PArrayStorage.buffer(out, 0)).scalar(1, JavaKind.Long, 0L).baseIndexArgument(1)
                     .scalar(2, JavaKind.Long, (long) d[0]).scalar(3, JavaKind.Long, (long) d[1]).scalar(4, JavaKind.Long, (long) d[2])
                     .globalSize(72, 4, 12).localSize(8, 4, 2).perEnqueue(4));
             assertEquals(3, KernelLaunches.count() - kernelsBefore, "three slabs of 4, 4 and 4 planes");
@@ -98,10 +99,10 @@ class MultiDimensionalLaunchTest {
         int rows = 3;
         int columns = (int) tooLarge;
         try (PArray<Integer> out = PArray.allocate(Integer.class, (long) rows * columns)) {
-            context.launch(GRID, new KernelLaunch().writeBuffer(0, out.buffer(0)).scalar(1, JavaKind.Long, (long) columns)
+            context.launch(GRID, new KernelLaunch().writeBuffer(0, PArrayStorage.buffer(out, 0)).scalar(1, JavaKind.Long, (long) columns)
                     .scalar(2, JavaKind.Long, (long) rows).globalSize(tooLarge, 4).localSize(tooLarge, 2).localSizeMayShrink());
             assertGrid(out, rows, columns);
-            assertThrows(OpenCLRuntimeException.class, () -> context.launch(GRID, new KernelLaunch().writeBuffer(0, out.buffer(0)).scalar(1, JavaKind.Long, (long) columns)
+            assertThrows(OpenCLRuntimeException.class, () -> context.launch(GRID, new KernelLaunch().writeBuffer(0, PArrayStorage.buffer(out, 0)).scalar(1, JavaKind.Long, (long) columns)
                     .scalar(2, JavaKind.Long, (long) rows).globalSize(tooLarge, 4).localSize(tooLarge, 2)));
         }
     }
@@ -110,10 +111,10 @@ class MultiDimensionalLaunchTest {
     void inconsistentSizesAreRefusedBeforeAnythingRuns() {
         DeviceContext context = OpenCLTestSupport.context();
         try (PArray<Integer> out = PArray.allocate(Integer.class, 64)) {
-            IllegalArgumentException dimensions = assertThrows(IllegalArgumentException.class, () -> context.launch(GRID, new KernelLaunch().writeBuffer(0, out.buffer(0))
+            IllegalArgumentException dimensions = assertThrows(IllegalArgumentException.class, () -> context.launch(GRID, new KernelLaunch().writeBuffer(0, PArrayStorage.buffer(out, 0))
                     .scalar(1, JavaKind.Long, 8L).scalar(2, JavaKind.Long, 8L).globalSize(8, 8).localSize(8)));
             assertTrue(dimensions.getMessage().contains("2 global sizes") && dimensions.getMessage().contains("1 local sizes"), dimensions.getMessage());
-            IllegalArgumentException multiple = assertThrows(IllegalArgumentException.class, () -> context.launch(GRID, new KernelLaunch().writeBuffer(0, out.buffer(0))
+            IllegalArgumentException multiple = assertThrows(IllegalArgumentException.class, () -> context.launch(GRID, new KernelLaunch().writeBuffer(0, PArrayStorage.buffer(out, 0))
                     .scalar(1, JavaKind.Long, 8L).scalar(2, JavaKind.Long, 8L).globalSize(8, 6).localSize(4, 4)));
             assertTrue(multiple.getMessage().contains("dimension 1"), multiple.getMessage());
             assertThrows(IllegalArgumentException.class, () -> new KernelLaunch().globalSize(1, 2, 3, 4));

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import jpai.PArray;
 import jpai.ocl.KernelSource;
 import jpai.runtime.device.OpenCLDeviceInfo;
+import jpai.runtime.memory.PArrayStorage;
 
 /**
  * The disk cache of program binaries: a second context (as a second JVM would) loads what the first
@@ -36,7 +37,7 @@ class ProgramCacheTest {
 
     private static void runAndCheck(DeviceContext context, KernelSource source) {
         try (PArray<Float> in = PArray.of(1f, 2f, 3f); PArray<Float> out = PArray.allocate(Float.class, 3)) {
-            context.launch(source, OpenCLTestSupport.scale(in.buffer(0), out.buffer(0), 3, 2f));
+            context.launch(source, OpenCLTestSupport.scale(PArrayStorage.buffer(in, 0), PArrayStorage.buffer(out, 0), 3, 2f));
             assertArrayEquals(new float[] {3f, 5f, 7f}, out.toFloatArray());
         }
     }
@@ -106,7 +107,7 @@ class ProgramCacheTest {
         try {
             runAndCheck(first, doubling);
             try (PArray<Float> in = PArray.of(1f, 2f, 3f); PArray<Float> out = PArray.allocate(Float.class, 3)) {
-                first.launch(tripling, OpenCLTestSupport.scale(in.buffer(0), out.buffer(0), 3, 2f));
+                first.launch(tripling, OpenCLTestSupport.scale(PArrayStorage.buffer(in, 0), PArrayStorage.buffer(out, 0), 3, 2f));
             }
         } finally {
             first.close();
@@ -134,7 +135,7 @@ class ProgramCacheTest {
         System.setProperty(jpai.runtime.JpaiOptions.CACHE_MIN_FREE_BYTES, Long.toString(Long.MAX_VALUE)); // no disk has that much free
         try (PArray<Float> in = PArray.of(1f, 2f, 3f); PArray<Float> out = PArray.allocate(Float.class, 3)) {
             OpenCLRuntimeException refused = org.junit.jupiter.api.Assertions.assertThrows(OpenCLRuntimeException.class,
-                    () -> context.launch(source, OpenCLTestSupport.scale(in.buffer(0), out.buffer(0), 3, 2f)));
+                    () -> context.launch(source, OpenCLTestSupport.scale(PArrayStorage.buffer(in, 0), PArrayStorage.buffer(out, 0), 3, 2f)));
             assertTrue(refused.getMessage().contains("bytes are free for PoCL's kernel cache"), refused.getMessage());
         } finally {
             System.clearProperty(jpai.runtime.JpaiOptions.CACHE_MIN_FREE_BYTES);

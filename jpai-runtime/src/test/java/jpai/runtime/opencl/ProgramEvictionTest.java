@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import jpai.PArray;
 import jpai.ocl.KernelSource;
 import jpai.runtime.JpaiOptions;
+import jpai.runtime.memory.PArrayStorage;
 
 /**
  * The in-memory program cache is bounded ({@code -Djpai.cache.programs}): the least recently used
@@ -41,7 +42,7 @@ class ProgramEvictionTest {
 
     private static void runAndCheck(DeviceContext context, KernelSource source, float plus) {
         try (PArray<Float> in = PArray.of(1f, 2f, 3f); PArray<Float> out = PArray.allocate(Float.class, 3)) {
-            context.launch(source, OpenCLTestSupport.scale(in.buffer(0), out.buffer(0), 3, 2f));
+            context.launch(source, OpenCLTestSupport.scale(PArrayStorage.buffer(in, 0), PArrayStorage.buffer(out, 0), 3, 2f));
             assertArrayEquals(new float[] {2f + plus, 4f + plus, 6f + plus}, out.toFloatArray());
         }
     }

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 
 import jpai.PArray;
+import jpai.runtime.memory.PArrayStorage;
 
 /**
  * Transfers in slices (arrays over 2 GiB move in slices of at most 1 GiB), shown with slices of a
@@ -83,7 +84,7 @@ class TransfersTest {
                 values[k] = k - 5000.5f;
             }
             try (PArray<Float> in = PArray.of(values); PArray<Float> out = PArray.allocate(Float.class, n)) {
-                LaunchProfile profile = sliced.launch(OpenCLTestSupport.SCALE, OpenCLTestSupport.scale(in.buffer(0), out.buffer(0), n, -2f)
+                LaunchProfile profile = sliced.launch(OpenCLTestSupport.SCALE, OpenCLTestSupport.scale(PArrayStorage.buffer(in, 0), PArrayStorage.buffer(out, 0), n, -2f)
                         .keepResultOnDevice(false)).profile();
                 assertEquals(10, profile.hostToDeviceCount());
                 assertEquals(10, profile.deviceToHostCount());

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 
 import jpai.AF;
+import jpai.ApplyProfile;
 import jpai.ArrayFunction;
 import jpai.PArray;
 

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import jpai.AF;
 import jpai.Executor;
-import jpai.runtime.FallbackException;
+import jpai.FallbackException;
 import jpai.PArray;
 
 /**

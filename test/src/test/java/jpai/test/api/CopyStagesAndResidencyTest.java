@@ -11,7 +11,7 @@ import jpai.AF;
 import jpai.ArrayFunction;
 import jpai.Executor;
 import jpai.PArray;
-import jpai.runtime.profile.ApplyProfile;
+import jpai.ApplyProfile;
 
 /**
  * The explicit data stages and the residency they rely on, counted through the profiler: a

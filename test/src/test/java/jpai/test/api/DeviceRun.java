@@ -13,7 +13,7 @@ import jpai.ArrayFunction;
 import jpai.Executor;
 import jpai.PArray;
 import jpai.runtime.opencl.KernelLaunches;
-import jpai.runtime.profile.ApplyProfile;
+import jpai.ApplyProfile;
 
 /**
  * Evidence, for the capture tests, of where an apply ran: on the device ({@link #onDevice}: the

@@ -2,6 +2,8 @@ package jpai.test.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,6 +24,7 @@ import jpai.PArray;
 import jpai.Tuple2;
 import jpai.Tuple3;
 import jpai.TupleType;
+import jpai.runtime.memory.PArrayStorage;
 
 /**
  * Maps over 2-D and 3-D index spaces ({@code PArray.range(rows, columns)}, {@code PArray.range(d0,
@@ -288,11 +291,11 @@ class IndexSpaceTest {
     void aWrittenRangeIsAnOrdinaryArrayOfPairs() {
         Function<Tuple2<Integer, Integer>, Integer> f = ij -> ij._1() * 1000 + ij._2();
         try (PArray<Tuple2<Integer, Integer>> grid = PArray.range(40, 50)) {
-            assertTrue(grid.isRange());
+            assertNotNull(PArrayStorage.rangeExtents(grid));
             assertEquals(new Tuple2<>(39, 49), grid.get(1999));
             assertEquals(new Tuple2<>(1, 0), grid.get(50));
             grid.put(77, new Tuple2<>(-3, 4));
-            assertFalse(grid.isRange());
+            assertNull(PArrayStorage.rangeExtents(grid));
             try (PArray<Integer> out = ExecutorCase.apply(AF.map(f), Executor.ACCELERATOR, grid)) {
                 if (ExecutorCase.openCLExpected()) {
                     assertTrue(AF.lastProfile().hostToDeviceBytes() >= 2000 * 8L, "the written pairs went to the device: " + AF.lastProfile());

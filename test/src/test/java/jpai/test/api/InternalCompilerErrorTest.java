@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import jpai.AF;
 import jpai.Executor;
 import jpai.PArray;
-import jpai.runtime.FallbackException;
+import jpai.FallbackException;
 import jpai.runtime.InternalCompilerErrors;
 
 /**

@@ -20,6 +20,7 @@ import jpai.ArrayFunction;
 import jpai.ElementType;
 import jpai.Executor;
 import jpai.PArray;
+import jpai.runtime.memory.PArrayStorage;
 import jpai.runtime.opencl.FaultInjection;
 import jpai.runtime.opencl.FaultInjection.Fault;
 
@@ -241,7 +242,7 @@ class MemorySafetyTest {
     /** With OpenCL, new arrays live in the device's pinned memory: the memory the old segments outlived. */
     static void expectPinnedMemoryWithOpenCL(PArray<?> array) {
         if (ExecutorCase.openCLExpected()) {
-            assertNotNull(array.buffer(0).allocation().deviceHandle(), "arrays are in pinned driver memory when OpenCL is in use");
+            assertNotNull(PArrayStorage.buffer(array, 0).allocation().deviceHandle(), "arrays are in pinned driver memory when OpenCL is in use");
         }
     }
 }

@@ -121,7 +121,7 @@ class ReduceTest {
                 expected += (long) value * value;
             }
             assertEquals(expected, sum.get(0));
-            jpai.runtime.profile.ApplyProfile profile = AF.lastProfile();
+            jpai.ApplyProfile profile = AF.lastProfile();
             // The fused first pass and the passes over partial results (100,000 elements: 6,250 leaves,
             // at most 2 passes with work-groups of 64 or more); no separate map kernel.
             org.junit.jupiter.api.Assertions.assertTrue(profile.kernelCount() <= 2 && !profile.fellBack(), profile.toString());

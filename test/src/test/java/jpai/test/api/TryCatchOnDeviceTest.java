@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import jpai.AF;
 import jpai.Executor;
 import jpai.PArray;
-import jpai.runtime.profile.ApplyProfile;
+import jpai.ApplyProfile;
 
 /**
  * Issue 19 item 9: a lambda's own {@code catch} of an implicit exception (index out of bounds,

@@ -10,7 +10,7 @@ import jpai.ArrayFunction;
 import jpai.Executor;
 import jpai.PArray;
 import jpai.Tuple;
-import jpai.runtime.FallbackException;
+import jpai.FallbackException;
 
 /**
  * Runs one program on the JVM ({@link Executor#SEQUENTIAL}, the reference) and on the device

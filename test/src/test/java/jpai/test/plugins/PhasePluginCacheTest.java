@@ -19,7 +19,7 @@ import jpai.AF;
 import jpai.ArrayFunction;
 import jpai.Executor;
 import jpai.PArray;
-import jpai.runtime.profile.ApplyProfile;
+import jpai.ApplyProfile;
 
 /**
  * The runtime's kernel cache keys on the phase plugins: one function applied with a plugin, then

@@ -18,7 +18,7 @@ import jpai.Executor;
 import jpai.PArray;
 import jpai.compiler.PhaseTimings;
 import jpai.runtime.KernelCompilation;
-import jpai.runtime.profile.ApplyProfile;
+import jpai.ApplyProfile;
 
 /**
  * docs/phase-plugins.md's worked example, {@link PowerOfTwoRemaindersAsMasksPhase} named in

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 import jpai.AF;
 import jpai.Executor;
 import jpai.PArray;
-import jpai.runtime.FallbackException;
-import jpai.runtime.profile.ApplyProfile;
+import jpai.FallbackException;
+import jpai.ApplyProfile;
 
 /**
  * A plugin that throws, or a plugin class that cannot be loaded, never stops an operation: it runs

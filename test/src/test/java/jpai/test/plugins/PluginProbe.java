@@ -2,7 +2,7 @@ package jpai.test.plugins;
 
 import jpai.AF;
 import jpai.PArray;
-import jpai.runtime.profile.ApplyProfile;
+import jpai.ApplyProfile;
 
 /**
  * The program {@code PhasePluginJarTest} starts in a JVM of its own, with the example plugin's jar

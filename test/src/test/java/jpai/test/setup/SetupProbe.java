@@ -2,7 +2,7 @@ package jpai.test.setup;
 
 import jpai.AF;
 import jpai.PArray;
-import jpai.runtime.profile.ApplyProfile;
+import jpai.ApplyProfile;
 
 /**
  * The tiny program the set-up tests start in a JVM of its own: one map with a captured value,

@@ -10,7 +10,7 @@ import jpai.PArray;
 
 /**
  * What memory safety and coherence cost on the host, per call, on the default device: the figures
- * of the README's section on memory. Uses only API calls older versions have too, so the same class
+ * of docs/runtime.md's section on memory. Uses only API calls older versions have too, so the same class
  * measures the code before and after a change.
  *
  * <ul>

@@ -10,7 +10,7 @@ import jpai.ArrayFunction;
 import jpai.PArray;
 import jpai.runtime.device.DeviceChoice;
 import jpai.runtime.opencl.OpenCLRuntime;
-import jpai.runtime.profile.ApplyProfile;
+import jpai.ApplyProfile;
 
 /**
  * The order-preserving float-sum (or, with {@code --int-max}, int-max) reduction against a device copy of the same data: both run on

@@ -58,11 +58,12 @@ import jpai.PArray;
 import jpai.ocl.KernelSource;
 import jpai.runtime.device.DeviceChoice;
 import jpai.runtime.device.OpenCLDeviceInfo;
+import jpai.runtime.memory.PArrayStorage;
 import jpai.runtime.opencl.DeviceContext;
 import jpai.runtime.opencl.KernelLaunch;
 import jpai.runtime.opencl.LaunchResult;
 import jpai.runtime.opencl.OpenCLRuntime;
-import jpai.runtime.profile.ApplyProfile;
+import jpai.ApplyProfile;
 import jpai.runtime.profile.Profiler;
 
 /**
@@ -172,12 +173,12 @@ public final class TransferBenchmark {
     private Rates runtimeTransfers(DeviceContext context) {
         long n = bytes / Float.BYTES;
         try (PArray<Float> in = PArray.allocate(Float.class, n); PArray<Float> out = PArray.allocate(Float.class, n)) {
-            System.out.println("host memory of the arrays: " + (in.buffer(0).allocation().deviceHandle() != null ? "pinned (CL_MEM_ALLOC_HOST_PTR, mapped)" : "plain (not pinned!)"));
-            fillPattern(in.buffer(0).forHostWrite());
+            System.out.println("host memory of the arrays: " + (PArrayStorage.buffer(in, 0).allocation().deviceHandle() != null ? "pinned (CL_MEM_ALLOC_HOST_PTR, mapped)" : "plain (not pinned!)"));
+            fillPattern(PArrayStorage.buffer(in, 0).forHostWrite());
             // Validation: send, copy on the device, bring back, compare every byte.
-            context.launch(COPY, new KernelLaunch().readBuffer(0, in.buffer(0)).writeBuffer(1, out.buffer(0)).scalar(2, JavaKind.Long, n)
+            context.launch(COPY, new KernelLaunch().readBuffer(0, PArrayStorage.buffer(in, 0)).writeBuffer(1, PArrayStorage.buffer(out, 0)).scalar(2, JavaKind.Long, n)
                     .globalSize(Math.min(n, 1L << 24)));
-            long mismatch = in.buffer(0).forHostRead().mismatch(out.buffer(0).forHostRead());
+            long mismatch = PArrayStorage.buffer(in, 0).forHostRead().mismatch(PArrayStorage.buffer(out, 0).forHostRead());
             if (mismatch != -1) {
                 System.out.println("VALIDATION FAILED: the runtime's round trip differs at byte " + mismatch);
                 return null;
@@ -188,9 +189,9 @@ public final class TransferBenchmark {
             double[] d2hWall = new double[repeats];
             double[] d2hEvent = new double[repeats];
             for (int r = 0; r < repeats; r++) {
-                in.buffer(0).forHostWrite(); // the device copy is stale now: the next launch sends it all
+                PArrayStorage.buffer(in, 0).forHostWrite(); // the device copy is stale now: the next launch sends it all
                 long start = System.nanoTime();
-                LaunchResult sent = context.launch(READS, new KernelLaunch().readBuffer(0, in.buffer(0)).scalar(1, JavaKind.Long, n).globalSize(1));
+                LaunchResult sent = context.launch(READS, new KernelLaunch().readBuffer(0, PArrayStorage.buffer(in, 0)).scalar(1, JavaKind.Long, n).globalSize(1));
                 long wall = System.nanoTime() - start;
                 if (sent.profile().hostToDeviceBytes() != bytes) {
                     System.out.println("VALIDATION FAILED: the launch sent " + sent.profile().hostToDeviceBytes() + " bytes, not " + bytes);
@@ -199,10 +200,10 @@ public final class TransferBenchmark {
                 h2dWall[r] = rate(bytes, wall);
                 h2dEvent[r] = rate(bytes, sent.profile().hostToDeviceNanos());
 
-                context.launch(WRITES, new KernelLaunch().writeBuffer(0, out.buffer(0)).scalar(1, JavaKind.Long, n).globalSize(1));
+                context.launch(WRITES, new KernelLaunch().writeBuffer(0, PArrayStorage.buffer(out, 0)).scalar(1, JavaKind.Long, n).globalSize(1));
                 Profiler.LazyTransfers before = Profiler.lazyDeviceToHost();
                 start = System.nanoTime();
-                out.buffer(0).forHostRead(); // the device copy is newer: this brings it back
+                PArrayStorage.buffer(out, 0).forHostRead(); // the device copy is newer: this brings it back
                 wall = System.nanoTime() - start;
                 Profiler.LazyTransfers after = Profiler.lazyDeviceToHost();
                 if (after.bytes() - before.bytes() != bytes) {
@@ -323,7 +324,7 @@ public final class TransferBenchmark {
             for (int i = 0; i < withRead; i++) {
                 long start = System.nanoTime();
                 try (PArray<Float> out = map.apply(in)) {
-                    out.buffer(0).forHostRead();
+                    PArrayStorage.buffer(out, 0).forHostRead();
                     wallWithRead[i] = System.nanoTime() - start;
                 }
             }

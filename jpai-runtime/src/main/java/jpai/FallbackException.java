@@ -1,4 +1,4 @@
-package jpai.runtime;
+package jpai;
 
 /**
  * Thrown instead of falling back to Java when {@code -Djpai.fallback=error}: tests and benchmarks

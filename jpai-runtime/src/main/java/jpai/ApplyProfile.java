@@ -1,6 +1,8 @@
-package jpai.runtime.profile;
+package jpai;
 
 import java.util.Locale;
+
+import jpai.runtime.profile.Json;
 
 /**
  * Where the time of one {@code apply} went, and what it moved. Immutable.
