@@ -93,6 +93,8 @@ final class KernelLauncher {
     /** Where the status words go after the wait, or null when the kernel has none. */
     private int[] status;
     private long buildNanos;
+    /** The work-group size this launch uses when the launch lets it be tuned ({@link KernelLaunch#localSizeTuned()}), else null. */
+    private WorkGroupTuning.Choice workGroupChoice;
 
     /** @param sent the event of the send this launch made to the device copy, or null */
     /** A written Java array's device copy and where it is read back to after the kernel. */
@@ -463,7 +465,8 @@ final class KernelLauncher {
      * each is halved (a power of two stays a divisor of its global size and of the slab size) until
      * it fits the device's limit in its dimension ({@code CL_DEVICE_MAX_WORK_ITEM_SIZES}) and the
      * whole group fits the kernel's ({@code CL_KERNEL_WORK_GROUP_SIZE}): a work-group size the
-     * driver would refuse never fails a launch that only chose it for speed.
+     * driver would refuse never fails a launch that only chose it for speed. Where the launch lets
+     * them be tuned, the group is then the size {@link WorkGroupTuning} chooses within that fit.
      */
     private long[] localSizes() {
         long[] local = launch.localSizes();
@@ -477,6 +480,9 @@ final class KernelLauncher {
                 fitted[d] /= 2;
             }
         }
+        if (launch.localSizesTuned()) {
+            WorkGroupShape.shrinkTo(fitted, Long.highestOneBit(Math.max(1, program.maxWorkGroupSize()))); // dimension 0 keeps its width longest
+        }
         while (Arrays.stream(fitted).reduce(1, Math::multiplyExact) > program.maxWorkGroupSize()) {
             int largest = -1;
             for (int d = 0; d < fitted.length; d++) {
@@ -488,6 +494,11 @@ final class KernelLauncher {
                 break; // odd sizes cannot shrink and stay divisors: the driver says what is wrong
             }
             fitted[largest] /= 2;
+        }
+        if (launch.localSizesTuned() && !program.workGroupTuning().fixedByKernel() && Arrays.stream(fitted).allMatch(size -> Long.bitCount(size) == 1)) {
+            long ceiling = Arrays.stream(fitted).reduce(1, Math::multiplyExact);
+            workGroupChoice = program.workGroupTuning().choose(launch.globalSize(), ceiling);
+            WorkGroupShape.shrinkTo(fitted, workGroupChoice.groupSize());
         }
         return fitted;
     }
@@ -505,6 +516,9 @@ final class KernelLauncher {
         }
         LaunchProfile profile = profile(buildNanos, System.nanoTime() - start);
         program.recordDeviceNanos(launch.globalSize(), profile.hostToDeviceNanos() + profile.kernelNanos() + profile.deviceToHostNanos());
+        if (workGroupChoice != null) {
+            program.workGroupTuning().record(workGroupChoice, profile.kernelNanos());
+        }
         sendsFinished();
         releaseTemporaries();
         return new LaunchResult(status, profile);
