@@ -71,11 +71,18 @@ final class BuiltProgram {
         try {
             clGetKernelInfo(first, CL_KERNEL_NUM_ARGS, Sizeof.cl_uint, Pointer.to(count), null);
             clGetKernelWorkGroupInfo(first, device, CL_KERNEL_WORK_GROUP_SIZE, Sizeof.size_t, Pointer.to(groupSize), null);
-            clGetKernelWorkGroupInfo(first, device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, Sizeof.size_t, Pointer.to(preferredMultiple), null);
-            clGetKernelWorkGroupInfo(first, device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, 3L * Sizeof.size_t, Pointer.to(requiredSize), null);
         } catch (CLException e) {
             clReleaseKernel(first);
             throw e;
+        }
+        try {
+            clGetKernelWorkGroupInfo(first, device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, Sizeof.size_t, Pointer.to(preferredMultiple), null);
+            clGetKernelWorkGroupInfo(first, device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, 3L * Sizeof.size_t, Pointer.to(requiredSize), null);
+        } catch (CLException e) {
+            // only speed hints: a driver that refuses them gets candidates from 1 up, and a kernel it built
+            // with reqd_work_group_size would refuse every other size at launch, so nothing is tuned then
+            preferredMultiple[0] = 0;
+            requiredSize[0] = 1;
         }
         this.argumentCount = count[0];
         this.maxWorkGroupSize = groupSize[0];
