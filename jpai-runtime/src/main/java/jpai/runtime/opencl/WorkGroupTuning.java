@@ -47,8 +47,8 @@ final class WorkGroupTuning {
     /** The property that forces a work-group size (work-items per group) for measurement. */
     static final String FORCE_PROPERTY = "jpai.workgroup";
 
-    /** What a launch uses: {@code groupSize} work-items per group; {@code trials} non-null while it is a measurement. */
-    record Choice(long groupSize, SizeClassTrials trials) {
+    /** What a launch of {@code launchWorkItems} uses: {@code groupSize} work-items per group; {@code trials} non-null while it is a measurement. */
+    record Choice(long groupSize, SizeClassTrials trials, long launchWorkItems) {
     }
 
     /** The launches of one size class, by work-items to a power of two and the group ceiling. */
@@ -84,7 +84,7 @@ final class WorkGroupTuning {
         }
         Long forced = Long.getLong(FORCE_PROPERTY);
         if (forced != null && forced > 0) {
-            return new Choice(Math.min(Long.highestOneBit(forced), ceiling), null);
+            return new Choice(Math.min(Long.highestOneBit(forced), ceiling), null, workItems);
         }
         SizeClassTrials trials;
         synchronized (this) {
@@ -92,19 +92,36 @@ final class WorkGroupTuning {
                     c -> new SizeClassTrials(candidates(c.ceiling())));
             long settled = trials.settled;
             if (settled > 0) {
-                return new Choice(settled, null);
+                return new Choice(settled, null, workItems);
             }
-            return new Choice(trials.next(), trials);
+            return new Choice(trials.next(), trials, workItems);
         }
     }
 
-    /** Records what a measured launch's kernels took on the device (0 or less: unknown). */
-    void record(Choice choice, long kernelNanos) {
+    /**
+     * Records what a measured launch's kernels took on the device (0 or less: unknown).
+     *
+     * @return when this measurement settled its size class, what was chosen and why, in words; else null
+     */
+    String record(Choice choice, long kernelNanos) {
         if (choice.trials() == null) {
-            return;
+            return null;
         }
         synchronized (this) {
-            choice.trials().record(choice.groupSize(), kernelNanos);
+            SizeClassTrials trials = choice.trials();
+            if (trials.settled > 0) {
+                return null;
+            }
+            trials.record(choice.groupSize(), kernelNanos);
+            if (trials.settled == 0) {
+                return null;
+            }
+            StringBuilder times = new StringBuilder();
+            for (int i = 0; i < trials.candidates.size(); i++) {
+                times.append(i == 0 ? "" : ", ").append(trials.candidates.get(i)).append(": ")
+                        .append(trials.fastest[i] > 0 ? String.format(java.util.Locale.ROOT, "%.1f us", trials.fastest[i] / 1e3) : "no time");
+            }
+            return "work-groups of " + trials.settled + " work-items for launches of " + choice.launchWorkItems() + " work-items (fastest kernel time per size: " + times + ")";
         }
     }
 
