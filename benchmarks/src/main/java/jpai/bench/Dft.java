@@ -148,13 +148,13 @@ public final class Dft extends Program<Dft.Data> {
 
     /**
      * One map over k returning {@code new Tuple2<>(re, im)} (the twiddles computed once, as in the
-     * sequential version), capturing the signal arrays and the scale; results read into two Java arrays.
+     * sequential version), capturing the signal as resident {@code PArray}s and the scale; results read into two Java arrays.
      */
     @Override
     public Run jpai(Data d) {
-        float[] re = d.re();
-        float[] im = d.im();
-        int n = re.length;
+        PArray<Float> re = PArray.of(d.re());
+        PArray<Float> im = PArray.of(d.im());
+        int n = d.re().length;
         float scale = scale(n);
         PArray<Integer> indices = JpaiRun.indices(n);
         float[] outRe = new float[n];
@@ -162,19 +162,21 @@ public final class Dft extends Program<Dft.Data> {
         ArrayFunction<Integer, Tuple2<Float, Float>> dft = AF.map((Integer k) -> {
             float sumRe = 0;
             float sumIm = 0;
-            for (int t = 0; t < re.length; t++) {
-                float angle = scale * ((t * k) % re.length);
+            for (int t = 0; t < n; t++) {
+                float angle = scale * ((t * k) % n);
                 float c = (float) Math.cos(angle);
                 float s = (float) Math.sin(angle);
-                sumRe += re[t] * c + im[t] * s;
-                sumIm += im[t] * c - re[t] * s;
+                float x = re.get(t);
+                float y = im.get(t);
+                sumRe += x * c + y * s;
+                sumIm += y * c - x * s;
             }
             return new Tuple2<>(sumRe, sumIm);
         });
-        return new JpaiRun(List.of(indices), () -> List.of(dft.apply(indices)), results -> {
+        return new JpaiRun(List.of(indices, re, im), () -> List.of(dft.apply(indices)), results -> {
             JpaiRun.copy(results.get(0), 0, outRe);
             JpaiRun.copy(results.get(0), 1, outIm);
-        }, () -> Output.of("re", outRe.clone(), "im", outIm.clone()), "one map over k returning Tuple2(re, im), capturing the signal");
+        }, () -> Output.of("re", outRe.clone(), "im", outIm.clone()), "one map over k returning Tuple2(re, im), capturing the signal as resident PArrays");
     }
 
     @Override
@@ -209,8 +211,9 @@ public final class Dft extends Program<Dft.Data> {
         Jocl.arg(kernel, 2, n);
         Jocl.arg(kernel, 3, scale(n));
         long local = Math.min(cl.workGroup1D(), 128);
+        // The input stays on the device between calls, as JPAI keeps its unchanged PArrays there.
+        cl.writeNow(dIn, in);
         return new OpenCLRun(cl, () -> {
-            cl.write(dIn, in);
             cl.launch(kernel, new long[] {Jocl.roundUp(n, local)}, new long[] {local});
             cl.read(out, dOut);
             return cl.finish();

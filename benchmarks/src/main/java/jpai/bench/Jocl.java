@@ -39,7 +39,8 @@ import jpai.runtime.device.OpenCLDeviceInfo;
  * code for a discrete GPU: one context and one in-order queue with profiling on; host data in
  * <em>pinned</em> memory (a {@code CL_MEM_ALLOC_HOST_PTR} staging buffer, mapped once, that the
  * program fills and reads in place), device buffers allocated once and reused by every call, one
- * write per input and one read per output per call, and kernels timed by their OpenCL events.
+ * write per input, made once before timing where JPAI keeps that input on the device ({@link #writeNow}) and
+ * else per call, one read per output per call, and kernels timed by their OpenCL events.
  * (On a CPU OpenCL device the "transfers" are memory copies; the code is tuned for GPUs.)
  *
  * <p>Its own context, separate from JPAI's, on the device JPAI chose ({@link #open}), or the context
@@ -145,6 +146,19 @@ public final class Jocl implements AutoCloseable {
     /** Enqueues host → device from pinned memory (not blocking; the queue is in order). */
     public void write(cl_mem destination, Pinned source) {
         CL.clEnqueueWriteBuffer(queue, destination, CL_FALSE, 0, source.bytes(), Pointer.to(source.host()), 0, null, null);
+    }
+
+    /**
+     * Copies {@code source} to {@code destination} now, blocking: the data a program keeps on the
+     * device (written once, before timing, as JPAI keeps an unchanged {@code PArray} there).
+     */
+    public void writeNow(cl_mem destination, Pinned source) {
+        CL.clEnqueueWriteBuffer(queue, destination, CL_TRUE, 0, source.bytes(), Pointer.to(source.host()), 0, null, null);
+    }
+
+    /** Copies a Java heap array to {@code destination}, blocking (JOCL cannot leave a heap array to a command in flight). */
+    public void writeNow(cl_mem destination, float[] source) {
+        CL.clEnqueueWriteBuffer(queue, destination, CL_TRUE, 0, 4L * source.length, Pointer.to(source), 0, null, null);
     }
 
     /** Enqueues device → pinned host memory (not blocking; {@link #finish()} waits). */

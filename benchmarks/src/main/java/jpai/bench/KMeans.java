@@ -125,21 +125,39 @@ public final class KMeans extends Program<KMeans.Data> {
                 () -> Output.of("member", member.clone()), "Java: fork/join pool");
     }
 
+    /** {@link #nearest(float, float, float[], float[])} reading the centroids where they live. */
+    static int nearest(float x, float y, PArray<Float> cx, PArray<Float> cy) {
+        int best = 0;
+        float bestDistance = Float.MAX_VALUE;
+        for (int k = 0; k < cx.length(); k++) {
+            float dx = x - cx.get(k);
+            float dy = y - cy.get(k);
+            float distance = dx * dx + dy * dy;
+            if (distance < bestDistance) {
+                bestDistance = distance;
+                best = k;
+            }
+        }
+        return best;
+    }
+
     /**
      * {@code AF.zip2().map(p -> nearest(p._1(), p._2(), cx, cy))} over {@code PArray.zip(px, py)},
-     * capturing the centroid arrays; the result read into a Java array.
+     * capturing the centroids as {@code PArray}s (resident on the device: a k-means step that moves
+     * them writes them with {@code copyFrom}, and the next apply sends those 64 bytes); the result
+     * read into a Java array.
      */
     @Override
     public Run jpai(Data d) {
-        float[] cx = d.cx();
-        float[] cy = d.cy();
+        PArray<Float> cx = PArray.of(d.cx());
+        PArray<Float> cy = PArray.of(d.cy());
         PArray<Float> px = PArray.of(d.px());
         PArray<Float> py = PArray.of(d.py());
         PArray<Tuple2<Float, Float>> points = PArray.zip(px, py);
         int[] member = new int[d.px().length];
         ArrayFunction<Tuple2<Float, Float>, Integer> membership = AF.<Float, Float>zip2().map(p -> nearest(p._1(), p._2(), cx, cy));
-        return new JpaiRun(List.of(px, py), () -> List.of(membership.apply(points)), results -> JpaiRun.copy(results.get(0), 0, member),
-                () -> Output.of("member", member.clone()), "zip2().map over zip(px, py) capturing the centroid arrays");
+        return new JpaiRun(List.of(px, py, cx, cy), () -> List.of(membership.apply(points)), results -> JpaiRun.copy(results.get(0), 0, member),
+                () -> Output.of("member", member.clone()), "zip2().map over zip(px, py) capturing the centroids as resident PArrays");
     }
 
     @Override
@@ -184,9 +202,10 @@ public final class KMeans extends Program<KMeans.Data> {
         Jocl.arg(kernel, 3, n);
         Jocl.arg(kernel, 4, K);
         long local = cl.workGroup1D();
+        // Points and centroids stay on the device between calls, as JPAI keeps its PArrays there.
+        cl.writeNow(dPoints, points);
+        cl.writeNow(dCentroids, centroids);
         return new OpenCLRun(cl, () -> {
-            cl.write(dPoints, points);
-            cl.write(dCentroids, centroids);
             cl.launch(kernel, new long[] {Jocl.roundUp(n, local)}, new long[] {local});
             cl.read(member, dMember);
             return cl.finish();

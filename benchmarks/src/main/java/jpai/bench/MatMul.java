@@ -94,11 +94,11 @@ public final class MatMul extends Program<MatMul.Data> {
         }
     }
 
-    /** One element, as a dot product (the JPAI map's body). */
-    static float element(float[] a, float[] b, int n, int i, int j) {
+    /** One element, as a dot product (the JPAI map's body), reading the factors where they live. */
+    static float element(PArray<Float> a, PArray<Float> b, int n, int i, int j) {
         float sum = 0;
         for (int k = 0; k < n; k++) {
-            sum += a[i * n + k] * b[k * n + j];
+            sum += a.get(i * n + k) * b.get(k * n + j);
         }
         return sum;
     }
@@ -121,17 +121,21 @@ public final class MatMul extends Program<MatMul.Data> {
         return Run.java(() -> IntStream.range(0, n).parallel().forEach(i -> row(d.a(), d.b(), c, n, i)), () -> Output.of("c", c.clone()), "Java: fork/join pool");
     }
 
-    /** A map over element indices capturing A, B and n (a dot product per element); the result read into a Java array. */
+    /**
+     * A map over element indices capturing A and B as {@code PArray}s (resident on the device: sent
+     * by the first apply, not again while unchanged) and n, a dot product per element; the result
+     * read into a Java array.
+     */
     @Override
     public Run jpai(Data d) {
         int n = d.n();
-        float[] a = d.a();
-        float[] b = d.b();
+        PArray<Float> a = PArray.of(d.a());
+        PArray<Float> b = PArray.of(d.b());
         PArray<Tuple2<Integer, Integer>> elements = PArray.range(n, n);
         float[] c = new float[n * n];
         ArrayFunction<Tuple2<Integer, Integer>, Float> multiply = AF.map((Tuple2<Integer, Integer> ij) -> element(a, b, n, ij._1(), ij._2()));
-        return new JpaiRun(List.of(elements), () -> List.of(multiply.apply(elements)), results -> JpaiRun.copy(results.get(0), 0, c),
-                () -> Output.of("c", c.clone()), "map over the n x n index space PArray.range(n, n) capturing A, B and n");
+        return new JpaiRun(List.of(elements, a, b), () -> List.of(multiply.apply(elements)), results -> JpaiRun.copy(results.get(0), 0, c),
+                () -> Output.of("c", c.clone()), "map over the n x n index space PArray.range(n, n) capturing A and B as resident PArrays, and n");
     }
 
     @Override
@@ -177,9 +181,10 @@ public final class MatMul extends Program<MatMul.Data> {
         Jocl.arg(kernel, 1, dB);
         Jocl.arg(kernel, 2, dC);
         Jocl.arg(kernel, 3, n);
+        // A and B stay on the device between calls, as JPAI keeps its captured PArrays there.
+        cl.writeNow(dA, a);
+        cl.writeNow(dB, b);
         return new OpenCLRun(cl, () -> {
-            cl.write(dA, a);
-            cl.write(dB, b);
             cl.launch(kernel, new long[] {n, n}, new long[] {TILE, TILE});
             cl.read(c, dC);
             return cl.finish();

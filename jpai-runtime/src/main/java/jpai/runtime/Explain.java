@@ -50,6 +50,13 @@ public final class Explain {
         }
     }
 
+    /** A kernel's work-group size was chosen by measurement, and why. Printed with -Djpai.explain=true. */
+    public static void tuned(String message) {
+        if (JpaiOptions.explain()) {
+            once(message);
+        }
+    }
+
     /** Something every user should know once (no OpenCL device, say). Always printed. */
     public static void notice(String message) {
         once(message);

@@ -35,8 +35,8 @@ import jpai.runtime.opencl.WorkGroupShape;
  */
 final class LoopLaunch {
 
-    /** Work-group size, as a map's. */
-    private static final long WORK_GROUP = 256;
+    /** The largest work-group, as a map's: the launcher measures which power of two up to it is fastest per kernel. */
+    private static final long LARGEST_WORK_GROUP = 1024;
     /** Work-items per enqueue at most, as a map's. */
     private static final long MAX_WORK_ITEMS = 1L << 30;
 
@@ -66,7 +66,7 @@ final class LoopLaunch {
             iterations = Math.multiplyExact(iterations, extents[d]);
         }
         DeviceContext context = OpenCLRuntime.context(device);
-        long localSize = Math.min(WORK_GROUP, context.device().maxWorkGroupSize());
+        long localSize = Long.highestOneBit(Math.min(LARGEST_WORK_GROUP, context.device().maxWorkGroupSize()));
         KernelLaunch launch = new KernelLaunch();
         List<WrittenArray> written = new ArrayList<>();
         PArray<?> contributions = null;
@@ -95,12 +95,13 @@ final class LoopLaunch {
                 }
             }
             if (dimensions == 1) {
+                localSize = Math.min(localSize, WorkGroupShape.powerOfTwoAtLeast(iterations));
                 long globalSize = (iterations + localSize - 1) / localSize * localSize;
                 launch.localSize(localSize).globalSize(globalSize).perEnqueue(MAX_WORK_ITEMS / localSize * localSize);
             } else {
                 shapeIndexSpace(launch, extents, localSize);
             }
-            launch.localSizeMayShrink();
+            launch.localSizeTuned();
             LaunchResult result = context.launch(loop.kernel(), launch);
             if (result.hasStatus() && result.status(0) != 0) {
                 int element = result.status(1);

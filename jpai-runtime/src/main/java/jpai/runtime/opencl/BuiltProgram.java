@@ -1,6 +1,8 @@
 package jpai.runtime.opencl;
 
+import static org.jocl.CL.CL_KERNEL_COMPILE_WORK_GROUP_SIZE;
 import static org.jocl.CL.CL_KERNEL_NUM_ARGS;
+import static org.jocl.CL.CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE;
 import static org.jocl.CL.CL_KERNEL_WORK_GROUP_SIZE;
 import static org.jocl.CL.clCreateKernel;
 import static org.jocl.CL.clGetKernelInfo;
@@ -40,6 +42,8 @@ final class BuiltProgram {
     private final int argumentCount;
     /** {@code CL_KERNEL_WORK_GROUP_SIZE}: the most work-items a work-group of this kernel may have on its device. */
     private final long maxWorkGroupSize;
+    /** The kernel's work-group size on its device, measured on its first launches (with the program, it lives as long as the cache keeps it). */
+    private final WorkGroupTuning workGroupTuning;
     private final ArrayDeque<KernelObject> idle = new ArrayDeque<>();
     /** Launches using the program now. */
     private int leases;
@@ -62,6 +66,8 @@ final class BuiltProgram {
         cl_kernel first = clCreateKernel(program, kernelName, null);
         int[] count = new int[1];
         long[] groupSize = new long[1];
+        long[] preferredMultiple = new long[1];
+        long[] requiredSize = new long[3];
         try {
             clGetKernelInfo(first, CL_KERNEL_NUM_ARGS, Sizeof.cl_uint, Pointer.to(count), null);
             clGetKernelWorkGroupInfo(first, device, CL_KERNEL_WORK_GROUP_SIZE, Sizeof.size_t, Pointer.to(groupSize), null);
@@ -69,8 +75,18 @@ final class BuiltProgram {
             clReleaseKernel(first);
             throw e;
         }
+        try {
+            clGetKernelWorkGroupInfo(first, device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, Sizeof.size_t, Pointer.to(preferredMultiple), null);
+            clGetKernelWorkGroupInfo(first, device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, 3L * Sizeof.size_t, Pointer.to(requiredSize), null);
+        } catch (CLException e) {
+            // only speed hints: a driver that refuses them gets candidates from 1 up, and a kernel it built
+            // with reqd_work_group_size would refuse every other size at launch, so nothing is tuned then
+            preferredMultiple[0] = 0;
+            requiredSize[0] = 1;
+        }
         this.argumentCount = count[0];
         this.maxWorkGroupSize = groupSize[0];
+        this.workGroupTuning = new WorkGroupTuning(preferredMultiple[0], requiredSize[0] != 0);
         idle.push(new KernelObject(first, argumentCount));
         LiveResources.programCreated();
     }
@@ -95,9 +111,14 @@ final class BuiltProgram {
         return argumentCount;
     }
 
-    /** {@code CL_KERNEL_WORK_GROUP_SIZE} of the kernel on the program's device. */
+    /** {@code CL_KERNEL_WORK_GROUP_SIZE} of the kernel on the program's device (or a test's smaller limit, {@link FaultInjection#limitKernelWorkGroupSize}). */
     long maxWorkGroupSize() {
-        return maxWorkGroupSize;
+        return FaultInjection.kernelWorkGroupSize(maxWorkGroupSize);
+    }
+
+    /** The measured choice of this kernel's work-group size, per size class of its launches. */
+    WorkGroupTuning workGroupTuning() {
+        return workGroupTuning;
     }
 
     /** A kernel object no other thread is using. */

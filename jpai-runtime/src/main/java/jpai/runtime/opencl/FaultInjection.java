@@ -47,6 +47,8 @@ public final class FaultInjection {
     private static final Map<Fault, Armed> ARMED = new EnumMap<>(Fault.class);
     private static final Map<Fault, Runnable> ACTIONS = new EnumMap<>(Fault.class);
     private static volatile boolean anyArmed;
+    /** {@link #limitKernelWorkGroupSize}'s limit; 0 for none. */
+    private static volatile long kernelWorkGroupSizeLimit;
 
     private FaultInjection() {
     }
@@ -80,11 +82,31 @@ public final class FaultInjection {
         anyArmed = true;
     }
 
+    /**
+     * Makes every kernel report at most {@code maxWorkItems} as its {@code CL_KERNEL_WORK_GROUP_SIZE}
+     * from now on, as a driver does for a kernel that needs many registers; 0 lifts the limit (so
+     * does {@link #clear()}). Tests use it to show that no work-group size the runtime chooses makes
+     * a launch fail on such a kernel.
+     */
+    public static void limitKernelWorkGroupSize(long maxWorkItems) {
+        if (maxWorkItems < 0) {
+            throw new IllegalArgumentException("a work-group size limit must not be negative: " + maxWorkItems);
+        }
+        kernelWorkGroupSizeLimit = maxWorkItems;
+    }
+
+    /** {@code reported} ({@code CL_KERNEL_WORK_GROUP_SIZE}), or the test's smaller limit. */
+    static long kernelWorkGroupSize(long reported) {
+        long limit = kernelWorkGroupSizeLimit;
+        return limit > 0 ? Math.min(limit, reported) : reported;
+    }
+
     /** Disarms everything. */
     public static synchronized void clear() {
         ARMED.clear();
         ACTIONS.clear();
         anyArmed = false;
+        kernelWorkGroupSizeLimit = 0;
     }
 
     /** Whether a fault of this class is armed and has not fired yet. */

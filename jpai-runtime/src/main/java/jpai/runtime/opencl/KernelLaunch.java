@@ -69,6 +69,7 @@ public final class KernelLaunch {
     /** Work-group size per dimension, or null: the driver chooses. */
     private long[] localSizes;
     private boolean localSizesMayShrink;
+    private boolean localSizesTuned;
     private long perEnqueue;
     private int baseIndexArgument = -1;
     private boolean keepResultOnDevice = true;
@@ -196,6 +197,20 @@ public final class KernelLaunch {
     }
 
     /**
+     * Lets the launcher choose the work-group size, measured per kernel and device
+     * ({@link WorkGroupTuning}): the local sizes given (powers of two) are the largest group
+     * allowed, and the launcher uses them or a smaller power of two, halving the outermost
+     * dimensions first so that dimension 0, along which neighbouring work-items lie, stays the
+     * widest. Implies {@link #localSizeMayShrink()}, so only for kernels whose results do not depend
+     * on the group size. A kernel compiled with {@code reqd_work_group_size} keeps the sizes given.
+     */
+    public KernelLaunch localSizeTuned() {
+        this.localSizesMayShrink = true;
+        this.localSizesTuned = true;
+        return this;
+    }
+
+    /**
      * At most this many work-items of the last (outermost) dimension per enqueue: a larger NDRange is
      * enqueued in slabs along that dimension (the last one shorter), each with the offset of its
      * first work-item there, so that {@code get_global_id} runs over the whole range. 0 (the default)
@@ -243,6 +258,10 @@ public final class KernelLaunch {
 
     boolean localSizesMayShrink() {
         return localSizesMayShrink;
+    }
+
+    boolean localSizesTuned() {
+        return localSizesTuned;
     }
 
     /** The number of dimensions of the NDRange (1 before a global size is given). */

@@ -39,13 +39,35 @@ public final class WorkGroupShape {
         return local;
     }
 
+    /**
+     * Halves {@code local} (powers of two, in place) until its work-items number at most
+     * {@code groupSize}: the outermost dimension first, down to 1, then the next one in, so that
+     * dimension 0, along which neighbouring work-items lie, keeps its width longest. Each size stays
+     * a divisor of what it was, and so of the global size and the slab size.
+     */
+    public static void shrinkTo(long[] local, long groupSize) {
+        for (int d = local.length - 1; d >= 0; d--) {
+            while (local[d] > 1 && product(local) > groupSize) {
+                local[d] /= 2;
+            }
+        }
+    }
+
+    private static long product(long[] sizes) {
+        long product = 1;
+        for (long size : sizes) {
+            product *= size;
+        }
+        return product;
+    }
+
     /** {@code value} rounded up to a multiple of {@code multiple}. */
     public static long roundUp(long value, long multiple) {
         return (value + multiple - 1) / multiple * multiple;
     }
 
     /** The least power of two at or above {@code count} (1 for 0 or 1). */
-    static long powerOfTwoAtLeast(long count) {
+    public static long powerOfTwoAtLeast(long count) {
         return count <= 1 ? 1 : Long.highestOneBit(count - 1) << 1;
     }
 }
