@@ -2,7 +2,9 @@ package jpai.compiler;
 
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import jdk.graal.compiler.core.common.PermanentBailoutException;
@@ -20,6 +22,7 @@ import jdk.graal.compiler.virtual.phases.ea.PartialEscapePhase;
 import jdk.vm.ci.meta.Local;
 import jdk.vm.ci.meta.LocalVariableTable;
 import jdk.vm.ci.meta.ResolvedJavaMethod;
+import jpai.compiler.loops.IndexedElements;
 import jpai.compiler.loops.LoopBound;
 import jpai.compiler.loops.MarkedVariable;
 import jpai.compiler.loops.ParallelLoop;
@@ -33,6 +36,7 @@ import jpai.compiler.phases.DropFrameStatesPhase;
 import jpai.compiler.phases.ExceptionPathsToDeoptimizationPhase;
 import jpai.compiler.phases.FloatSqrtPhase;
 import jpai.compiler.phases.FloatTranscendentalsPhase;
+import jpai.compiler.phases.IndexedParametersToArraysPhase;
 import jpai.compiler.phases.KernelInliningPolicy;
 import jpai.compiler.phases.LoopCarriedDependencesPhase;
 import jpai.compiler.phases.LoopInvariantExitsPhase;
@@ -111,6 +115,17 @@ public final class ParallelLoopCompiler {
      * @throws LoopCarriedDependencesPhase.LoopCarriedDependenceException if the compiler sees iterations depend on each other
      */
     public LoopKernel compile(Method body, List<ValueShape> parameterShapes, List<MarkedVariable> parallel, MarkedVariable reduce, boolean reassociate) {
+        return compile(body, parameterShapes, Map.of(), parallel, reduce, reassociate);
+    }
+
+    /**
+     * As {@link #compile(Method, List, List, MarkedVariable, boolean)}, where the parameters of
+     * {@code indexed}'s indices are objects that give their elements by index (the runtime's
+     * {@code PArray}), each of {@code parameterShapes}' {@link ValueShape.PrimitiveArray} shape there:
+     * on the device each is a buffer, as a primitive array is ({@link IndexedParametersToArraysPhase}).
+     */
+    public LoopKernel compile(Method body, List<ValueShape> parameterShapes, Map<Integer, IndexedElements> indexed, List<MarkedVariable> parallel, MarkedVariable reduce,
+                    boolean reassociate) {
         ResolvedJavaMethod method = graal.providers().getMetaAccess().lookupJavaMethod(body);
         LambdaDescription description = new LambdaDescription(method, method, SourceLocation.of(method, 0));
         if (!method.isStatic()) {
@@ -128,15 +143,23 @@ public final class ParallelLoopCompiler {
 
             KernelGraphCompiler.run("parse bytecode", timings, () -> context.getGraphBuilderSuite(), graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after parsing");
-            KernelGraphCompiler.run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(Set.of()), canonicalizer), graph, context);
+            Set<ResolvedJavaMethod> kept = IndexedParametersToArraysPhase.keptCalls(indexed, graal.providers().getMetaAccess());
+            KernelGraphCompiler.run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(kept), canonicalizer), graph, context);
             for (int round = 0; round < MAX_DISPATCH_ROUNDS && CallsOnConstantReceiversPhase.appliesTo(graph, context); round++) {
                 KernelGraphCompiler.run("calls on constant receivers", timings, CallsOnConstantReceiversPhase::new, graph, context);
-                KernelGraphCompiler.run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(Set.of()), canonicalizer), graph, context);
+                KernelGraphCompiler.run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(kept), canonicalizer), graph, context);
             }
             KernelGraphCompiler.run("caught implicit exceptions", timings, CaughtImplicitExceptionsPhase::new, graph, context);
             KernelGraphCompiler.run("box identity comparisons", timings, BoxIdentityComparisonsPhase::new, graph, context);
             KernelGraphCompiler.run("exception paths to deoptimization", timings, ExceptionPathsToDeoptimizationPhase::new, graph, context);
             KernelGraphCompiler.run("math calls", timings, MathCallsToNodesPhase::new, graph, context);
+            if (!indexed.isEmpty()) {
+                Map<Integer, String> names = new HashMap<>();
+                for (int k : indexed.keySet()) {
+                    names.put(k, parameterName(method, k));
+                }
+                KernelGraphCompiler.run("indexed parameters", timings, () -> new IndexedParametersToArraysPhase(indexed, names), graph, context);
+            }
             KernelGraphCompiler.run("reject remaining calls", timings, RejectRemainingCallsPhase::new, graph, context);
             KernelGraphCompiler.run("canonicalize", timings, () -> canonicalizer, graph, context);
 

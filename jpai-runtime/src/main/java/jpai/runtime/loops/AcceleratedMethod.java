@@ -2,7 +2,9 @@ package jpai.runtime.loops;
 
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import jdk.vm.ci.meta.JavaKind;
 import jpai.Executor;
@@ -10,6 +12,7 @@ import jpai.agent.MarkedLocal;
 import jpai.compiler.KernelBailoutException;
 import jpai.compiler.ParallelLoopCompiler;
 import jpai.compiler.ValueShape;
+import jpai.compiler.loops.IndexedElements;
 import jpai.compiler.loops.MarkedVariable;
 import jpai.compiler.phases.LoopCarriedDependencesPhase.LoopCarriedDependenceException;
 import jpai.ocl.GeneratorOptions;
@@ -133,6 +136,7 @@ final class AcceleratedMethod {
 
     private CompiledLoop compile() {
         List<ValueShape> shapes = new ArrayList<>();
+        Map<Integer, IndexedElements> indexed = new HashMap<>();
         Class<?>[] types = body.getParameterTypes();
         for (int k = 0; k < types.length; k++) {
             Class<?> type = types[k];
@@ -140,12 +144,20 @@ final class AcceleratedMethod {
                 shapes.add(new ValueShape.Primitive(JavaKind.fromJavaClass(type)));
             } else if (type.isArray() && type.getComponentType().isPrimitive()) {
                 shapes.add(new ValueShape.PrimitiveArray(JavaKind.fromJavaClass(type.getComponentType())));
+            } else if (PArrayParameters.isPArray(body, k)) {
+                JavaKind kind = PArrayParameters.declaredElementKind(body, k);
+                if (kind == null) {
+                    return CompiledLoop.refused("its parameter " + (k + 1) + " is a PArray without a scalar element type; declare it PArray<Float>, PArray<Integer>, ...", false);
+                }
+                shapes.add(new ValueShape.PrimitiveArray(kind)); // a buffer on the device, as an array is
+                indexed.put(k, PArrayParameters.accessors(kind));
             } else {
-                return CompiledLoop.refused("its parameter " + (k + 1) + " is a " + type.getSimpleName() + "; accelerated methods take primitives and one-dimensional primitive arrays", false);
+                return CompiledLoop.refused("its parameter " + (k + 1) + " is a " + type.getSimpleName()
+                                + "; accelerated methods take primitives, one-dimensional primitive arrays and PArrays of scalars", false);
             }
         }
         try {
-            ParallelLoopCompiler.LoopKernel loop = new ParallelLoopCompiler().compile(body, shapes, parallel, reduce, reassociate);
+            ParallelLoopCompiler.LoopKernel loop = new ParallelLoopCompiler().compile(body, shapes, indexed, parallel, reduce, reassociate);
             JavaKind reductionKind = null;
             if (loop.reduction() != null) {
                 reductionKind = loop.graph().signature().resultComponents().get(0);

@@ -2,11 +2,15 @@ package jpai.runtime.loops;
 
 import java.lang.reflect.Method;
 
+import jdk.vm.ci.meta.JavaKind;
+import jpai.PArray;
+
 /**
  * What a call's arguments must be for the kernel to give Java's result, checked before each launch:
  * no array argument null (Java throws where the method uses it; the original body does that), no
  * array passed twice (one iteration's write could be another's read, which the compiler could not
- * see), and each array small enough to come back in one piece.
+ * see; two {@code PArray}s that are views of one storage count as one), each Java array small
+ * enough to come back in one piece, and each {@code PArray} as {@link PArrayParameters#problem} wants it.
  */
 final class ArgumentChecks {
 
@@ -15,20 +19,33 @@ final class ArgumentChecks {
 
     /** Why {@code arguments} cannot run on the device, or null when they can. */
     static String problem(Method body, Object[] arguments) {
+        Class<?>[] types = body.getParameterTypes();
+        Object[] storages = new Object[arguments.length];
         for (int k = 0; k < arguments.length; k++) {
-            Class<?> type = body.getParameterTypes()[k];
-            if (!type.isArray()) {
+            Class<?> type = types[k];
+            boolean pArray = type == PArray.class;
+            if (!type.isArray() && !pArray) {
                 continue;
             }
-            Object array = arguments[k];
-            if (array == null) {
+            Object argument = arguments[k];
+            if (argument == null) {
                 return "its argument " + (k + 1) + " (a " + type.getSimpleName() + ") is null";
             }
-            if (!ArrayReadBack.fits(array)) {
-                return "its argument " + (k + 1) + " has more than 2^31 - 1 bytes, more than one copy back takes";
+            if (pArray) {
+                JavaKind kind = PArrayParameters.declaredElementKind(body, k);
+                String problem = kind == null ? "its parameter " + (k + 1) + " is a PArray without a scalar element type" : PArrayParameters.problem(k, kind, (PArray<?>) argument);
+                if (problem != null) {
+                    return problem;
+                }
+                storages[k] = PArrayParameters.storage((PArray<?>) argument);
+            } else {
+                if (!ArrayReadBack.fits(argument)) {
+                    return "its argument " + (k + 1) + " has more than 2^31 - 1 bytes, more than one copy back takes";
+                }
+                storages[k] = argument;
             }
             for (int j = 0; j < k; j++) {
-                if (arguments[j] == array) {
+                if (storages[j] == storages[k]) {
                     return "its arguments " + (j + 1) + " and " + (k + 1) + " are the same array, so an iteration may read what another writes";
                 }
             }

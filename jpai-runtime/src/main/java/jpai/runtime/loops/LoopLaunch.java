@@ -4,6 +4,7 @@ import java.lang.reflect.Array;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 import jdk.vm.ci.meta.JavaKind;
 import jpai.AF;
@@ -14,8 +15,10 @@ import jpai.ocl.KernelParameter;
 import jpai.runtime.Explain;
 import jpai.runtime.Offload;
 import jpai.runtime.device.DeviceChoice;
+import jpai.runtime.memory.ComponentBuffer;
 import jpai.runtime.memory.PArrayStorage;
 import jpai.runtime.opencl.DeviceContext;
+import jpai.runtime.opencl.InPlaceUpdate;
 import jpai.runtime.opencl.KernelLaunch;
 import jpai.runtime.opencl.LaunchResult;
 import jpai.runtime.opencl.OpenCLRuntime;
@@ -47,14 +50,15 @@ final class LoopLaunch {
     }
 
     static Object run(DeviceChoice.OpenCL device, CompiledLoop loop, Object[] arguments, String name) {
+        Object[] boundArguments = boundArguments(arguments);
         int dimensions = loop.dimensions();
         long[] firsts = new long[dimensions];
         long[] extents = new long[dimensions];
         long iterations = 1;
         for (int d = 0; d < dimensions; d++) {
             try {
-                firsts[d] = loop.firsts().get(d).valueFor(arguments);
-                extents[d] = loop.limits().get(d).valueFor(arguments) - firsts[d];
+                firsts[d] = loop.firsts().get(d).valueFor(boundArguments);
+                extents[d] = loop.limits().get(d).valueFor(boundArguments) - firsts[d];
             } catch (ArithmeticException e) {
                 Explain.methodInJava(name, "a loop bound divides by zero for these arguments, which Java throws at");
                 return AcceleratedMethods.NOT_RUN;
@@ -69,20 +73,38 @@ final class LoopLaunch {
         long localSize = Math.min(WORK_GROUP, context.device().maxWorkGroupSize());
         KernelLaunch launch = new KernelLaunch();
         List<WrittenArray> written = new ArrayList<>();
+        List<InPlaceUpdate> updates = new ArrayList<>();
+        boolean mayExit = loop.kernel().parameters().stream().anyMatch(p -> p.role() == KernelParameter.Role.STATUS);
         PArray<?> contributions = null;
+        boolean launched = false;
         try {
             for (KernelParameter parameter : loop.kernel().parameters()) {
                 int index = parameter.index();
                 switch (parameter.role()) {
                     case CAPTURED_SCALAR -> launch.scalar(index, parameter.kind(), arguments[parameter.slot()]);
-                    case CAPTURED_ARRAY -> launch.readArray(index, arguments[parameter.slot()]);
-                    case WRITTEN_ARRAY -> {
-                        Object array = arguments[parameter.slot()];
-                        ByteBuffer readBack = ArrayReadBack.bufferFor(array);
-                        launch.readWriteArray(index, array, readBack);
-                        written.add(new WrittenArray(array, readBack));
+                    case CAPTURED_ARRAY -> {
+                        if (arguments[parameter.slot()] instanceof PArray<?> resident) {
+                            launch.readBuffer(index, PArrayStorage.buffer(resident, 0));
+                        } else {
+                            launch.readArray(index, arguments[parameter.slot()]);
+                        }
                     }
-                    case CAPTURED_ARRAY_LENGTH -> launch.scalar(index, JavaKind.Int, Array.getLength(arguments[parameter.slot()]));
+                    case WRITTEN_ARRAY -> {
+                        if (arguments[parameter.slot()] instanceof PArray<?> resident) {
+                            ComponentBuffer buffer = PArrayStorage.buffer(resident, 0);
+                            launch.updateBuffer(index, buffer);
+                            if (mayExit) {
+                                updates.add(context.inPlaceUpdate(buffer));
+                            }
+                        } else {
+                            Object array = arguments[parameter.slot()];
+                            ByteBuffer readBack = ArrayReadBack.bufferFor(array);
+                            launch.readWriteArray(index, array, readBack);
+                            written.add(new WrittenArray(array, readBack));
+                        }
+                    }
+                    case CAPTURED_ARRAY_LENGTH -> launch.scalar(index, JavaKind.Int, boundArguments[parameter.slot()] instanceof LongSupplier length
+                                    ? (int) length.getAsLong() : Array.getLength(arguments[parameter.slot()]));
                     case OUTPUT_BUFFER -> {
                         contributions = PArray.allocate(parameter.kind().toBoxedJavaClass(), iterations);
                         launch.writeBuffer(index, PArrayStorage.buffer(contributions, 0));
@@ -101,10 +123,12 @@ final class LoopLaunch {
                 shapeIndexSpace(launch, extents, localSize);
             }
             launch.localSizeMayShrink();
+            launched = true;
             LaunchResult result = context.launch(loop.kernel(), launch);
             if (result.hasStatus() && result.status(0) != 0) {
                 int element = result.status(1);
                 String at = element == Integer.MAX_VALUE ? "at an iteration past 2^31 - 1" : "at iteration " + iteration(element, firsts, extents);
+                undo(updates);
                 Offload.methodDeoptimized(name, at + ", " + DeoptReason.fromCode(result.status(0)).message() + "; the call re-ran in Java from the start");
                 return AcceleratedMethods.NOT_RUN;
             }
@@ -112,11 +136,43 @@ final class LoopLaunch {
                 ArrayReadBack.copyInto(array.readBack(), array.array());
             }
             Explain.methodOnDevice(name, context.device().name());
-            return loop.reduction() == null ? null : combine(loop, contributions, arguments);
+            return loop.reduction() == null ? null : combine(loop, contributions, boundArguments);
+        } catch (RuntimeException | Error e) {
+            if (launched) {
+                undo(updates); // the launch failed: no device write of this call may stay
+            }
+            throw e;
         } finally {
+            for (InPlaceUpdate update : updates) {
+                update.close();
+            }
             if (contributions != null) {
                 contributions.close();
             }
+        }
+    }
+
+    /**
+     * The arguments as the loop bounds read them: a {@code PArray} as a {@link LongSupplier} of its
+     * length (the compiler knows no API class; {@code LoopBound.ArrayLength}), anything else as it is.
+     */
+    private static Object[] boundArguments(Object[] arguments) {
+        Object[] bound = arguments;
+        for (int k = 0; k < arguments.length; k++) {
+            if (arguments[k] instanceof PArray<?> array) {
+                if (bound == arguments) {
+                    bound = arguments.clone();
+                }
+                bound[k] = (LongSupplier) array::length;
+            }
+        }
+        return bound;
+    }
+
+    /** Makes every {@code PArray} the kernel wrote in place as it was before the call. */
+    private static void undo(List<InPlaceUpdate> updates) {
+        for (InPlaceUpdate update : updates) {
+            update.undo();
         }
     }
 
