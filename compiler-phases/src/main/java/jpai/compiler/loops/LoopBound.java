@@ -42,6 +42,19 @@ public sealed interface LoopBound {
         }
     }
 
+    /**
+     * The length of row {@code row} (a constant) of 2-D array parameter {@code index}:
+     * {@code b[0].length}. Throws {@link ArrayIndexOutOfBoundsException} where Java would, when the
+     * array has no such row (the runtime then runs the method in Java), or
+     * {@link NullPointerException} for a null row.
+     */
+    record RowLength(int index, int row) implements LoopBound {
+        @Override
+        public long valueFor(Object[] arguments) {
+            return java.lang.reflect.Array.getLength(((Object[]) arguments[index])[row]);
+        }
+    }
+
     /** Java's integer operators a bound may use; {@code bits} is 32 for int, 64 for long arithmetic. */
     enum Operator {
         ADD, SUB, MUL, DIV, REM, SHL, SHR, USHR, AND, OR, XOR;

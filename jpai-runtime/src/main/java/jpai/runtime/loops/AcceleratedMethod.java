@@ -144,6 +144,8 @@ final class AcceleratedMethod {
                 shapes.add(new ValueShape.Primitive(JavaKind.fromJavaClass(type)));
             } else if (type.isArray() && type.getComponentType().isPrimitive()) {
                 shapes.add(new ValueShape.PrimitiveArray(JavaKind.fromJavaClass(type.getComponentType())));
+            } else if (type.isArray() && type.getComponentType().isArray() && type.getComponentType().getComponentType().isPrimitive()) {
+                shapes.add(new ValueShape.RectangularArray(JavaKind.fromJavaClass(type.getComponentType().getComponentType())));
             } else if (PArrayParameters.isPArray(body, k)) {
                 JavaKind kind = PArrayParameters.declaredElementKind(body, k);
                 if (kind == null) {
@@ -153,7 +155,7 @@ final class AcceleratedMethod {
                 indexed.put(k, PArrayParameters.accessors(kind));
             } else {
                 return CompiledLoop.refused("its parameter " + (k + 1) + " is a " + type.getSimpleName()
-                                + "; accelerated methods take primitives, one-dimensional primitive arrays and PArrays of scalars", false);
+                                + "; accelerated methods take primitives, primitive arrays of one or two dimensions and PArrays of scalars", false);
             }
         }
         try {

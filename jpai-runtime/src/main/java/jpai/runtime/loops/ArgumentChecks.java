@@ -1,6 +1,7 @@
 package jpai.runtime.loops;
 
 import java.lang.reflect.Method;
+import java.util.Map;
 
 import jdk.vm.ci.meta.JavaKind;
 import jpai.PArray;
@@ -8,9 +9,11 @@ import jpai.PArray;
 /**
  * What a call's arguments must be for the kernel to give Java's result, checked before each launch:
  * no array argument null (Java throws where the method uses it; the original body does that), no
- * array passed twice (one iteration's write could be another's read, which the compiler could not
- * see; two {@code PArray}s that are views of one storage count as one), each Java array small
- * enough to come back in one piece, and each {@code PArray} as {@link PArrayParameters#problem} wants it.
+ * array reachable twice (one iteration's write could be another's read, which the compiler could not
+ * see; two {@code PArray}s that are views of one storage count as one, and so does a row of a 2-D
+ * array that is also another row or argument), each Java array small enough to come back in one
+ * piece, each 2-D array rectangular ({@link RectangularArguments}) and each {@code PArray} as
+ * {@link PArrayParameters#problem} wants it.
  */
 final class ArgumentChecks {
 
@@ -20,7 +23,7 @@ final class ArgumentChecks {
     /** Why {@code arguments} cannot run on the device, or null when they can. */
     static String problem(Method body, Object[] arguments) {
         Class<?>[] types = body.getParameterTypes();
-        Object[] storages = new Object[arguments.length];
+        Map<Object, Integer> seen = RectangularArguments.identities();
         for (int k = 0; k < arguments.length; k++) {
             Class<?> type = types[k];
             boolean pArray = type == PArray.class;
@@ -31,22 +34,25 @@ final class ArgumentChecks {
             if (argument == null) {
                 return "its argument " + (k + 1) + " (a " + type.getSimpleName() + ") is null";
             }
+            Object storage = argument;
             if (pArray) {
                 JavaKind kind = PArrayParameters.declaredElementKind(body, k);
                 String problem = kind == null ? "its parameter " + (k + 1) + " is a PArray without a scalar element type" : PArrayParameters.problem(k, kind, (PArray<?>) argument);
                 if (problem != null) {
                     return problem;
                 }
-                storages[k] = PArrayParameters.storage((PArray<?>) argument);
-            } else {
-                if (!ArrayReadBack.fits(argument)) {
-                    return "its argument " + (k + 1) + " has more than 2^31 - 1 bytes, more than one copy back takes";
-                }
-                storages[k] = argument;
+                storage = PArrayParameters.storage((PArray<?>) argument);
+            } else if (!type.getComponentType().isArray() && !ArrayReadBack.fits(argument)) {
+                return "its argument " + (k + 1) + " has more than 2^31 - 1 bytes, more than one copy back takes";
             }
-            for (int j = 0; j < k; j++) {
-                if (storages[j] == storages[k]) {
-                    return "its arguments " + (j + 1) + " and " + (k + 1) + " are the same array, so an iteration may read what another writes";
+            Integer other = seen.putIfAbsent(storage, k);
+            if (other != null) {
+                return "its arguments " + (other + 1) + " and " + (k + 1) + " are the same array, so an iteration may read what another writes";
+            }
+            if (argument instanceof Object[] rows) {
+                String problem = RectangularArguments.problem(k, rows, seen);
+                if (problem != null) {
+                    return problem;
                 }
             }
         }

@@ -32,7 +32,10 @@ import jpai.runtime.opencl.WorkGroupShape;
  * the kernel's guard leaving out the work-items past the extents), the arguments bound by their kernel parameters' roles. Arrays are copied per call: each
  * array argument is sent with the launch, and each one the kernel writes is read back, into the
  * caller's array only when no iteration met a Java exception path; otherwise the caller's arrays are
- * untouched and the original body runs from the start ({@link AcceleratedMethods#NOT_RUN}). A
+ * untouched and the original body runs from the start ({@link AcceleratedMethods#NOT_RUN}). A 2-D
+ * array goes as one buffer of its rows ({@link RectangularArguments}), copied back into each row. A
+ * {@code PArray} is not copied: the kernel reads its resident device copy, and writes it in place
+ * with an {@link InPlaceUpdate} that undoes the writes when an iteration exits. A
  * reduction's contributions, one per iteration, stay on the device and are combined there by
  * {@code AF.reduce}.
  */
@@ -62,6 +65,9 @@ final class LoopLaunch {
             } catch (ArithmeticException e) {
                 Explain.methodInJava(name, "a loop bound divides by zero for these arguments, which Java throws at");
                 return AcceleratedMethods.NOT_RUN;
+            } catch (IndexOutOfBoundsException | NullPointerException e) {
+                Explain.methodInJava(name, "a loop bound reads a row these arguments lack (" + e.getMessage() + "), which Java throws at");
+                return AcceleratedMethods.NOT_RUN;
             }
             if (extents[d] <= 0) {
                 Explain.methodInJava(name, "the loop has no iteration for these arguments");
@@ -85,6 +91,8 @@ final class LoopLaunch {
                     case CAPTURED_ARRAY -> {
                         if (arguments[parameter.slot()] instanceof PArray<?> resident) {
                             launch.readBuffer(index, PArrayStorage.buffer(resident, 0));
+                        } else if (arguments[parameter.slot()] instanceof Object[] rows) {
+                            launch.readArray(index, RectangularArguments.flatten(rows));
                         } else {
                             launch.readArray(index, arguments[parameter.slot()]);
                         }
@@ -98,13 +106,15 @@ final class LoopLaunch {
                             }
                         } else {
                             Object array = arguments[parameter.slot()];
-                            ByteBuffer readBack = ArrayReadBack.bufferFor(array);
-                            launch.readWriteArray(index, array, readBack);
+                            Object sent = array instanceof Object[] rows ? RectangularArguments.flatten(rows) : array;
+                            ByteBuffer readBack = ArrayReadBack.bufferFor(sent);
+                            launch.readWriteArray(index, sent, readBack);
                             written.add(new WrittenArray(array, readBack));
                         }
                     }
                     case CAPTURED_ARRAY_LENGTH -> launch.scalar(index, JavaKind.Int, boundArguments[parameter.slot()] instanceof LongSupplier length
                                     ? (int) length.getAsLong() : Array.getLength(arguments[parameter.slot()]));
+                    case CAPTURED_ROW_LENGTH -> launch.scalar(index, JavaKind.Int, RectangularArguments.rowLength((Object[]) arguments[parameter.slot()]));
                     case OUTPUT_BUFFER -> {
                         contributions = PArray.allocate(parameter.kind().toBoxedJavaClass(), iterations);
                         launch.writeBuffer(index, PArrayStorage.buffer(contributions, 0));
@@ -133,7 +143,11 @@ final class LoopLaunch {
                 return AcceleratedMethods.NOT_RUN;
             }
             for (WrittenArray array : written) {
-                ArrayReadBack.copyInto(array.readBack(), array.array());
+                if (array.array() instanceof Object[] rows) {
+                    RectangularArguments.copyInto(array.readBack(), rows);
+                } else {
+                    ArrayReadBack.copyInto(array.readBack(), array.array());
+                }
             }
             Explain.methodOnDevice(name, context.device().name());
             return loop.reduction() == null ? null : combine(loop, contributions, boundArguments);
