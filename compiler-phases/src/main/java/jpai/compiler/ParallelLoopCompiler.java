@@ -28,7 +28,9 @@ import jpai.compiler.loops.MarkedVariable;
 import jpai.compiler.loops.ParallelLoop;
 import jpai.compiler.loops.ParallelLoops;
 import jpai.compiler.loops.ReductionOperator;
+import jpai.compiler.loops.ReceiverWrites;
 import jpai.compiler.phases.BoxIdentityComparisonsPhase;
+import jpai.compiler.phases.CapturedValuesToParametersPhase;
 import jpai.compiler.phases.CallsOnConstantReceiversPhase;
 import jpai.compiler.phases.CaughtImplicitExceptionsPhase;
 import jpai.compiler.phases.CountedLoopIndexStampPhase;
@@ -48,7 +50,7 @@ import jpai.compiler.phases.SpeculativeBoundsCheckHoistingPhase;
 import jpai.compiler.phases.StaticArraysToParametersPhase;
 
 /**
- * Marawacc's second front end: from an accelerated method (a static method with a
+ * Marawacc's second front end: from an accelerated method (a static or instance method with a
  * {@code @Parallel} loop) to the kernel graph of one iteration, through the same Graal pipeline as
  * {@link KernelGraphCompiler}'s lambdas. The steps, timed in {@link PhaseTimings}:
  *
@@ -115,7 +117,7 @@ public final class ParallelLoopCompiler {
      * @throws LoopCarriedDependencesPhase.LoopCarriedDependenceException if the compiler sees iterations depend on each other
      */
     public LoopKernel compile(Method body, List<ValueShape> parameterShapes, List<MarkedVariable> parallel, MarkedVariable reduce, boolean reassociate) {
-        return compile(body, parameterShapes, Map.of(), parallel, reduce, reassociate);
+        return compile(body, parameterShapes, Map.of(), List.of(), parallel, reduce, reassociate);
     }
 
     /**
@@ -123,14 +125,24 @@ public final class ParallelLoopCompiler {
      * {@code indexed}'s indices are objects that give their elements by index (the runtime's
      * {@code PArray}), each of {@code parameterShapes}' {@link ValueShape.PrimitiveArray} shape there:
      * on the device each is a buffer, as a primitive array is ({@link IndexedParametersToArraysPhase}).
+     *
+     * <p>An instance method's receiver plays a lambda's functional object: {@code receiverFields}
+     * are the values read through its fields ({@link CapturedValue#throughFields} or a field of its
+     * own, as a lambda's captured objects), which become the kernel's captures after the
+     * parameters' ({@link CapturedValuesToParametersPhase}). The graph's parameter {@code 0} is then
+     * the receiver and parameter {@code k + 1} the method's {@code k}: the loop bounds
+     * ({@link LoopBound}) count the receiver as argument 0, as the runtime's argument arrays do. A
+     * write to a field of the receiver, or into an array read from a field, is refused.
+     *
+     * @param indexed by the method's parameter index (0 is its first declared parameter)
      */
-    public LoopKernel compile(Method body, List<ValueShape> parameterShapes, Map<Integer, IndexedElements> indexed, List<MarkedVariable> parallel, MarkedVariable reduce,
-                    boolean reassociate) {
+    public LoopKernel compile(Method body, List<ValueShape> parameterShapes, Map<Integer, IndexedElements> indexed, List<CapturedValue> receiverFields, List<MarkedVariable> parallel,
+                    MarkedVariable reduce, boolean reassociate) {
         ResolvedJavaMethod method = graal.providers().getMetaAccess().lookupJavaMethod(body);
         LambdaDescription description = new LambdaDescription(method, method, SourceLocation.of(method, 0));
-        if (!method.isStatic()) {
-            throw new KernelBailoutException("only static methods are accelerated", description.location());
-        }
+        int firstParameter = method.isStatic() ? 0 : 1;
+        Map<Integer, IndexedElements> indexedNodes = new HashMap<>();
+        indexed.forEach((k, elements) -> indexedNodes.put(k + firstParameter, elements));
         PhaseTimings timings = new PhaseTimings();
         DebugContext debug = graal.newDebugContext(description.identifier());
         try (DebugContext.Scope scope = debug.scope("JPAI", description.identifier())) {
@@ -143,7 +155,7 @@ public final class ParallelLoopCompiler {
 
             KernelGraphCompiler.run("parse bytecode", timings, () -> context.getGraphBuilderSuite(), graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after parsing");
-            Set<ResolvedJavaMethod> kept = IndexedParametersToArraysPhase.keptCalls(indexed, graal.providers().getMetaAccess());
+            Set<ResolvedJavaMethod> kept = IndexedParametersToArraysPhase.keptCalls(indexedNodes, graal.providers().getMetaAccess());
             KernelGraphCompiler.run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(kept), canonicalizer), graph, context);
             for (int round = 0; round < MAX_DISPATCH_ROUNDS && CallsOnConstantReceiversPhase.appliesTo(graph, context); round++) {
                 KernelGraphCompiler.run("calls on constant receivers", timings, CallsOnConstantReceiversPhase::new, graph, context);
@@ -153,21 +165,25 @@ public final class ParallelLoopCompiler {
             KernelGraphCompiler.run("box identity comparisons", timings, BoxIdentityComparisonsPhase::new, graph, context);
             KernelGraphCompiler.run("exception paths to deoptimization", timings, ExceptionPathsToDeoptimizationPhase::new, graph, context);
             KernelGraphCompiler.run("math calls", timings, MathCallsToNodesPhase::new, graph, context);
-            if (!indexed.isEmpty()) {
+            if (!indexedNodes.isEmpty()) {
                 Map<Integer, String> names = new HashMap<>();
                 for (int k : indexed.keySet()) {
-                    names.put(k, parameterName(method, k));
+                    names.put(k + firstParameter, parameterName(method, k));
                 }
-                KernelGraphCompiler.run("indexed parameters", timings, () -> new IndexedParametersToArraysPhase(indexed, names), graph, context);
+                KernelGraphCompiler.run("indexed parameters", timings, () -> new IndexedParametersToArraysPhase(indexedNodes, names), graph, context);
             }
             KernelGraphCompiler.run("reject remaining calls", timings, RejectRemainingCallsPhase::new, graph, context);
             KernelGraphCompiler.run("canonicalize", timings, () -> canonicalizer, graph, context);
 
+            if (firstParameter == 1) {
+                ReceiverWrites.refuse(graph);
+            }
             ParallelLoop loop = ParallelLoops.find(graph, parallel, reduce, reassociate);
             List<CapturedValue> captures = new ArrayList<>();
             for (int k = 0; k < parameterShapes.size(); k++) {
                 captures.add(CapturedValue.ofMethodParameter(k, parameterName(method, k), parameterShapes.get(k)));
             }
+            captures.addAll(receiverFields);
             ValueShape result = loop.reduction() == null ? null : new ValueShape.BoxedPrimitive(loop.reduction().phi().getStackKind());
             List<ValueShape> indices = new ArrayList<>();
             for (int d = 0; d < loop.dimensions().size(); d++) {
@@ -181,7 +197,10 @@ public final class ParallelLoopCompiler {
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after Graal high tier");
 
             KernelGraphCompiler.run("drop frame states", timings, DropFrameStatesPhase::new, graph, context);
-            KernelGraphCompiler.run("method parameters", timings, () -> new MethodParametersToKernelInputsPhase(signature, inputs, canonicalizer), graph, context);
+            KernelGraphCompiler.run("method parameters", timings, () -> new MethodParametersToKernelInputsPhase(signature, inputs, canonicalizer, firstParameter), graph, context);
+            if (firstParameter == 1) {
+                KernelGraphCompiler.run("captured values", timings, () -> new CapturedValuesToParametersPhase(canonicalizer, signature, inputs, description, "the method"), graph, context);
+            }
             KernelGraphCompiler.run("static arrays", timings, () -> new StaticArraysToParametersPhase(inputs), graph, context);
             KernelGraphCompiler.run("float sqrt", timings, FloatSqrtPhase::new, graph, context);
             if (lambdas.math() == MathFunctions.OPENCL_BUILTINS && KernelGraphCompiler.floatTranscendentals()) {
@@ -216,7 +235,7 @@ public final class ParallelLoopCompiler {
     /** The parameter's name from the local variable table (javac -g), else {@code argument k}. */
     private static String parameterName(ResolvedJavaMethod method, int k) {
         LocalVariableTable table = method.getLocalVariableTable();
-        int slot = 0;
+        int slot = method.isStatic() ? 0 : 1;
         for (int i = 0; i < k; i++) {
             slot += method.getSignature().getParameterKind(i).getSlotCount();
         }

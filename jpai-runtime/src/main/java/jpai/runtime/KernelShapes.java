@@ -16,9 +16,11 @@ import jpai.compiler.ValueShape;
 
 /**
  * Describes the API's data to the compiler, which knows no API class: element types as
- * {@link ValueShape}s, and the values a lambda captured as {@link CapturedValue}s.
+ * {@link ValueShape}s, and the values a lambda captured as {@link CapturedValue}s (public for
+ * {@code jpai.runtime.loops}, where an accelerated instance method's receiver is described and read
+ * as a lambda's functional object is).
  */
-final class KernelShapes {
+public final class KernelShapes {
 
     private static final Method PARRAY_GET = method("get", long.class);
     private static final Method PARRAY_LENGTH = method("length");
@@ -60,7 +62,7 @@ final class KernelShapes {
      * if the lambda uses one, the compiler says which and why it cannot. The compiler makes kernel
      * arguments only of the object fields the function reads.
      */
-    static List<CapturedValue> capturesOf(Object function) {
+    public static List<CapturedValue> capturesOf(Object function) {
         requireOpenToJpai(function.getClass());
         List<CapturedValue> captures = new ArrayList<>();
         for (Field field : function.getClass().getDeclaredFields()) {
@@ -191,7 +193,7 @@ final class KernelShapes {
      * value, and the apply runs in Java, which throws Java's exception where an element reads
      * through the null object, and gives its result where none does.
      */
-    record NullOnPath(String reason) {
+    public record NullOnPath(String reason) {
     }
 
     /**
@@ -199,7 +201,7 @@ final class KernelShapes {
      * fields of a captured object read in turn ({@link NullOnPath} where an object on the way is
      * null), or a static array itself.
      */
-    static Object valueOf(CapturedValue capture, Object owner) {
+    public static Object valueOf(CapturedValue capture, Object owner) {
         if (capture.isStaticArray()) {
             return capture.staticArray();
         }

@@ -46,10 +46,19 @@ public final class MethodParametersToKernelInputsPhase extends BasePhase<CorePro
     private final KernelInputs inputs;
     private final CanonicalizerPhase canonicalizer;
 
+    /** The graph's parameter index of the method's first declared parameter: 1 for an instance method, whose receiver is parameter 0. */
+    private final int firstParameter;
+
     public MethodParametersToKernelInputsPhase(KernelSignature signature, KernelInputs inputs, CanonicalizerPhase canonicalizer) {
+        this(signature, inputs, canonicalizer, 0);
+    }
+
+    /** For an instance method ({@code firstParameter} 1): its receiver is left to {@link CapturedValuesToParametersPhase}. */
+    public MethodParametersToKernelInputsPhase(KernelSignature signature, KernelInputs inputs, CanonicalizerPhase canonicalizer, int firstParameter) {
         this.signature = signature;
         this.inputs = inputs;
         this.canonicalizer = canonicalizer;
+        this.firstParameter = firstParameter;
     }
 
     @Override
@@ -60,8 +69,8 @@ public final class MethodParametersToKernelInputsPhase extends BasePhase<CorePro
     @Override
     protected void run(StructuredGraph graph, CoreProviders context) {
         for (ParameterNode parameter : graph.getNodes(ParameterNode.TYPE).snapshot()) {
-            int k = parameter.index();
-            if (k >= signature.captures().size() || inputs.argumentComponent(0, 0) == parameter) {
+            int k = parameter.index() - firstParameter;
+            if (k < 0 || k >= signature.captures().size() || inputs.argumentComponent(0, 0) == parameter || !parameter.isAlive()) {
                 continue;
             }
             CapturedValue capture = signature.captures().get(k);

@@ -86,7 +86,7 @@ class IndexedParametersToArraysPhaseTest {
         ValueShape floatArray = new ValueShape.PrimitiveArray(JavaKind.Float);
         // the loop variable i is in slot 3 (after alpha, x, y) over the whole method
         ParallelLoopCompiler.LoopKernel loop = new ParallelLoopCompiler().compile(method("saxpy"), List.of(new ValueShape.Primitive(JavaKind.Float), floatArray, floatArray),
-                        Map.of(1, floats(), 2, floats()), List.of(new MarkedVariable(3, 0, 10_000)), null, false);
+                        Map.of(1, floats(), 2, floats()), List.of(), List.of(new MarkedVariable(3, 0, 10_000)), null, false);
         var graph = loop.graph().graph();
         assertEquals(0, graph.getNodes().filter(n -> n instanceof Invoke).count(), "no call is left");
         assertEquals(1, graph.getNodes().filter(StoreIndexedNode.class).count(), "y.put is one element store");
@@ -99,7 +99,7 @@ class IndexedParametersToArraysPhaseTest {
     @Test
     void anyOtherCallOnTheParameterIsRefusedNamingIt() {
         KernelBailoutException e = assertThrows(KernelBailoutException.class, () -> new ParallelLoopCompiler().compile(method("callsAnotherMethod"),
-                        List.of(new ValueShape.PrimitiveArray(JavaKind.Float)), Map.of(0, floats()), List.of(new MarkedVariable(1, 0, 10_000)), null, false));
+                        List.of(new ValueShape.PrimitiveArray(JavaKind.Float)), Map.of(0, floats()), List.of(), List.of(new MarkedVariable(1, 0, 10_000)), null, false));
         assertTrue(e.getMessage().startsWith("the parameter x (a Elements<Float>) is used by"), e.getMessage());
         assertTrue(e.getMessage().contains("put(long, value)"), e.getMessage());
     }

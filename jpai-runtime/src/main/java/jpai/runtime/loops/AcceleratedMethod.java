@@ -1,7 +1,9 @@
 package jpai.runtime.loops;
 
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +12,7 @@ import jdk.vm.ci.meta.JavaKind;
 import jpai.Executor;
 import jpai.agent.MarkedLocal;
 import jpai.compiler.KernelBailoutException;
+import jpai.compiler.CapturedValue;
 import jpai.compiler.ParallelLoopCompiler;
 import jpai.compiler.ValueShape;
 import jpai.compiler.loops.IndexedElements;
@@ -100,12 +103,15 @@ final class AcceleratedMethod {
         if (device == null) {
             return AcceleratedMethods.NOT_RUN; // the JVM's set-up lacks a flag, said once
         }
-        String problem = ArgumentChecks.problem(body, arguments);
+        boolean instance = !Modifier.isStatic(body.getModifiers());
+        Object[] declared = instance ? Arrays.copyOfRange(arguments, 1, arguments.length) : arguments;
+        Map<Object, String> seen = RectangularArguments.identities();
+        String problem = ArgumentChecks.problem(body, declared, seen);
         if (problem != null) {
             Offload.methodFallBack(name(), problem);
             return AcceleratedMethods.NOT_RUN;
         }
-        CompiledLoop loop = compiled();
+        CompiledLoop loop = compiled(instance ? arguments[0] : null);
         if (loop.kernel() == null) {
             if (loop.dependence()) {
                 Explain.notice("WARNING: " + name() + " runs sequentially in Java: " + loop.refusal());
@@ -114,19 +120,26 @@ final class AcceleratedMethod {
             }
             return AcceleratedMethods.NOT_RUN;
         }
+        Object[] values = ReceiverFields.values(loop, arguments);
+        problem = ReceiverFields.problem(loop, values, declared.length, seen);
+        if (problem != null) {
+            Offload.methodFallBack(name(), problem);
+            return AcceleratedMethods.NOT_RUN;
+        }
         if (loop.innerNotParallel() != null) {
             Explain.methodPartlySequential(name(), loop.innerNotParallel());
         }
-        return LoopLaunch.run(device, loop, arguments, name());
+        return LoopLaunch.run(device, loop, arguments, values, name());
     }
 
-    private CompiledLoop compiled() {
+    /** The loop, compiled at the first call ({@code receiver}: an instance method's first, whose class's fields are described to the compiler). */
+    private CompiledLoop compiled(Object receiver) {
         CompiledLoop known = compiled;
         if (known == null) {
             synchronized (this) {
                 known = compiled;
                 if (known == null) {
-                    known = compile();
+                    known = compile(receiver);
                     compiled = known;
                 }
             }
@@ -134,7 +147,7 @@ final class AcceleratedMethod {
         return known;
     }
 
-    private CompiledLoop compile() {
+    private CompiledLoop compile(Object receiver) {
         List<ValueShape> shapes = new ArrayList<>();
         Map<Integer, IndexedElements> indexed = new HashMap<>();
         Class<?>[] types = body.getParameterTypes();
@@ -159,7 +172,8 @@ final class AcceleratedMethod {
             }
         }
         try {
-            ParallelLoopCompiler.LoopKernel loop = new ParallelLoopCompiler().compile(body, shapes, indexed, parallel, reduce, reassociate);
+            List<CapturedValue> fields = receiver == null ? List.of() : ReceiverFields.of(receiver);
+            ParallelLoopCompiler.LoopKernel loop = new ParallelLoopCompiler().compile(body, shapes, indexed, fields, parallel, reduce, reassociate);
             JavaKind reductionKind = null;
             if (loop.reduction() != null) {
                 reductionKind = loop.graph().signature().resultComponents().get(0);
@@ -173,7 +187,8 @@ final class AcceleratedMethod {
             var spec = new MapKernelSpec(java.util.Collections.nCopies(dimensions, JavaKind.Int), loop.graph().signature().resultComponents(), dimensions);
             var source = new OpenCLKernelGenerator(options).map(loop.graph(), spec);
             LoopKernelDump.write(loop.graph(), source);
-            return new CompiledLoop(source, loop.firsts(), loop.limits(), loop.reduction(), reductionKind, loop.reductionInitial(), null, false, loop.innerNotParallel());
+            return new CompiledLoop(source, loop.firsts(), loop.limits(), loop.reduction(), reductionKind, loop.reductionInitial(), null, false, loop.innerNotParallel(),
+                            receiver == null ? 0 : 1, fields);
         } catch (LoopCarriedDependenceException e) {
             return CompiledLoop.refused(e.getMessage(), true);
         } catch (KernelBailoutException e) {

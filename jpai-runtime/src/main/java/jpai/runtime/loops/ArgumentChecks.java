@@ -20,10 +20,13 @@ final class ArgumentChecks {
     private ArgumentChecks() {
     }
 
-    /** Why {@code arguments} cannot run on the device, or null when they can. */
-    static String problem(Method body, Object[] arguments) {
+    /**
+     * Why {@code arguments} (the method's declared ones, without an instance method's receiver)
+     * cannot run on the device, or null when they can; {@code seen} gets every array they hold, by
+     * identity, with what holds it ("its argument 2").
+     */
+    static String problem(Method body, Object[] arguments, Map<Object, String> seen) {
         Class<?>[] types = body.getParameterTypes();
-        Map<Object, Integer> seen = RectangularArguments.identities();
         for (int k = 0; k < arguments.length; k++) {
             Class<?> type = types[k];
             boolean pArray = type == PArray.class;
@@ -45,12 +48,13 @@ final class ArgumentChecks {
             } else if (!type.getComponentType().isArray() && !ArrayReadBack.fits(argument)) {
                 return "its argument " + (k + 1) + " has more than 2^31 - 1 bytes, more than one copy back takes";
             }
-            Integer other = seen.putIfAbsent(storage, k);
+            String which = "its argument " + (k + 1);
+            String other = seen.putIfAbsent(storage, which);
             if (other != null) {
-                return "its arguments " + (other + 1) + " and " + (k + 1) + " are the same array, so an iteration may read what another writes";
+                return other + " and " + which + " are the same array, so an iteration may read what another writes";
             }
             if (argument instanceof Object[] rows) {
-                String problem = RectangularArguments.problem(k, rows, seen);
+                String problem = RectangularArguments.problem(which, rows, seen);
                 if (problem != null) {
                     return problem;
                 }

@@ -52,7 +52,11 @@ final class LoopLaunch {
     private LoopLaunch() {
     }
 
-    static Object run(DeviceChoice.OpenCL device, CompiledLoop loop, Object[] arguments, String name) {
+    /**
+     * @param arguments the call's arguments (an instance method's receiver first): what the loop bounds read
+     * @param values the kernel's captured values by slot ({@link ReceiverFields#values})
+     */
+    static Object run(DeviceChoice.OpenCL device, CompiledLoop loop, Object[] arguments, Object[] values, String name) {
         Object[] boundArguments = boundArguments(arguments);
         int dimensions = loop.dimensions();
         long[] firsts = new long[dimensions];
@@ -87,34 +91,33 @@ final class LoopLaunch {
             for (KernelParameter parameter : loop.kernel().parameters()) {
                 int index = parameter.index();
                 switch (parameter.role()) {
-                    case CAPTURED_SCALAR -> launch.scalar(index, parameter.kind(), arguments[parameter.slot()]);
+                    case CAPTURED_SCALAR -> launch.scalar(index, parameter.kind(), values[parameter.slot()]);
                     case CAPTURED_ARRAY -> {
-                        if (arguments[parameter.slot()] instanceof PArray<?> resident) {
+                        if (values[parameter.slot()] instanceof PArray<?> resident) {
                             launch.readBuffer(index, PArrayStorage.buffer(resident, 0));
-                        } else if (arguments[parameter.slot()] instanceof Object[] rows) {
+                        } else if (values[parameter.slot()] instanceof Object[] rows) {
                             launch.readArray(index, RectangularArguments.flatten(rows));
                         } else {
-                            launch.readArray(index, arguments[parameter.slot()]);
+                            launch.readArray(index, values[parameter.slot()]);
                         }
                     }
                     case WRITTEN_ARRAY -> {
-                        if (arguments[parameter.slot()] instanceof PArray<?> resident) {
+                        if (values[parameter.slot()] instanceof PArray<?> resident) {
                             ComponentBuffer buffer = PArrayStorage.buffer(resident, 0);
                             launch.updateBuffer(index, buffer);
                             if (mayExit) {
                                 updates.add(context.inPlaceUpdate(buffer));
                             }
                         } else {
-                            Object array = arguments[parameter.slot()];
+                            Object array = values[parameter.slot()];
                             Object sent = array instanceof Object[] rows ? RectangularArguments.flatten(rows) : array;
                             ByteBuffer readBack = ArrayReadBack.bufferFor(sent);
                             launch.readWriteArray(index, sent, readBack);
                             written.add(new WrittenArray(array, readBack));
                         }
                     }
-                    case CAPTURED_ARRAY_LENGTH -> launch.scalar(index, JavaKind.Int, boundArguments[parameter.slot()] instanceof LongSupplier length
-                                    ? (int) length.getAsLong() : Array.getLength(arguments[parameter.slot()]));
-                    case CAPTURED_ROW_LENGTH -> launch.scalar(index, JavaKind.Int, RectangularArguments.rowLength((Object[]) arguments[parameter.slot()]));
+                    case CAPTURED_ARRAY_LENGTH -> launch.scalar(index, JavaKind.Int, lengthOf(values[parameter.slot()]));
+                    case CAPTURED_ROW_LENGTH -> launch.scalar(index, JavaKind.Int, RectangularArguments.rowLength((Object[]) values[parameter.slot()]));
                     case OUTPUT_BUFFER -> {
                         contributions = PArray.allocate(parameter.kind().toBoxedJavaClass(), iterations);
                         launch.writeBuffer(index, PArrayStorage.buffer(contributions, 0));
@@ -181,6 +184,14 @@ final class LoopLaunch {
             }
         }
         return bound;
+    }
+
+    /** The {@code int} length argument of a captured value: an array's or a {@code PArray}'s length (checked to fit), 1 for a wrapper. */
+    private static int lengthOf(Object value) {
+        if (value instanceof PArray<?> array) {
+            return (int) array.length();
+        }
+        return value.getClass().isArray() ? Array.getLength(value) : 1;
     }
 
     /** Makes every {@code PArray} the kernel wrote in place as it was before the call. */

@@ -20,40 +20,40 @@ final class RectangularArguments {
     }
 
     /**
-     * Why 2-D argument {@code k} ({@code rows}) cannot be one buffer, or null; records its rows in
-     * {@code seen} (every array of the call, by identity, with its argument's number) to find a row
-     * that is also another row or argument.
+     * Why 2-D array {@code rows} ({@code which}: "its argument 3", "the field w of this") cannot be
+     * one buffer, or null; records its rows in {@code seen} (every array of the call, by identity,
+     * with what holds it) to find a row that is also another row or argument.
      */
-    static String problem(int k, Object[] rows, Map<Object, Integer> seen) {
+    static String problem(String which, Object[] rows, Map<Object, String> seen) {
         String type = rows.getClass().getComponentType().getComponentType().getName() + "[][]";
         int rowLength = 0;
         for (int i = 0; i < rows.length; i++) {
             Object row = rows[i];
             if (row == null) {
-                return "row " + i + " of its argument " + (k + 1) + " (a " + type + ") is null, so the array is not rectangular and cannot be one buffer on the device";
+                return "row " + i + " of " + which + " (a " + type + ") is null, so the array is not rectangular and cannot be one buffer on the device";
             }
             int length = Array.getLength(row);
             if (i == 0) {
                 rowLength = length;
             } else if (length != rowLength) {
-                return "the rows of its argument " + (k + 1) + " (a " + type + ") have different lengths (row 0 has " + rowLength + " elements, row " + i + " has " + length
+                return "the rows of " + which + " (a " + type + ") have different lengths (row 0 has " + rowLength + " elements, row " + i + " has " + length
                                 + "), so the array is not rectangular and cannot be one buffer on the device";
             }
-            Integer other = seen.putIfAbsent(row, k);
+            String other = seen.putIfAbsent(row, which);
             if (other != null) {
-                return "row " + i + " of its argument " + (k + 1) + " is also " + (other == k ? "another of its rows" : "in its argument " + (other + 1))
+                return "row " + i + " of " + which + " is also " + (other.equals(which) ? "another of its rows" : "in " + other)
                                 + ", so a write through one would be a write through the other, which one buffer per argument cannot show";
             }
         }
         long elements = (long) rows.length * rowLength;
         if (elements > Integer.MAX_VALUE || elements * elementBytes(rows) > Integer.MAX_VALUE) {
-            return "its argument " + (k + 1) + " (a " + type + ") has " + elements + " elements, more than one buffer of a kernel's int index holds";
+            return which + " (a " + type + ") has " + elements + " elements, more than one buffer of a kernel's int index holds";
         }
         return null;
     }
 
     /** A new map for {@link #problem}: identity, not equality, of arrays. */
-    static Map<Object, Integer> identities() {
+    static Map<Object, String> identities() {
         return new IdentityHashMap<>();
     }
 
