@@ -57,14 +57,17 @@ import jpai.compiler.phases.StaticArraysToParametersPhase;
  * <ol>
  * <li>"parse bytecode", "inline", "calls on constant receivers", "caught implicit exceptions",
  * "box identity comparisons", "exception paths to deoptimization", "math calls", "reject remaining
- * calls", canonicalisation: as for a lambda.</li>
+ * calls", canonicalisation: as for a lambda; before "reject remaining calls", "indexed parameters"
+ * ({@link IndexedParametersToArraysPhase}: {@code PArray} parameters become arrays), and for an
+ * instance method the check that it writes no field ({@link ReceiverWrites}).</li>
  * <li>"parallel loop": {@link ParallelLoops#find} (the loop of the {@code @Parallel} variable, read
  * from the loop header's frame state, and the checks; with the {@code @Parallel} loops perfectly
  * nested in it, the dimensions of a 2-D or 3-D index space) and {@link ParallelLoopToKernelBodyPhase}
  * (iteration {@code start + k} for element {@code k}, or {@code (start0 + k0, start1 + k1, ...)}).</li>
  * <li>Graal's partial escape analysis and conditional elimination; "drop frame states"; "method
- * parameters" ({@link MethodParametersToKernelInputsPhase}); "static arrays" and the performance
- * phases of the lambda pipeline.</li>
+ * parameters" ({@link MethodParametersToKernelInputsPhase}); for an instance method "captured
+ * values" ({@link CapturedValuesToParametersPhase}, its receiver's fields); "static arrays" and the
+ * performance phases of the lambda pipeline.</li>
  * <li>"loop-carried dependences" ({@link LoopCarriedDependencesPhase}): a check, last, on the
  * optimised body.</li>
  * </ol>

@@ -83,6 +83,36 @@ public final class KernelShapes {
     }
 
     /**
+     * The values an accelerated instance method of {@code type} may read through its receiver, as
+     * {@link #capturesOf} describes a lambda's: the instance fields of {@code type} and of its
+     * superclasses of the user's (a method may be called on an object of a subclass, whose own fields
+     * it cannot name) holding primitives, wrappers, primitive arrays or 2-D primitive arrays, and the
+     * fields of an object of the user's class in one of them, one object further; volatile fields and
+     * {@code PArray}s are left out (if the method reads one, the compiler names it and refuses).
+     */
+    public static List<CapturedValue> receiverFieldsOf(Class<?> type) {
+        requireOpenToJpai(type);
+        List<CapturedValue> captures = new ArrayList<>();
+        for (Class<?> c = type; c != null && isUserObjectType(c); c = c.getSuperclass()) {
+            for (Field field : c.getDeclaredFields()) {
+                int modifiers = field.getModifiers();
+                if (Modifier.isStatic(modifiers) || Modifier.isVolatile(modifiers) || !accessible(field)) {
+                    continue;
+                }
+                ValueShape shape = shapeOfValue(field.getType());
+                if (shape != null) {
+                    captures.add(new CapturedValue(field, shape));
+                } else if (isUserObjectType(field.getType())) {
+                    List<CapturedValue> fields = new ArrayList<>();
+                    addObjectFields(field, List.of(), field.getType(), fields);
+                    captures.addAll(fields.subList(0, Math.min(fields.size(), MAX_OBJECT_FIELDS)));
+                }
+            }
+        }
+        return List.copyOf(captures);
+    }
+
+    /**
      * A lambda that captured values can run on the device only if JPAI may read them: its class's
      * package must be open to JPAI. A user module that does not open it gets a reason naming the
      * line to add, said by default (it is the user's set-up, like a missing flag), and the

@@ -5,6 +5,7 @@ import jdk.graal.compiler.nodes.ParameterNode;
 import jdk.graal.compiler.nodes.PiNode;
 import jdk.graal.compiler.nodes.StructuredGraph;
 import jdk.graal.compiler.nodes.ValueNode;
+import jdk.graal.compiler.nodes.java.AbstractNewObjectNode;
 import jdk.graal.compiler.nodes.java.LoadFieldNode;
 import jdk.graal.compiler.nodes.java.LoadIndexedNode;
 import jdk.graal.compiler.nodes.java.StoreFieldNode;
@@ -26,7 +27,8 @@ public final class ReceiverWrites {
     /** Refuses {@code graph} (an instance method's, before the loop is found) if it writes a field or an array read from a field. */
     public static void refuse(StructuredGraph graph) {
         for (Node node : graph.getNodes()) {
-            if (node instanceof StoreFieldNode store && !store.field().isStatic()) {
+            if (node instanceof StoreFieldNode store && !store.field().isStatic() && !(skipPi(store.object()) instanceof AbstractNewObjectNode)) {
+                // (an object the method allocates itself is its own: escape analysis removes it)
                 throw KernelBailoutException.at(store, "the method writes the field " + store.field().getName() + " of " + (isReceiver(store.object()) ? "this" : "an object")
                                 + "; a kernel has the values of this's fields, read at each call, so a field written in the parallel loop would not reach the object");
             }

@@ -30,8 +30,8 @@ import jpai.compiler.ValueShape;
  * Makes an accelerated method's parameters the kernel's inputs: each is a captured value of the
  * signature ({@link CapturedValue#isMethodParameter()}), which the runtime passes at each call.
  *
- * <p>Expects: the graph of a static method whose parameter {@code k} is the signature's capture
- * {@code k}, a primitive or a primitive array; frame states dropped. Does: a primitive's
+ * <p>Expects: the graph of a method whose parameter {@code k + firstParameter} (after an instance
+ * method's receiver) is the signature's capture {@code k}, a primitive or a primitive array; frame states dropped. Does: a primitive's
  * {@link ParameterNode} is recorded as the capture's parameter as it is; an array's is replaced by a
  * parameter of the exact array type that is never null (the runtime runs a call with a null array in
  * Java), so its null checks fold, and every {@link ArrayLengthNode} of it (also through Pi nodes) by

@@ -26,6 +26,7 @@ import jpai.FallbackException;
 import jpai.runtime.JpaiOptions;
 import jpai.runtime.Offload;
 import jpai.runtime.device.DeviceChoice;
+import jpai.runtime.opencl.InPlaceUpdate;
 import jpai.runtime.opencl.OpenCLRuntime;
 
 /**
@@ -88,6 +89,9 @@ final class AcceleratedMethod {
             return callOnDevice(arguments);
         } catch (FallbackException e) {
             throw e;
+        } catch (InPlaceUpdate.UndoFailedException e) {
+            // a PArray argument's data is not what the call started from: running the body in Java would compute from it
+            throw new IllegalStateException(name() + " cannot run: " + e.getMessage() + "; compute the array's contents again", e);
         } catch (RuntimeException | LinkageError | AssertionError e) {
             Offload.methodFallBack(name(), "JPAI failed (" + e + ")");
             return AcceleratedMethods.NOT_RUN;
@@ -111,7 +115,7 @@ final class AcceleratedMethod {
             Offload.methodFallBack(name(), problem);
             return AcceleratedMethods.NOT_RUN;
         }
-        CompiledLoop loop = compiled(instance ? arguments[0] : null);
+        CompiledLoop loop = compiled();
         if (loop.kernel() == null) {
             if (loop.dependence()) {
                 Explain.notice("WARNING: " + name() + " runs sequentially in Java: " + loop.refusal());
@@ -132,14 +136,13 @@ final class AcceleratedMethod {
         return LoopLaunch.run(device, loop, arguments, values, name());
     }
 
-    /** The loop, compiled at the first call ({@code receiver}: an instance method's first, whose class's fields are described to the compiler). */
-    private CompiledLoop compiled(Object receiver) {
+    private CompiledLoop compiled() {
         CompiledLoop known = compiled;
         if (known == null) {
             synchronized (this) {
                 known = compiled;
                 if (known == null) {
-                    known = compile(receiver);
+                    known = compile();
                     compiled = known;
                 }
             }
@@ -147,7 +150,8 @@ final class AcceleratedMethod {
         return known;
     }
 
-    private CompiledLoop compile(Object receiver) {
+    private CompiledLoop compile() {
+        boolean instance = !Modifier.isStatic(body.getModifiers());
         List<ValueShape> shapes = new ArrayList<>();
         Map<Integer, IndexedElements> indexed = new HashMap<>();
         Class<?>[] types = body.getParameterTypes();
@@ -172,7 +176,7 @@ final class AcceleratedMethod {
             }
         }
         try {
-            List<CapturedValue> fields = receiver == null ? List.of() : ReceiverFields.of(receiver);
+            List<CapturedValue> fields = instance ? ReceiverFields.of(body) : List.of();
             ParallelLoopCompiler.LoopKernel loop = new ParallelLoopCompiler().compile(body, shapes, indexed, fields, parallel, reduce, reassociate);
             JavaKind reductionKind = null;
             if (loop.reduction() != null) {
@@ -188,7 +192,7 @@ final class AcceleratedMethod {
             var source = new OpenCLKernelGenerator(options).map(loop.graph(), spec);
             LoopKernelDump.write(loop.graph(), source);
             return new CompiledLoop(source, loop.firsts(), loop.limits(), loop.reduction(), reductionKind, loop.reductionInitial(), null, false, loop.innerNotParallel(),
-                            receiver == null ? 0 : 1, fields);
+                            instance ? 1 : 0, fields);
         } catch (LoopCarriedDependenceException e) {
             return CompiledLoop.refused(e.getMessage(), true);
         } catch (KernelBailoutException e) {

@@ -154,9 +154,16 @@ final class LoopLaunch {
             }
             Explain.methodOnDevice(name, context.device().name());
             return loop.reduction() == null ? null : combine(loop, contributions, boundArguments);
+        } catch (InPlaceUpdate.UndoFailedException e) {
+            throw e;
         } catch (RuntimeException | Error e) {
             if (launched) {
-                undo(updates); // the launch failed: no device write of this call may stay
+                try {
+                    undo(updates); // the launch failed: no device write of this call may stay
+                } catch (InPlaceUpdate.UndoFailedException undoFailed) {
+                    undoFailed.addSuppressed(e);
+                    throw undoFailed;
+                }
             }
             throw e;
         } finally {

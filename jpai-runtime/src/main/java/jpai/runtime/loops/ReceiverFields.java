@@ -5,27 +5,27 @@ import java.util.Map;
 
 import jpai.PArray;
 import jpai.compiler.CapturedValue;
-import jpai.compiler.ValueShape;
 import jpai.ocl.KernelParameter;
 import jpai.runtime.KernelShapes;
 
 /**
  * The fields of an accelerated instance method's receiver that its kernel reads: described to the
- * compiler as a lambda's captured objects are ({@link KernelShapes#capturesOf}: the receiver plays
- * the functional object, its fields of primitives, wrappers, primitive arrays and rectangular 2-D
- * primitive arrays, and those of the objects in its fields, two deep), and read again at each call,
- * final or not, since the method may be called on another object or after a field changed. A
- * {@code PArray} field is not offered (its element type would be the first receiver's): a method
- * reading one is refused with the field named.
+ * compiler as a lambda's captured objects are ({@link KernelShapes#receiverFieldsOf}: the receiver
+ * plays the functional object; the fields of the method's class and its superclasses holding
+ * primitives, wrappers, primitive arrays and rectangular 2-D primitive arrays, and those of the
+ * objects in its fields, two deep), and read again at each call, final or not, since the method may
+ * be called on another object or after a field changed. A {@code PArray} field is not offered (its
+ * element type is not in its declaration's erasure): a method reading one is refused with the field
+ * named.
  */
 final class ReceiverFields {
 
     private ReceiverFields() {
     }
 
-    /** What the compiler is told of {@code receiver}'s fields. */
-    static List<CapturedValue> of(Object receiver) {
-        return KernelShapes.capturesOf(receiver).stream().filter(capture -> !(capture.shape() instanceof ValueShape.ElementReader)).toList();
+    /** What the compiler is told of the fields of the receiver of {@code body}, a method of that class (or of a superclass of the receiver's). */
+    static List<CapturedValue> of(java.lang.reflect.Method body) {
+        return KernelShapes.receiverFieldsOf(body.getDeclaringClass());
     }
 
     /**

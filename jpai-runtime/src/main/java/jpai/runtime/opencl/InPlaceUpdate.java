@@ -42,22 +42,40 @@ public final class InPlaceUpdate implements AutoCloseable {
     }
 
     /**
+     * The pre-call contents could not be put back: the array's only current copy was on the device,
+     * and what it holds now is unknown. The caller must not run the method in Java on it (it would
+     * compute from wrong data) but tell the user.
+     */
+    public static final class UndoFailedException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        UndoFailedException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /**
      * Makes the buffer's contents those before the launch again.
      *
-     * @throws OpenCLRuntimeException if the copy back fails: the device copy is then forgotten, and
-     *             with it what the host lacked
+     * @throws UndoFailedException if the copy back fails (the device copy stays the newer one, as it
+     *             was: reading it shows what the driver left, or says that the device was lost)
      */
     public void undo() {
         if (saved == null) {
             residency.discardAfterFailure(false);
             return;
         }
-        cl_command_queue queue = context.queues().take("restoring an array's device copy");
+        cl_command_queue queue;
+        try {
+            queue = context.queues().take("restoring an array's device copy");
+        } catch (RuntimeException e) {
+            throw new UndoFailedException("a PArray's contents from before the call could not be restored on " + context.device().name() + " (" + e.getMessage() + ")", e);
+        }
         try {
             residency.restore(host, saved, queue);
         } catch (CLException e) {
-            residency.discardAfterFailure(false);
-            throw context.failure("restoring the device copy of a buffer of " + host.byteSize() + " bytes", e);
+            RuntimeException failure = context.failure("restoring the device copy of a buffer of " + host.byteSize() + " bytes", e);
+            throw new UndoFailedException("a PArray's contents from before the call could not be restored on " + context.device().name() + " (" + failure.getMessage() + ")", failure);
         } finally {
             context.queues().giveBack(queue);
         }

@@ -5,7 +5,16 @@ import jpai.Parallel;
 import jpai.Reduce;
 
 /** Accelerated instance methods, whose kernels read the receiver's fields, for {@link InstanceMethodsTest}. */
-final class InstanceKernels {
+class InstanceKernels {
+
+    /** A subclass: the methods of InstanceKernels read its inherited fields. */
+    static final class Derived extends InstanceKernels {
+        float extra = 100f;
+
+        Derived(float scale, float[] weights, Integer offset, Params params, double[][] table, int threshold) {
+            super(scale, weights, offset, params, table, threshold);
+        }
+    }
 
     /** An object in a field: its fields are read through it. */
     static final class Params {
@@ -50,6 +59,14 @@ final class InstanceKernels {
             count += values[i] > threshold ? 1 : 0;
         }
         return count;
+    }
+
+    /** Reads an inherited field when called on a {@link Derived}. */
+    @Accelerate
+    void scaled(float[] x, float[] out) {
+        for (@Parallel int i = 0; i < out.length; i++) {
+            out[i] = x[i] * scale - threshold;
+        }
     }
 
     /** Writes a field of this in the parallel loop: refused, runs as written. */

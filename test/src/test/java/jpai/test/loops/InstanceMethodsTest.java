@@ -70,8 +70,11 @@ class InstanceMethodsTest extends WithTheAgent {
 
     /** The original body the agent kept, run by the JVM on {@code receiver}: its result, or the exception it threw. */
     private static Call original(Object receiver, String name, Object... arguments) {
-        for (Method method : receiver.getClass().getDeclaredMethods()) {
-            if (method.getName().equals("jpai$original$" + name)) {
+        for (Class<?> type = receiver.getClass(); type != null; type = type.getSuperclass()) {
+            for (Method method : type.getDeclaredMethods()) {
+                if (!method.getName().equals("jpai$original$" + name)) {
+                    continue;
+                }
                 method.setAccessible(true);
                 try {
                     return new Call(method.invoke(receiver, arguments), "", false, null);
@@ -135,6 +138,28 @@ class InstanceMethodsTest extends WithTheAgent {
             return null;
         }).launched(), "another receiver");
         original(other, "weighted", x, expected);
+        assertArrayEquals(expected, out);
+    }
+
+    @Test
+    void aMethodCalledOnASubclassObjectReadsItsInheritedFields() {
+        Random random = new Random(79);
+        InstanceKernels base = kernels(random);
+        InstanceKernels.Derived derived = new InstanceKernels.Derived(-3f, base.weights, 1, base.params, base.table, 7);
+        float[] x = floats(random);
+        float[] out = new float[N];
+        float[] expected = new float[N];
+        assertTrue(call(() -> {
+            derived.scaled(x, out); // the first call of this method: compiled for its class's fields
+            return null;
+        }).launched(), "called on a subclass object");
+        original(derived, "scaled", x, expected);
+        assertArrayEquals(expected, out);
+        assertTrue(call(() -> {
+            base.scaled(x, out);
+            return null;
+        }).launched(), "then on an object of the class itself");
+        original(base, "scaled", x, expected);
         assertArrayEquals(expected, out);
     }
 
