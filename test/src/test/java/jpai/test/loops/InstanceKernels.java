@@ -69,6 +69,17 @@ class InstanceKernels {
         }
     }
 
+    /** A PArray and a 2-D array parameter of an instance method (its parameters come after the receiver). */
+    @Accelerate
+    void scaleRows(jpai.PArray<Float> values, float[][] m) {
+        for (@Parallel int i = 0; i < m.length; i++) {
+            for (int j = 0; j < m[i].length; j++) {
+                m[i][j] = m[i][j] * scale + values.get(i);
+            }
+            values.put(i, values.get(i) * scale);
+        }
+    }
+
     /** Writes a field of this in the parallel loop: refused, runs as written. */
     @Accelerate
     void countIntoAField(int[] values) {

@@ -164,6 +164,33 @@ class InstanceMethodsTest extends WithTheAgent {
     }
 
     @Test
+    void aPArrayAndA2DArrayParameterOfAnInstanceMethod() {
+        Random random = new Random(83);
+        InstanceKernels kernels = kernels(random);
+        float[] values = floats(random);
+        float[][] m = new float[N][3];
+        float[][] mExpected = new float[N][];
+        for (int i = 0; i < N; i++) {
+            for (int j = 0; j < 3; j++) {
+                m[i][j] = random.nextFloat();
+            }
+            mExpected[i] = m[i].clone();
+        }
+        try (jpai.PArray<Float> p = jpai.PArray.of(values); jpai.PArray<Float> expected = jpai.PArray.of(values)) {
+            Call call = call(() -> {
+                kernels.scaleRows(p, m);
+                return null;
+            });
+            assertTrue(call.launched(), call.said());
+            original(kernels, "scaleRows", expected, mExpected);
+            assertArrayEquals(expected.toFloatArray(), p.toFloatArray());
+            for (int i = 0; i < N; i++) {
+                assertArrayEquals(mExpected[i], m[i]);
+            }
+        }
+    }
+
+    @Test
     void aReductionComparedWithAField() {
         Random random = new Random(67);
         InstanceKernels kernels = kernels(random);
