@@ -26,7 +26,10 @@ import org.junit.jupiter.api.io.TempDir;
 @EnabledIfEnvironmentVariable(named = "JPAI_EXPECT_OPENCL", matches = "1")
 class AnnotatedLoopsCommandLineTest {
 
-    private static final Path SOURCE = Path.of("..", "benchmarks", "src", "main", "java", "jpai", "examples", "AnnotatedLoops.java");
+    /** The example's source: from the test module's directory (Surefire's), or from the checkout's root. */
+    private static final Path SOURCE = Files.isRegularFile(Path.of("..", "benchmarks", "src", "main", "java", "jpai", "examples", "AnnotatedLoops.java"))
+                    ? Path.of("..", "benchmarks", "src", "main", "java", "jpai", "examples", "AnnotatedLoops.java")
+                    : Path.of("benchmarks", "src", "main", "java", "jpai", "examples", "AnnotatedLoops.java");
     private static final List<String> METHODS = List.of("saxpy", "saxpyResident", "matmul", "matmul2D", "countAbove");
 
     @Test
