@@ -22,6 +22,7 @@ import jdk.graal.compiler.virtual.phases.ea.PartialEscapePhase;
 import jdk.vm.ci.meta.Local;
 import jdk.vm.ci.meta.LocalVariableTable;
 import jdk.vm.ci.meta.ResolvedJavaMethod;
+import jpai.compiler.loops.IndexExits;
 import jpai.compiler.loops.IndexedElements;
 import jpai.compiler.loops.LoopBound;
 import jpai.compiler.loops.MarkedVariable;
@@ -85,8 +86,11 @@ public final class ParallelLoopCompiler {
      *            index space (1 to 3, a perfect nest of {@code @Parallel} loops)
      * @param limits each index's limit, likewise
      * @param innerNotParallel why a marked inner loop runs sequentially in each work-item, or null
+     * @param indexExitLengths the captures whose lengths the index is checked against, the kernel's
+     *            only exits ({@link IndexExits}), or null when it may exit otherwise
      */
-    public record LoopKernel(KernelGraph graph, List<LoopBound> firsts, List<LoopBound> limits, ReductionOperator reduction, LoopBound reductionInitial, String innerNotParallel) {
+    public record LoopKernel(KernelGraph graph, List<LoopBound> firsts, List<LoopBound> limits, ReductionOperator reduction, LoopBound reductionInitial, String innerNotParallel,
+                    List<Integer> indexExitLengths) {
     }
 
     private static final int MAX_DISPATCH_ROUNDS = 3;
@@ -225,7 +229,7 @@ public final class ParallelLoopCompiler {
                 limits.add(dimension.limit());
             }
             return new LoopKernel(kernel, List.copyOf(firsts), List.copyOf(limits), loop.reduction() == null ? null : loop.reduction().operator(),
-                            loop.reduction() == null ? null : loop.reduction().initial(), loop.innerNotParallel());
+                            loop.reduction() == null ? null : loop.reduction().initial(), loop.innerNotParallel(), IndexExits.of(graph, inputs, firsts));
         } catch (KernelBailoutException | LoopCarriedDependencesPhase.LoopCarriedDependenceException e) {
             throw e;
         } catch (PermanentBailoutException e) {

@@ -94,6 +94,7 @@ class IndexedParametersToArraysPhaseTest {
                         "x.get(i) is checked against x's length");
         assertEquals(new LoopBound.ArrayLength(2), loop.limits().get(0));
         assertEquals(7L, loop.limits().get(0).valueFor(new Object[] {1f, null, (java.util.function.LongSupplier) () -> 7L}));
+        assertEquals(java.util.Set.of(1, 2), java.util.Set.copyOf(loop.indexExitLengths()), "the kernel exits only where i passes x's or y's length");
     }
 
     @Test

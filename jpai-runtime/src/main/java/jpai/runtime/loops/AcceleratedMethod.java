@@ -192,7 +192,7 @@ final class AcceleratedMethod {
             var source = new OpenCLKernelGenerator(options).map(loop.graph(), spec);
             LoopKernelDump.write(loop.graph(), source);
             return new CompiledLoop(source, loop.firsts(), loop.limits(), loop.reduction(), reductionKind, loop.reductionInitial(), null, false, loop.innerNotParallel(),
-                            instance ? 1 : 0, fields);
+                            instance ? 1 : 0, fields, loop.indexExitLengths());
         } catch (LoopCarriedDependenceException e) {
             return CompiledLoop.refused(e.getMessage(), true);
         } catch (KernelBailoutException e) {

@@ -26,12 +26,14 @@ import jpai.ocl.KernelSource;
  *            instance method, whose receiver comes first
  * @param receiverFields an instance method's receiver's fields the kernel may read: its captured
  *            values after the declared arguments'
+ * @param indexExitLengths the captured arrays whose lengths the 1-D index from 0 is checked against,
+ *            the kernel's only exits, or null when it may exit otherwise ({@code IndexExits})
  */
 record CompiledLoop(KernelSource kernel, List<LoopBound> firsts, List<LoopBound> limits, ReductionOperator reduction, JavaKind reductionKind, LoopBound reductionInitial, String refusal,
-                boolean dependence, String innerNotParallel, int firstArgument, List<CapturedValue> receiverFields) {
+                boolean dependence, String innerNotParallel, int firstArgument, List<CapturedValue> receiverFields, List<Integer> indexExitLengths) {
 
     static CompiledLoop refused(String refusal, boolean dependence) {
-        return new CompiledLoop(null, null, null, null, null, null, refusal, dependence, null, 0, List.of());
+        return new CompiledLoop(null, null, null, null, null, null, refusal, dependence, null, 0, List.of(), null);
     }
 
     /** How many dimensions the kernel's index space has: 1 to 3. */

@@ -84,7 +84,7 @@ final class LoopLaunch {
         KernelLaunch launch = new KernelLaunch();
         List<WrittenArray> written = new ArrayList<>();
         List<InPlaceUpdate> updates = new ArrayList<>();
-        boolean mayExit = loop.kernel().parameters().stream().anyMatch(p -> p.role() == KernelParameter.Role.STATUS);
+        boolean mayExit = mayExit(loop, extents, values);
         PArray<?> contributions = null;
         boolean launched = false;
         try {
@@ -191,6 +191,27 @@ final class LoopLaunch {
             }
         }
         return bound;
+    }
+
+    /**
+     * Whether the kernel may leave the device path for these arguments: it has an exit (a status
+     * argument), and, when its only exits are checks of its index against array lengths, one of
+     * those arrays is shorter than the loop's extent. A kernel that cannot exit needs no
+     * {@link InPlaceUpdate} for the {@code PArray}s it writes.
+     */
+    private static boolean mayExit(CompiledLoop loop, long[] extents, Object[] values) {
+        if (loop.kernel().parameters().stream().noneMatch(p -> p.role() == KernelParameter.Role.STATUS)) {
+            return false;
+        }
+        if (loop.indexExitLengths() == null) {
+            return true;
+        }
+        for (int capture : loop.indexExitLengths()) {
+            if (extents[0] > lengthOf(values[capture])) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The {@code int} length argument of a captured value: an array's or a {@code PArray}'s length (checked to fit), 1 for a wrapper. */
