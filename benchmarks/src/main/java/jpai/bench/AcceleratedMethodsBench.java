@@ -25,11 +25,12 @@ import jpai.runtime.opencl.OpenCLRuntime;
  * each is printed, with the ratio annotated / AF (the issue asks for at most 1.10 on the H100).
  *
  * <p>What differs by construction: the annotated saxpy writes {@code y} in place, the AF map writes a
- * new array (from the device's buffer pool); when the annotated kernel may exit on a Java exception
- * path (here the bounds check of {@code x.get(i)}) and {@code y}'s newest copy is on the device, each
- * call first saves {@code y} on the device (one device-to-device copy, {@code InPlaceUpdate}), so
- * that an exit leaves the caller's data as it was. The matrix multiply writes {@code c}, n^2 of n^3
- * work. Also printed, for information: the annotated methods on Java arrays (copied per call).
+ * new array (from the device's buffer pool). The annotated kernel keeps the checks of its index
+ * against {@code x}'s and {@code y}'s lengths; since {@code x} is as long as {@code y} it cannot
+ * exit, so no copy of {@code y} is saved before each call ({@code IndexExits}). The matrix multiply
+ * may exit (its index checks are not of that form), so each call saves {@code c} on the device
+ * first ({@code InPlaceUpdate}: n^2 of n^3 work). Also printed, for information: the annotated
+ * methods on Java arrays (copied per call).
  *
  * <p>Run with the agent: {@code bin/jpai run jpai.bench.AcceleratedMethodsBench [saxpy n] [matmul n]
  * [timed calls]}, or on the GPU machine {@code bin/gpu-check accelerated}.
