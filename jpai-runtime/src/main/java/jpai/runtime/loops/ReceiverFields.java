@@ -60,7 +60,7 @@ final class ReceiverFields {
             String which = "the field " + field.name() + " of this";
             Object current = values[slot];
             if (current instanceof KernelShapes.NullOnPath nullOnPath) {
-                return nullOnPath.reason().replace("the captured", "for " + which + ", the");
+                return which + " cannot be read: " + nullOnPath.reason().replace("the captured ", "the ").replace("the function", "the method");
             }
             if (current == null) {
                 return which + " is null";
