@@ -65,6 +65,15 @@ public final class Demo {
             }
         }
         System.out.println();
+        if (Boolean.getBoolean("jpai.agent.installed")) {
+            // bin/jpai starts the JVM with the agent: the annotated methods run on the device too
+            System.out.println("Accelerated methods (@Accelerate, through the agent), checked against Java:");
+            allPassed &= AnnotatedLoops.runAll(Math.max(1024, (int) ((1 << 20) * scale)), Math.max(16, (int) (256 * Math.sqrt(scale))));
+            System.out.println();
+        } else {
+            System.out.println("(started without JPAI's agent: the @Accelerate examples, jpai.examples.AnnotatedLoops, are left out; bin/jpai demo adds the agent)");
+            System.out.println();
+        }
         System.out.println(allPassed ? "all results match Java's" : "RESULT CHECK FAILED");
         System.exit(allPassed ? 0 : 1);
     }

@@ -37,7 +37,8 @@ public record CapturedValue(Field field, List<Field> path, Object staticArray, V
     /**
      * An argument of an accelerated method (not a lambda's capture): the method's parameter
      * {@code index} (0 is the first), named {@code name} in messages. A primitive is a scalar, a
-     * primitive array a buffer the kernel may write ({@link ValueShape.PrimitiveArray}).
+     * primitive array a buffer the kernel may write ({@link ValueShape.PrimitiveArray}), a 2-D one
+     * ({@link ValueShape.RectangularArray}) its rows in one buffer the kernel may write.
      */
     public record MethodParameter(int index, String name) {
     }
@@ -48,8 +49,9 @@ public record CapturedValue(Field field, List<Field> path, Object staticArray, V
             throw new IllegalArgumentException("captured tuples are not supported: " + field);
         }
         if (methodParameter != null) {
-            if (field != null || !path.isEmpty() || staticArray != null || !(shape instanceof ValueShape.Primitive || shape instanceof ValueShape.PrimitiveArray)) {
-                throw new IllegalArgumentException("a method parameter is a primitive or a primitive array, with no field: " + shape);
+            if (field != null || !path.isEmpty() || staticArray != null
+                            || !(shape instanceof ValueShape.Primitive || shape instanceof ValueShape.PrimitiveArray || shape instanceof ValueShape.RectangularArray)) {
+                throw new IllegalArgumentException("a method parameter is a primitive, a primitive array or a rectangular 2-D one, with no field: " + shape);
             }
         } else if (staticArray != null) {
             if (field != null || !path.isEmpty() || !(shape instanceof ValueShape.PrimitiveArray array) || staticArray.getClass() != array.arrayClass()) {
@@ -112,7 +114,11 @@ public record CapturedValue(Field field, List<Field> path, Object staticArray, V
     /** The declared type of the field that holds the value (the last of the path). */
     public Class<?> declaredType() {
         if (methodParameter != null) {
-            return shape instanceof ValueShape.PrimitiveArray array ? array.arrayClass() : ((ValueShape.Primitive) shape).kind().toJavaClass();
+            return switch (shape) {
+                case ValueShape.PrimitiveArray array -> array.arrayClass();
+                case ValueShape.RectangularArray matrix -> matrix.arrayClass();
+                default -> ((ValueShape.Primitive) shape).kind().toJavaClass();
+            };
         }
         return staticArray != null ? staticArray.getClass() : path.isEmpty() ? field.getType() : path.get(path.size() - 1).getType();
     }

@@ -2,7 +2,9 @@ package jpai.compiler;
 
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import jdk.graal.compiler.core.common.PermanentBailoutException;
@@ -20,12 +22,16 @@ import jdk.graal.compiler.virtual.phases.ea.PartialEscapePhase;
 import jdk.vm.ci.meta.Local;
 import jdk.vm.ci.meta.LocalVariableTable;
 import jdk.vm.ci.meta.ResolvedJavaMethod;
+import jpai.compiler.loops.IndexExits;
+import jpai.compiler.loops.IndexedElements;
 import jpai.compiler.loops.LoopBound;
 import jpai.compiler.loops.MarkedVariable;
 import jpai.compiler.loops.ParallelLoop;
 import jpai.compiler.loops.ParallelLoops;
 import jpai.compiler.loops.ReductionOperator;
+import jpai.compiler.loops.ReceiverWrites;
 import jpai.compiler.phases.BoxIdentityComparisonsPhase;
+import jpai.compiler.phases.CapturedValuesToParametersPhase;
 import jpai.compiler.phases.CallsOnConstantReceiversPhase;
 import jpai.compiler.phases.CaughtImplicitExceptionsPhase;
 import jpai.compiler.phases.CountedLoopIndexStampPhase;
@@ -33,6 +39,7 @@ import jpai.compiler.phases.DropFrameStatesPhase;
 import jpai.compiler.phases.ExceptionPathsToDeoptimizationPhase;
 import jpai.compiler.phases.FloatSqrtPhase;
 import jpai.compiler.phases.FloatTranscendentalsPhase;
+import jpai.compiler.phases.IndexedParametersToArraysPhase;
 import jpai.compiler.phases.KernelInliningPolicy;
 import jpai.compiler.phases.LoopCarriedDependencesPhase;
 import jpai.compiler.phases.LoopInvariantExitsPhase;
@@ -44,21 +51,24 @@ import jpai.compiler.phases.SpeculativeBoundsCheckHoistingPhase;
 import jpai.compiler.phases.StaticArraysToParametersPhase;
 
 /**
- * Marawacc's second front end: from an accelerated method (a static method with a
+ * Marawacc's second front end: from an accelerated method (a static or instance method with a
  * {@code @Parallel} loop) to the kernel graph of one iteration, through the same Graal pipeline as
  * {@link KernelGraphCompiler}'s lambdas. The steps, timed in {@link PhaseTimings}:
  *
  * <ol>
  * <li>"parse bytecode", "inline", "calls on constant receivers", "caught implicit exceptions",
  * "box identity comparisons", "exception paths to deoptimization", "math calls", "reject remaining
- * calls", canonicalisation: as for a lambda.</li>
+ * calls", canonicalisation: as for a lambda; before "reject remaining calls", "indexed parameters"
+ * ({@link IndexedParametersToArraysPhase}: {@code PArray} parameters become arrays), and for an
+ * instance method the check that it writes no field ({@link ReceiverWrites}).</li>
  * <li>"parallel loop": {@link ParallelLoops#find} (the loop of the {@code @Parallel} variable, read
  * from the loop header's frame state, and the checks; with the {@code @Parallel} loops perfectly
  * nested in it, the dimensions of a 2-D or 3-D index space) and {@link ParallelLoopToKernelBodyPhase}
  * (iteration {@code start + k} for element {@code k}, or {@code (start0 + k0, start1 + k1, ...)}).</li>
  * <li>Graal's partial escape analysis and conditional elimination; "drop frame states"; "method
- * parameters" ({@link MethodParametersToKernelInputsPhase}); "static arrays" and the performance
- * phases of the lambda pipeline.</li>
+ * parameters" ({@link MethodParametersToKernelInputsPhase}); for an instance method "captured
+ * values" ({@link CapturedValuesToParametersPhase}, its receiver's fields); "static arrays" and the
+ * performance phases of the lambda pipeline.</li>
  * <li>"loop-carried dependences" ({@link LoopCarriedDependencesPhase}): a check, last, on the
  * optimised body.</li>
  * </ol>
@@ -76,8 +86,11 @@ public final class ParallelLoopCompiler {
      *            index space (1 to 3, a perfect nest of {@code @Parallel} loops)
      * @param limits each index's limit, likewise
      * @param innerNotParallel why a marked inner loop runs sequentially in each work-item, or null
+     * @param indexExitLengths the captures whose lengths the index is checked against, the kernel's
+     *            only exits ({@link IndexExits}), or null when it may exit otherwise
      */
-    public record LoopKernel(KernelGraph graph, List<LoopBound> firsts, List<LoopBound> limits, ReductionOperator reduction, LoopBound reductionInitial, String innerNotParallel) {
+    public record LoopKernel(KernelGraph graph, List<LoopBound> firsts, List<LoopBound> limits, ReductionOperator reduction, LoopBound reductionInitial, String innerNotParallel,
+                    List<Integer> indexExitLengths) {
     }
 
     private static final int MAX_DISPATCH_ROUNDS = 3;
@@ -111,11 +124,32 @@ public final class ParallelLoopCompiler {
      * @throws LoopCarriedDependencesPhase.LoopCarriedDependenceException if the compiler sees iterations depend on each other
      */
     public LoopKernel compile(Method body, List<ValueShape> parameterShapes, List<MarkedVariable> parallel, MarkedVariable reduce, boolean reassociate) {
+        return compile(body, parameterShapes, Map.of(), List.of(), parallel, reduce, reassociate);
+    }
+
+    /**
+     * As {@link #compile(Method, List, List, MarkedVariable, boolean)}, where the parameters of
+     * {@code indexed}'s indices are objects that give their elements by index (the runtime's
+     * {@code PArray}), each of {@code parameterShapes}' {@link ValueShape.PrimitiveArray} shape there:
+     * on the device each is a buffer, as a primitive array is ({@link IndexedParametersToArraysPhase}).
+     *
+     * <p>An instance method's receiver plays a lambda's functional object: {@code receiverFields}
+     * are the values read through its fields ({@link CapturedValue#throughFields} or a field of its
+     * own, as a lambda's captured objects), which become the kernel's captures after the
+     * parameters' ({@link CapturedValuesToParametersPhase}). The graph's parameter {@code 0} is then
+     * the receiver and parameter {@code k + 1} the method's {@code k}: the loop bounds
+     * ({@link LoopBound}) count the receiver as argument 0, as the runtime's argument arrays do. A
+     * write to a field of the receiver, or into an array read from a field, is refused.
+     *
+     * @param indexed by the method's parameter index (0 is its first declared parameter)
+     */
+    public LoopKernel compile(Method body, List<ValueShape> parameterShapes, Map<Integer, IndexedElements> indexed, List<CapturedValue> receiverFields, List<MarkedVariable> parallel,
+                    MarkedVariable reduce, boolean reassociate) {
         ResolvedJavaMethod method = graal.providers().getMetaAccess().lookupJavaMethod(body);
         LambdaDescription description = new LambdaDescription(method, method, SourceLocation.of(method, 0));
-        if (!method.isStatic()) {
-            throw new KernelBailoutException("only static methods are accelerated", description.location());
-        }
+        int firstParameter = method.isStatic() ? 0 : 1;
+        Map<Integer, IndexedElements> indexedNodes = new HashMap<>();
+        indexed.forEach((k, elements) -> indexedNodes.put(k + firstParameter, elements));
         PhaseTimings timings = new PhaseTimings();
         DebugContext debug = graal.newDebugContext(description.identifier());
         try (DebugContext.Scope scope = debug.scope("JPAI", description.identifier())) {
@@ -128,23 +162,35 @@ public final class ParallelLoopCompiler {
 
             KernelGraphCompiler.run("parse bytecode", timings, () -> context.getGraphBuilderSuite(), graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after parsing");
-            KernelGraphCompiler.run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(Set.of()), canonicalizer), graph, context);
+            Set<ResolvedJavaMethod> kept = IndexedParametersToArraysPhase.keptCalls(indexedNodes, graal.providers().getMetaAccess());
+            KernelGraphCompiler.run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(kept), canonicalizer), graph, context);
             for (int round = 0; round < MAX_DISPATCH_ROUNDS && CallsOnConstantReceiversPhase.appliesTo(graph, context); round++) {
                 KernelGraphCompiler.run("calls on constant receivers", timings, CallsOnConstantReceiversPhase::new, graph, context);
-                KernelGraphCompiler.run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(Set.of()), canonicalizer), graph, context);
+                KernelGraphCompiler.run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(kept), canonicalizer), graph, context);
             }
             KernelGraphCompiler.run("caught implicit exceptions", timings, CaughtImplicitExceptionsPhase::new, graph, context);
             KernelGraphCompiler.run("box identity comparisons", timings, BoxIdentityComparisonsPhase::new, graph, context);
             KernelGraphCompiler.run("exception paths to deoptimization", timings, ExceptionPathsToDeoptimizationPhase::new, graph, context);
             KernelGraphCompiler.run("math calls", timings, MathCallsToNodesPhase::new, graph, context);
+            if (!indexedNodes.isEmpty()) {
+                Map<Integer, String> names = new HashMap<>();
+                for (int k : indexed.keySet()) {
+                    names.put(k + firstParameter, parameterName(method, k));
+                }
+                KernelGraphCompiler.run("indexed parameters", timings, () -> new IndexedParametersToArraysPhase(indexedNodes, names), graph, context);
+            }
             KernelGraphCompiler.run("reject remaining calls", timings, RejectRemainingCallsPhase::new, graph, context);
             KernelGraphCompiler.run("canonicalize", timings, () -> canonicalizer, graph, context);
 
+            if (firstParameter == 1) {
+                ReceiverWrites.refuse(graph);
+            }
             ParallelLoop loop = ParallelLoops.find(graph, parallel, reduce, reassociate);
             List<CapturedValue> captures = new ArrayList<>();
             for (int k = 0; k < parameterShapes.size(); k++) {
                 captures.add(CapturedValue.ofMethodParameter(k, parameterName(method, k), parameterShapes.get(k)));
             }
+            captures.addAll(receiverFields);
             ValueShape result = loop.reduction() == null ? null : new ValueShape.BoxedPrimitive(loop.reduction().phi().getStackKind());
             List<ValueShape> indices = new ArrayList<>();
             for (int d = 0; d < loop.dimensions().size(); d++) {
@@ -158,7 +204,10 @@ public final class ParallelLoopCompiler {
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after Graal high tier");
 
             KernelGraphCompiler.run("drop frame states", timings, DropFrameStatesPhase::new, graph, context);
-            KernelGraphCompiler.run("method parameters", timings, () -> new MethodParametersToKernelInputsPhase(signature, inputs, canonicalizer), graph, context);
+            KernelGraphCompiler.run("method parameters", timings, () -> new MethodParametersToKernelInputsPhase(signature, inputs, canonicalizer, firstParameter), graph, context);
+            if (firstParameter == 1) {
+                KernelGraphCompiler.run("captured values", timings, () -> new CapturedValuesToParametersPhase(canonicalizer, signature, inputs, description, "the method"), graph, context);
+            }
             KernelGraphCompiler.run("static arrays", timings, () -> new StaticArraysToParametersPhase(inputs), graph, context);
             KernelGraphCompiler.run("float sqrt", timings, FloatSqrtPhase::new, graph, context);
             if (lambdas.math() == MathFunctions.OPENCL_BUILTINS && KernelGraphCompiler.floatTranscendentals()) {
@@ -180,7 +229,7 @@ public final class ParallelLoopCompiler {
                 limits.add(dimension.limit());
             }
             return new LoopKernel(kernel, List.copyOf(firsts), List.copyOf(limits), loop.reduction() == null ? null : loop.reduction().operator(),
-                            loop.reduction() == null ? null : loop.reduction().initial(), loop.innerNotParallel());
+                            loop.reduction() == null ? null : loop.reduction().initial(), loop.innerNotParallel(), IndexExits.of(graph, inputs, firsts));
         } catch (KernelBailoutException | LoopCarriedDependencesPhase.LoopCarriedDependenceException e) {
             throw e;
         } catch (PermanentBailoutException e) {
@@ -193,7 +242,7 @@ public final class ParallelLoopCompiler {
     /** The parameter's name from the local variable table (javac -g), else {@code argument k}. */
     private static String parameterName(ResolvedJavaMethod method, int k) {
         LocalVariableTable table = method.getLocalVariableTable();
-        int slot = 0;
+        int slot = method.isStatic() ? 0 : 1;
         for (int i = 0; i < k; i++) {
             slot += method.getSignature().getParameterKind(i).getSlotCount();
         }

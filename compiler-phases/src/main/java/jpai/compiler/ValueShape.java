@@ -124,8 +124,8 @@ public sealed interface ValueShape {
     }
 
     /**
-     * A Java primitive array ({@code float[]}, ...), never null, read-only in kernels. On the
-     * device it is a read-only buffer and its length.
+     * A Java primitive array ({@code float[]}, ...), never null, read-only in a lambda's kernel (an
+     * accelerated method's parameter may be written). On the device it is a buffer and its length.
      */
     record PrimitiveArray(JavaKind elementKind) implements ValueShape {
         public PrimitiveArray {
@@ -149,10 +149,12 @@ public sealed interface ValueShape {
     }
 
     /**
-     * A two-dimensional Java primitive array ({@code float[][]}, ...), read-only in kernels. On the
-     * device it is one buffer holding its rows one after the other, its number of rows (-1 for a
-     * null array) and the length of its rows: the runtime sends it only when it is rectangular at
-     * the apply (every row there, all of one length), and otherwise runs that apply in Java.
+     * A two-dimensional Java primitive array ({@code float[][]}, ...), read-only in a lambda's
+     * kernel (an accelerated method's parameter may be written: the runtime copies the buffer back
+     * into each row). On the device it is one buffer holding its rows one after the other, its
+     * number of rows (-1 for a null array) and the length of its rows: the runtime sends it only
+     * when it is rectangular at the apply (every row there, all of one length), and otherwise runs
+     * that apply in Java.
      */
     record RectangularArray(JavaKind elementKind) implements ValueShape {
         public RectangularArray {

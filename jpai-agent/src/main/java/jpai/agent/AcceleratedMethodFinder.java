@@ -30,7 +30,7 @@ final class AcceleratedMethodFinder {
      * One method marked {@code @Accelerate}.
      *
      * @param method the method as the class file has it
-     * @param isStatic whether it is static (only static methods are rewritten)
+     * @param isStatic whether it is static (an instance method's receiver goes first in the runtime's arguments)
      * @param locals its marked locals, in the class file's order
      */
     record AcceleratedMethod(MethodModel method, boolean isStatic, List<MarkedLocal> locals) {

@@ -21,22 +21,22 @@ import java.util.Map;
 import jpai.agent.AcceleratedMethodFinder.AcceleratedMethod;
 
 /**
- * Rewrites the {@code @Accelerate} methods of one class. Each static one, {@code m}, becomes two:
+ * Rewrites the {@code @Accelerate} methods of one class. Each one, {@code m}, static or not, becomes two:
  *
  * <ul>
- * <li>{@code jpai$original$m}: private, static, synthetic, with {@code m}'s code and debug
+ * <li>{@code jpai$original$m}: private, synthetic, static if {@code m} is, with {@code m}'s code and debug
  * attributes unchanged: the Java fallback, and what the runtime compiles;</li>
  * <li>{@code m} itself, with its flags and annotations, whose new body is
  *
  * <pre>
- * Object result = AcceleratedMethods.invoke(Owner.class, "m", "(descriptor)", "marked locals", new Object[] {arguments...});
+ * Object result = AcceleratedMethods.invoke(Owner.class, "m", "(descriptor)", "marked locals", new Object[] {[this,] arguments...});
  * if (result != AcceleratedMethods.NOT_RUN) return (unboxed) result;
- * return jpai$original$m(arguments...);
+ * return [this.]jpai$original$m(arguments...);
  * </pre></li>
  * </ul>
  *
- * Everything else in the class is copied as it is. An instance method marked {@code @Accelerate} is
- * left alone (the runtime is told nothing about it; the agent says so once).
+ * An instance method's receiver is the first element of the array the runtime gets (its slot 0, as
+ * the marked locals' slots count it). Everything else in the class is copied as it is.
  */
 final class AcceleratedMethodRewriter {
 
@@ -50,13 +50,11 @@ final class AcceleratedMethodRewriter {
     private AcceleratedMethodRewriter() {
     }
 
-    /** The class file with {@code methods} (its static {@code @Accelerate} methods) rewritten. */
+    /** The class file with {@code methods} (its {@code @Accelerate} methods that have code, of a class that is no interface) rewritten. */
     static byte[] rewrite(ClassModel model, List<AcceleratedMethod> methods) {
         Map<MethodModel, AcceleratedMethod> byModel = new HashMap<>();
         for (AcceleratedMethod method : methods) {
-            if (method.isStatic()) {
-                byModel.put(method.method(), method);
-            }
+            byModel.put(method.method(), method);
         }
         ClassDesc owner = model.thisClass().asSymbol();
         ClassTransform transform = (builder, element) -> {
@@ -95,13 +93,20 @@ final class AcceleratedMethodRewriter {
     private static void offloadingBody(CodeBuilder code, ClassDesc owner, AcceleratedMethod accelerated) {
         MethodTypeDesc type = accelerated.method().methodTypeSymbol();
         int arguments = type.parameterCount();
-        code.loadConstant(arguments);
+        int receiver = accelerated.isStatic() ? 0 : 1;
+        code.loadConstant(arguments + receiver);
         code.anewarray(ConstantDescs.CD_Object);
-        int slot = 0;
+        if (receiver == 1) {
+            code.dup();
+            code.loadConstant(0);
+            code.aload(0);
+            code.aastore();
+        }
+        int slot = receiver;
         for (int k = 0; k < arguments; k++) {
             TypeKind kind = TypeKind.from(type.parameterType(k));
             code.dup();
-            code.loadConstant(k);
+            code.loadConstant(k + receiver);
             code.loadLocal(kind, slot);
             box(code, kind);
             code.aastore();
@@ -128,13 +133,20 @@ final class AcceleratedMethodRewriter {
         code.return_(result);
         code.labelBinding(fallback);
         code.pop();
-        slot = 0;
+        if (receiver == 1) {
+            code.aload(0);
+        }
+        slot = receiver;
         for (int k = 0; k < arguments; k++) {
             TypeKind kind = TypeKind.from(type.parameterType(k));
             code.loadLocal(kind, slot);
             slot += kind.slotSize();
         }
-        code.invokestatic(owner, ORIGINAL_PREFIX + accelerated.name(), type);
+        if (receiver == 1) {
+            code.invokespecial(owner, ORIGINAL_PREFIX + accelerated.name(), type); // private: no override can intercept it
+        } else {
+            code.invokestatic(owner, ORIGINAL_PREFIX + accelerated.name(), type);
+        }
         code.return_(result);
     }
 

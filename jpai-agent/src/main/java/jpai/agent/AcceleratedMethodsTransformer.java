@@ -28,20 +28,22 @@ final class AcceleratedMethodsTransformer implements ClassFileTransformer {
         try {
             ClassModel model = ClassFile.of().parse(classFile);
             List<AcceleratedMethod> methods = AcceleratedMethodFinder.find(model);
-            boolean anyStatic = false;
+            boolean interfaceClass = model.flags().has(java.lang.reflect.AccessFlag.INTERFACE);
+            List<AcceleratedMethod> rewritten = new java.util.ArrayList<>();
             for (AcceleratedMethod method : methods) {
-                if (!method.isStatic()) {
-                    warn("jpai: " + javaName(className) + "." + method.name() + " is marked @Accelerate but is not static; only static methods are accelerated, so it runs as written");
-                } else if (!AcceleratedMethodRewriter.hasCode(method.method())) {
+                if (!AcceleratedMethodRewriter.hasCode(method.method())) {
                     warn("jpai: " + javaName(className) + "." + method.name() + " is marked @Accelerate but has no body; it is left as it is");
+                } else if (!method.isStatic() && interfaceClass) {
+                    warn("jpai: " + javaName(className) + "." + method.name() + " is marked @Accelerate but is a default method of an interface; only static methods and"
+                                    + " instance methods of classes are accelerated, so it runs as written");
                 } else {
-                    anyStatic = true;
+                    rewritten.add(method);
                 }
             }
-            if (!anyStatic) {
+            if (rewritten.isEmpty()) {
                 return null;
             }
-            return AcceleratedMethodRewriter.rewrite(model, methods.stream().filter(m -> m.isStatic() && AcceleratedMethodRewriter.hasCode(m.method())).toList());
+            return AcceleratedMethodRewriter.rewrite(model, rewritten);
         } catch (Throwable e) {
             warn("jpai: WARNING: the agent could not rewrite the @Accelerate methods of " + javaName(className) + " (" + e
                             + "); the class loads unchanged and its methods run as written in Java");

@@ -16,9 +16,11 @@ import jpai.compiler.ValueShape;
 
 /**
  * Describes the API's data to the compiler, which knows no API class: element types as
- * {@link ValueShape}s, and the values a lambda captured as {@link CapturedValue}s.
+ * {@link ValueShape}s, and the values a lambda captured as {@link CapturedValue}s (public for
+ * {@code jpai.runtime.loops}, where an accelerated instance method's receiver is described and read
+ * as a lambda's functional object is).
  */
-final class KernelShapes {
+public final class KernelShapes {
 
     private static final Method PARRAY_GET = method("get", long.class);
     private static final Method PARRAY_LENGTH = method("length");
@@ -60,7 +62,7 @@ final class KernelShapes {
      * if the lambda uses one, the compiler says which and why it cannot. The compiler makes kernel
      * arguments only of the object fields the function reads.
      */
-    static List<CapturedValue> capturesOf(Object function) {
+    public static List<CapturedValue> capturesOf(Object function) {
         requireOpenToJpai(function.getClass());
         List<CapturedValue> captures = new ArrayList<>();
         for (Field field : function.getClass().getDeclaredFields()) {
@@ -75,6 +77,36 @@ final class KernelShapes {
                 List<CapturedValue> fields = new ArrayList<>();
                 addObjectFields(field, List.of(), field.getType(), fields);
                 captures.addAll(fields.subList(0, Math.min(fields.size(), MAX_OBJECT_FIELDS)));
+            }
+        }
+        return List.copyOf(captures);
+    }
+
+    /**
+     * The values an accelerated instance method of {@code type} may read through its receiver, as
+     * {@link #capturesOf} describes a lambda's: the instance fields of {@code type} and of its
+     * superclasses of the user's (a method may be called on an object of a subclass, whose own fields
+     * it cannot name) holding primitives, wrappers, primitive arrays or 2-D primitive arrays, and the
+     * fields of an object of the user's class in one of them, one object further; volatile fields and
+     * {@code PArray}s are left out (if the method reads one, the compiler names it and refuses).
+     */
+    public static List<CapturedValue> receiverFieldsOf(Class<?> type) {
+        requireOpenToJpai(type);
+        List<CapturedValue> captures = new ArrayList<>();
+        for (Class<?> c = type; c != null && isUserObjectType(c); c = c.getSuperclass()) {
+            for (Field field : c.getDeclaredFields()) {
+                int modifiers = field.getModifiers();
+                if (Modifier.isStatic(modifiers) || Modifier.isVolatile(modifiers) || !accessible(field)) {
+                    continue;
+                }
+                ValueShape shape = shapeOfValue(field.getType());
+                if (shape != null) {
+                    captures.add(new CapturedValue(field, shape));
+                } else if (isUserObjectType(field.getType())) {
+                    List<CapturedValue> fields = new ArrayList<>();
+                    addObjectFields(field, List.of(), field.getType(), fields);
+                    captures.addAll(fields.subList(0, Math.min(fields.size(), MAX_OBJECT_FIELDS)));
+                }
             }
         }
         return List.copyOf(captures);
@@ -191,7 +223,7 @@ final class KernelShapes {
      * value, and the apply runs in Java, which throws Java's exception where an element reads
      * through the null object, and gives its result where none does.
      */
-    record NullOnPath(String reason) {
+    public record NullOnPath(String reason) {
     }
 
     /**
@@ -199,7 +231,7 @@ final class KernelShapes {
      * fields of a captured object read in turn ({@link NullOnPath} where an object on the way is
      * null), or a static array itself.
      */
-    static Object valueOf(CapturedValue capture, Object owner) {
+    public static Object valueOf(CapturedValue capture, Object owner) {
         if (capture.isStaticArray()) {
             return capture.staticArray();
         }

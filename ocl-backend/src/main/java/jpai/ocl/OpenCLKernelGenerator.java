@@ -571,6 +571,12 @@ public final class OpenCLKernelGenerator {
                         add(name + "_length", Role.CAPTURED_ARRAY_LENGTH, JavaKind.Int, slot, "const int " + name + "_length");
                     }
                     case ValueShape.PrimitiveArray array -> array(name, array.elementKind(), slot);
+                    case ValueShape.RectangularArray matrix when written -> {
+                        // an accelerated method's 2-D array parameter that the kernel writes: its rows in one buffer
+                        add(name, Role.WRITTEN_ARRAY, matrix.elementKind(), slot, "__global " + OpenCLTypes.storageType(matrix.elementKind()) + " *restrict " + name);
+                        add(name + "_length", Role.CAPTURED_ARRAY_LENGTH, JavaKind.Int, slot, "const int " + name + "_length");
+                        add(name + "_rowLength", Role.CAPTURED_ROW_LENGTH, JavaKind.Int, slot, "const int " + name + "_rowLength");
+                    }
                     case ValueShape.RectangularArray matrix -> {
                         // the rows one after the other, their number, and their length
                         array(name, matrix.elementKind(), slot);

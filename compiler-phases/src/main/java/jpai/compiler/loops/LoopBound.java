@@ -10,7 +10,7 @@ package jpai.compiler.loops;
  */
 public sealed interface LoopBound {
 
-    /** The value for a call with {@code arguments} (the method's, boxed, arrays not null). */
+    /** The value for a call with {@code arguments} (the method's, boxed, arrays not null; see {@link ArrayLength} for indexed parameters). */
     long valueFor(Object[] arguments);
 
     /** A constant in the code. */
@@ -30,11 +30,28 @@ public sealed interface LoopBound {
         }
     }
 
-    /** The length of array parameter {@code index}. */
+    /**
+     * The length of array parameter {@code index}. An indexed parameter ({@link IndexedElements}, a
+     * {@code PArray}) is an array in the kernel; the runtime passes it to {@link #valueFor} as a
+     * {@link java.util.function.LongSupplier} of its length, since the compiler knows no API class.
+     */
     record ArrayLength(int index) implements LoopBound {
         @Override
         public long valueFor(Object[] arguments) {
-            return java.lang.reflect.Array.getLength(arguments[index]);
+            return arguments[index] instanceof java.util.function.LongSupplier length ? length.getAsLong() : java.lang.reflect.Array.getLength(arguments[index]);
+        }
+    }
+
+    /**
+     * The length of row {@code row} (a constant) of 2-D array parameter {@code index}:
+     * {@code b[0].length}. Throws {@link ArrayIndexOutOfBoundsException} where Java would, when the
+     * array has no such row (the runtime then runs the method in Java), or
+     * {@link NullPointerException} for a null row.
+     */
+    record RowLength(int index, int row) implements LoopBound {
+        @Override
+        public long valueFor(Object[] arguments) {
+            return java.lang.reflect.Array.getLength(((Object[]) arguments[index])[row]);
         }
     }
 

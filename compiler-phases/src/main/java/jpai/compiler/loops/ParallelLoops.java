@@ -145,7 +145,7 @@ public final class ParallelLoops {
     static IfNode header(LoopBeginNode loop) {
         FixedNode node = loop.next();
         while (true) {
-            if (node instanceof FixedGuardNode || node instanceof ArrayLengthNode || node instanceof ValueAnchorNode || node instanceof AbstractBeginNode
+            if (node instanceof FixedGuardNode || node instanceof ArrayLengthNode || node instanceof ValueAnchorNode || node instanceof AbstractBeginNode || constantRow(node) != null
                             || node instanceof jdk.graal.compiler.nodes.calc.IntegerDivRemNode) { // the limit's n / k, evaluated at each test as Java does
                 node = ((FixedWithNextNode) node).next();
             } else if (node instanceof IfNode check && !(check.condition() instanceof IntegerLessThanNode) && endsInException(check.trueSuccessor())) {
@@ -200,6 +200,9 @@ public final class ParallelLoops {
         if (bare instanceof ArrayLengthNode length && skipPi(length.array()) instanceof ParameterNode array) {
             return new LoopBound.ArrayLength(array.index());
         }
+        if (bare instanceof ArrayLengthNode length && constantRow(skipPi(length.array())) instanceof LoopBound.RowLength row) {
+            return row;
+        }
         LoopBound.Operator operator = operatorOf(bare);
         if (operator == null || budget[0]-- <= 0 || !(bare.stamp(jdk.graal.compiler.nodes.NodeView.DEFAULT) instanceof jdk.graal.compiler.core.common.type.IntegerStamp stamp)) {
             return null;
@@ -209,6 +212,19 @@ public final class ParallelLoops {
         LoopBound left = boundOf(x, budget);
         LoopBound right = left == null ? null : boundOf(y, budget);
         return right == null ? null : new LoopBound.Computed(operator, left, right, stamp.getBits() == 64 ? 64 : 32);
+    }
+
+    /**
+     * {@code node} as the length of row {@code r} (a constant) of a 2-D array parameter
+     * ({@code b[0].length} without its {@code .length}: the load of the row), or null. The load reads
+     * a row reference, which no kernel writes, so it is the same at every test of the loop.
+     */
+    private static LoopBound.RowLength constantRow(Node node) {
+        if (node instanceof jdk.graal.compiler.nodes.java.LoadIndexedNode row && row.elementKind() == JavaKind.Object && skipPi(row.array()) instanceof ParameterNode matrix
+                        && row.index() instanceof ConstantNode index && index.asJavaConstant() != null) {
+            return new LoopBound.RowLength(matrix.index(), index.asJavaConstant().asInt());
+        }
+        return null;
     }
 
     private static LoopBound.Operator operatorOf(ValueNode node) {

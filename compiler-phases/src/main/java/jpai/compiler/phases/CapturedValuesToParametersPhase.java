@@ -75,10 +75,22 @@ public final class CapturedValuesToParametersPhase extends KernelBoundaryPhase {
     private final KernelInputs inputs;
     private final LambdaDescription lambda;
 
+    /** How messages name the code: "the lambda", or "the method" for an accelerated instance method, whose receiver's fields are its captured values. */
+    private final String subject;
+
     public CapturedValuesToParametersPhase(CanonicalizerPhase canonicalizer, KernelSignature signature, KernelInputs inputs, LambdaDescription lambda) {
+        this(canonicalizer, signature, inputs, lambda, "the lambda");
+    }
+
+    /**
+     * For an accelerated instance method ({@code subject} "the method"): its receiver plays the
+     * functional object, and the fields of it the runtime lists are the captured values.
+     */
+    public CapturedValuesToParametersPhase(CanonicalizerPhase canonicalizer, KernelSignature signature, KernelInputs inputs, LambdaDescription lambda, String subject) {
         super(canonicalizer, signature);
         this.inputs = inputs;
         this.lambda = lambda;
+        this.subject = subject;
     }
 
     @Override
@@ -134,7 +146,7 @@ public final class CapturedValuesToParametersPhase extends KernelBoundaryPhase {
             } else if (usage instanceof PiNode pi) {
                 replaceObjectUses(graph, context, pi, fields);
             } else if (!(usage instanceof FrameState)) {
-                throw KernelBailoutException.at(usage, "the lambda uses " + describe(fields) + " other than by reading its fields ("
+                throw KernelBailoutException.at(usage, subject + " uses " + describe(fields) + " other than by reading its fields ("
                                 + jpai.compiler.JavaConstructs.describe(usage) + "); kernels have its field values, not the object");
             }
         }
@@ -166,12 +178,12 @@ public final class CapturedValuesToParametersPhase extends KernelBoundaryPhase {
         return "the field " + path + " of " + object;
     }
 
-    private static KernelBailoutException unlistedField(LoadFieldNode read, List<ResolvedJavaField> fields) {
+    private KernelBailoutException unlistedField(LoadFieldNode read, List<ResolvedJavaField> fields) {
         ResolvedJavaField field = fields.get(fields.size() - 1);
         String why = field.isVolatile() ? "a volatile field, which kernels cannot re-read as Java would"
                         : "of type " + field.getType().toJavaName(false) + ", which the runtime does not pass to OpenCL"
                                         + " (primitives, their wrappers, primitive arrays and rectangular 2-D primitive arrays, two objects deep at most)";
-        return KernelBailoutException.at(read, "the lambda reads " + describe(fields) + ": " + why);
+        return KernelBailoutException.at(read, subject + " reads " + describe(fields) + ": " + why);
     }
 
     /** Deletes a replaced read once nothing but unused Pi nodes of it remains. */
@@ -283,8 +295,8 @@ public final class CapturedValuesToParametersPhase extends KernelBoundaryPhase {
         }
     }
 
-    private static KernelBailoutException otherMatrixUse(Node usage, CapturedValue value) {
-        return KernelBailoutException.at(usage, "the lambda uses " + value.description() + " (a 2-D array) other than by m[i][j], m.length and m[i].length ("
+    private KernelBailoutException otherMatrixUse(Node usage, CapturedValue value) {
+        return KernelBailoutException.at(usage, subject + " uses " + value.description() + " (a 2-D array) other than by m[i][j], m.length and m[i].length ("
                         + jpai.compiler.JavaConstructs.describe(usage) + "); kernels have its elements in one buffer, not its row objects");
     }
 
@@ -335,7 +347,8 @@ public final class CapturedValuesToParametersPhase extends KernelBoundaryPhase {
             } else if (usage instanceof PiNode pi) {
                 collectReads(pi, reads);
             } else if (!(usage instanceof FrameState)) {
-                throw new KernelBailoutException("the lambda uses its own functional object (" + jpai.compiler.JavaConstructs.describe(usage) + "), not only its captured values", lambda.location());
+                throw new KernelBailoutException(subject.equals("the lambda") ? "the lambda uses its own functional object (" + jpai.compiler.JavaConstructs.describe(usage) + "), not only its captured values"
+                                : subject + " uses this other than by reading its fields (" + jpai.compiler.JavaConstructs.describe(usage) + "); a kernel has the values of its fields, not the object", lambda.location());
             }
         }
     }
@@ -343,6 +356,11 @@ public final class CapturedValuesToParametersPhase extends KernelBoundaryPhase {
     private KernelBailoutException unlisted(LoadFieldNode read) {
         ResolvedJavaMethod body = lambda.bodyMethod();
         ResolvedJavaType fieldType = read.field().getType() instanceof ResolvedJavaType resolved ? resolved : null;
+        if (!subject.equals("the lambda")) {
+            return new KernelBailoutException(subject + " reads the field " + read.field().getName() + " of this, of type " + read.field().getType().toJavaName(false)
+                            + ", which the runtime does not pass to OpenCL (primitives, their wrappers, primitive arrays and rectangular 2-D primitive arrays, two objects deep at most)",
+                            lambda.location());
+        }
         if (!body.isStatic() && fieldType != null && fieldType.equals(body.getDeclaringClass())) {
             String owner = body.getDeclaringClass().toJavaName(false);
             return new KernelBailoutException("the lambda captures `this` (uses a field or method of " + owner + "); copy the field into a local variable first", lambda.location());

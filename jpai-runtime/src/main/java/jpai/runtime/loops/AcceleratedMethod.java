@@ -1,15 +1,21 @@
 package jpai.runtime.loops;
 
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import jdk.vm.ci.meta.JavaKind;
 import jpai.Executor;
 import jpai.agent.MarkedLocal;
 import jpai.compiler.KernelBailoutException;
+import jpai.compiler.CapturedValue;
 import jpai.compiler.ParallelLoopCompiler;
 import jpai.compiler.ValueShape;
+import jpai.compiler.loops.IndexedElements;
 import jpai.compiler.loops.MarkedVariable;
 import jpai.compiler.phases.LoopCarriedDependencesPhase.LoopCarriedDependenceException;
 import jpai.ocl.GeneratorOptions;
@@ -20,6 +26,7 @@ import jpai.FallbackException;
 import jpai.runtime.JpaiOptions;
 import jpai.runtime.Offload;
 import jpai.runtime.device.DeviceChoice;
+import jpai.runtime.opencl.InPlaceUpdate;
 import jpai.runtime.opencl.OpenCLRuntime;
 
 /**
@@ -82,6 +89,9 @@ final class AcceleratedMethod {
             return callOnDevice(arguments);
         } catch (FallbackException e) {
             throw e;
+        } catch (InPlaceUpdate.UndoFailedException e) {
+            // a PArray argument's data is not what the call started from: running the body in Java would compute from it
+            throw new IllegalStateException(name() + " cannot run: " + e.getMessage() + "; compute the array's contents again", e);
         } catch (RuntimeException | LinkageError | AssertionError e) {
             Offload.methodFallBack(name(), "JPAI failed (" + e + ")");
             return AcceleratedMethods.NOT_RUN;
@@ -97,7 +107,10 @@ final class AcceleratedMethod {
         if (device == null) {
             return AcceleratedMethods.NOT_RUN; // the JVM's set-up lacks a flag, said once
         }
-        String problem = ArgumentChecks.problem(body, arguments);
+        boolean instance = !Modifier.isStatic(body.getModifiers());
+        Object[] declared = instance ? Arrays.copyOfRange(arguments, 1, arguments.length) : arguments;
+        Map<Object, String> seen = RectangularArguments.identities();
+        String problem = ArgumentChecks.problem(body, declared, seen);
         if (problem != null) {
             Offload.methodFallBack(name(), problem);
             return AcceleratedMethods.NOT_RUN;
@@ -111,10 +124,16 @@ final class AcceleratedMethod {
             }
             return AcceleratedMethods.NOT_RUN;
         }
+        Object[] values = ReceiverFields.values(loop, arguments);
+        problem = ReceiverFields.problem(loop, values, declared.length, seen);
+        if (problem != null) {
+            Offload.methodFallBack(name(), problem);
+            return AcceleratedMethods.NOT_RUN;
+        }
         if (loop.innerNotParallel() != null) {
             Explain.methodPartlySequential(name(), loop.innerNotParallel());
         }
-        return LoopLaunch.run(device, loop, arguments, name());
+        return LoopLaunch.run(device, loop, arguments, values, name());
     }
 
     private CompiledLoop compiled() {
@@ -132,7 +151,9 @@ final class AcceleratedMethod {
     }
 
     private CompiledLoop compile() {
+        boolean instance = !Modifier.isStatic(body.getModifiers());
         List<ValueShape> shapes = new ArrayList<>();
+        Map<Integer, IndexedElements> indexed = new HashMap<>();
         Class<?>[] types = body.getParameterTypes();
         for (int k = 0; k < types.length; k++) {
             Class<?> type = types[k];
@@ -140,12 +161,23 @@ final class AcceleratedMethod {
                 shapes.add(new ValueShape.Primitive(JavaKind.fromJavaClass(type)));
             } else if (type.isArray() && type.getComponentType().isPrimitive()) {
                 shapes.add(new ValueShape.PrimitiveArray(JavaKind.fromJavaClass(type.getComponentType())));
+            } else if (type.isArray() && type.getComponentType().isArray() && type.getComponentType().getComponentType().isPrimitive()) {
+                shapes.add(new ValueShape.RectangularArray(JavaKind.fromJavaClass(type.getComponentType().getComponentType())));
+            } else if (PArrayParameters.isPArray(body, k)) {
+                JavaKind kind = PArrayParameters.declaredElementKind(body, k);
+                if (kind == null) {
+                    return CompiledLoop.refused("its parameter " + (k + 1) + " is a PArray without a scalar element type; declare it PArray<Float>, PArray<Integer>, ...", false);
+                }
+                shapes.add(new ValueShape.PrimitiveArray(kind)); // a buffer on the device, as an array is
+                indexed.put(k, PArrayParameters.accessors(kind));
             } else {
-                return CompiledLoop.refused("its parameter " + (k + 1) + " is a " + type.getSimpleName() + "; accelerated methods take primitives and one-dimensional primitive arrays", false);
+                return CompiledLoop.refused("its parameter " + (k + 1) + " is a " + type.getSimpleName()
+                                + "; accelerated methods take primitives, primitive arrays of one or two dimensions and PArrays of scalars", false);
             }
         }
         try {
-            ParallelLoopCompiler.LoopKernel loop = new ParallelLoopCompiler().compile(body, shapes, parallel, reduce, reassociate);
+            List<CapturedValue> fields = instance ? ReceiverFields.of(body) : List.of();
+            ParallelLoopCompiler.LoopKernel loop = new ParallelLoopCompiler().compile(body, shapes, indexed, fields, parallel, reduce, reassociate);
             JavaKind reductionKind = null;
             if (loop.reduction() != null) {
                 reductionKind = loop.graph().signature().resultComponents().get(0);
@@ -159,7 +191,8 @@ final class AcceleratedMethod {
             var spec = new MapKernelSpec(java.util.Collections.nCopies(dimensions, JavaKind.Int), loop.graph().signature().resultComponents(), dimensions);
             var source = new OpenCLKernelGenerator(options).map(loop.graph(), spec);
             LoopKernelDump.write(loop.graph(), source);
-            return new CompiledLoop(source, loop.firsts(), loop.limits(), loop.reduction(), reductionKind, loop.reductionInitial(), null, false, loop.innerNotParallel());
+            return new CompiledLoop(source, loop.firsts(), loop.limits(), loop.reduction(), reductionKind, loop.reductionInitial(), null, false, loop.innerNotParallel(),
+                            instance ? 1 : 0, fields, loop.indexExitLengths());
         } catch (LoopCarriedDependenceException e) {
             return CompiledLoop.refused(e.getMessage(), true);
         } catch (KernelBailoutException e) {

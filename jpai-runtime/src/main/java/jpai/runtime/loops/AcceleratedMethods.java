@@ -12,8 +12,11 @@ import jpai.FallbackException;
  * What the agent's rewritten {@code @Accelerate} methods call (jpai-agent's
  * {@code AcceleratedMethodRewriter}): run the method's parallel loop on the device, or say that the
  * caller must run the original body ({@link #NOT_RUN}). Never throws, except a
- * {@link FallbackException} under {@code -Djpai.fallback=error}: any failure of JPAI's own means the
- * original body runs, which gives Java's behaviour.
+ * {@link FallbackException} under {@code -Djpai.fallback=error}, and an
+ * {@link IllegalStateException} when a {@code PArray} argument's contents from before the call could
+ * not be restored on the device after an iteration exited (running the body in Java would then
+ * compute from other data): any other failure of JPAI's own means the original body runs, which
+ * gives Java's behaviour.
  */
 public final class AcceleratedMethods {
 

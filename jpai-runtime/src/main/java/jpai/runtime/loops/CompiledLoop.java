@@ -3,6 +3,7 @@ package jpai.runtime.loops;
 import java.util.List;
 
 import jdk.vm.ci.meta.JavaKind;
+import jpai.compiler.CapturedValue;
 import jpai.compiler.loops.LoopBound;
 import jpai.compiler.loops.ReductionOperator;
 import jpai.ocl.KernelSource;
@@ -21,12 +22,18 @@ import jpai.ocl.KernelSource;
  * @param refusal why there is no kernel, or null
  * @param dependence whether the refusal is a loop-carried dependence (warned about always, once)
  * @param innerNotParallel why a marked inner loop runs sequentially in each work-item, or null
+ * @param firstArgument where the declared arguments start in a call's argument array: 1 for an
+ *            instance method, whose receiver comes first
+ * @param receiverFields an instance method's receiver's fields the kernel may read: its captured
+ *            values after the declared arguments'
+ * @param indexExitLengths the captured arrays whose lengths the 1-D index from 0 is checked against,
+ *            the kernel's only exits, or null when it may exit otherwise ({@code IndexExits})
  */
 record CompiledLoop(KernelSource kernel, List<LoopBound> firsts, List<LoopBound> limits, ReductionOperator reduction, JavaKind reductionKind, LoopBound reductionInitial, String refusal,
-                boolean dependence, String innerNotParallel) {
+                boolean dependence, String innerNotParallel, int firstArgument, List<CapturedValue> receiverFields, List<Integer> indexExitLengths) {
 
     static CompiledLoop refused(String refusal, boolean dependence) {
-        return new CompiledLoop(null, null, null, null, null, null, refusal, dependence, null);
+        return new CompiledLoop(null, null, null, null, null, null, refusal, dependence, null, 0, List.of(), null);
     }
 
     /** How many dimensions the kernel's index space has: 1 to 3. */

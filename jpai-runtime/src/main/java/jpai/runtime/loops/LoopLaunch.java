@@ -4,6 +4,7 @@ import java.lang.reflect.Array;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 import jdk.vm.ci.meta.JavaKind;
 import jpai.AF;
@@ -14,8 +15,10 @@ import jpai.ocl.KernelParameter;
 import jpai.runtime.Explain;
 import jpai.runtime.Offload;
 import jpai.runtime.device.DeviceChoice;
+import jpai.runtime.memory.ComponentBuffer;
 import jpai.runtime.memory.PArrayStorage;
 import jpai.runtime.opencl.DeviceContext;
+import jpai.runtime.opencl.InPlaceUpdate;
 import jpai.runtime.opencl.KernelLaunch;
 import jpai.runtime.opencl.LaunchResult;
 import jpai.runtime.opencl.OpenCLRuntime;
@@ -29,7 +32,10 @@ import jpai.runtime.opencl.WorkGroupShape;
  * the kernel's guard leaving out the work-items past the extents), the arguments bound by their kernel parameters' roles. Arrays are copied per call: each
  * array argument is sent with the launch, and each one the kernel writes is read back, into the
  * caller's array only when no iteration met a Java exception path; otherwise the caller's arrays are
- * untouched and the original body runs from the start ({@link AcceleratedMethods#NOT_RUN}). A
+ * untouched and the original body runs from the start ({@link AcceleratedMethods#NOT_RUN}). A 2-D
+ * array goes as one buffer of its rows ({@link RectangularArguments}), copied back into each row. A
+ * {@code PArray} is not copied: the kernel reads its resident device copy, and writes it in place
+ * with an {@link InPlaceUpdate} that undoes the writes when an iteration exits. A
  * reduction's contributions, one per iteration, stay on the device and are combined there by
  * {@code AF.reduce}.
  */
@@ -46,17 +52,25 @@ final class LoopLaunch {
     private LoopLaunch() {
     }
 
-    static Object run(DeviceChoice.OpenCL device, CompiledLoop loop, Object[] arguments, String name) {
+    /**
+     * @param arguments the call's arguments (an instance method's receiver first): what the loop bounds read
+     * @param values the kernel's captured values by slot ({@link ReceiverFields#values})
+     */
+    static Object run(DeviceChoice.OpenCL device, CompiledLoop loop, Object[] arguments, Object[] values, String name) {
+        Object[] boundArguments = boundArguments(arguments);
         int dimensions = loop.dimensions();
         long[] firsts = new long[dimensions];
         long[] extents = new long[dimensions];
         long iterations = 1;
         for (int d = 0; d < dimensions; d++) {
             try {
-                firsts[d] = loop.firsts().get(d).valueFor(arguments);
-                extents[d] = loop.limits().get(d).valueFor(arguments) - firsts[d];
+                firsts[d] = loop.firsts().get(d).valueFor(boundArguments);
+                extents[d] = loop.limits().get(d).valueFor(boundArguments) - firsts[d];
             } catch (ArithmeticException e) {
                 Explain.methodInJava(name, "a loop bound divides by zero for these arguments, which Java throws at");
+                return AcceleratedMethods.NOT_RUN;
+            } catch (IndexOutOfBoundsException | NullPointerException e) {
+                Explain.methodInJava(name, "a loop bound reads a row these arguments lack (" + e.getMessage() + "), which Java throws at");
                 return AcceleratedMethods.NOT_RUN;
             }
             if (extents[d] <= 0) {
@@ -69,20 +83,41 @@ final class LoopLaunch {
         long localSize = Long.highestOneBit(Math.min(LARGEST_WORK_GROUP, context.device().maxWorkGroupSize()));
         KernelLaunch launch = new KernelLaunch();
         List<WrittenArray> written = new ArrayList<>();
+        List<InPlaceUpdate> updates = new ArrayList<>();
+        boolean mayExit = mayExit(loop, extents, values);
         PArray<?> contributions = null;
+        boolean launched = false;
         try {
             for (KernelParameter parameter : loop.kernel().parameters()) {
                 int index = parameter.index();
                 switch (parameter.role()) {
-                    case CAPTURED_SCALAR -> launch.scalar(index, parameter.kind(), arguments[parameter.slot()]);
-                    case CAPTURED_ARRAY -> launch.readArray(index, arguments[parameter.slot()]);
-                    case WRITTEN_ARRAY -> {
-                        Object array = arguments[parameter.slot()];
-                        ByteBuffer readBack = ArrayReadBack.bufferFor(array);
-                        launch.readWriteArray(index, array, readBack);
-                        written.add(new WrittenArray(array, readBack));
+                    case CAPTURED_SCALAR -> launch.scalar(index, parameter.kind(), values[parameter.slot()]);
+                    case CAPTURED_ARRAY -> {
+                        if (values[parameter.slot()] instanceof PArray<?> resident) {
+                            launch.readBuffer(index, PArrayStorage.buffer(resident, 0));
+                        } else if (values[parameter.slot()] instanceof Object[] rows) {
+                            launch.readArray(index, RectangularArguments.flatten(rows));
+                        } else {
+                            launch.readArray(index, values[parameter.slot()]);
+                        }
                     }
-                    case CAPTURED_ARRAY_LENGTH -> launch.scalar(index, JavaKind.Int, Array.getLength(arguments[parameter.slot()]));
+                    case WRITTEN_ARRAY -> {
+                        if (values[parameter.slot()] instanceof PArray<?> resident) {
+                            ComponentBuffer buffer = PArrayStorage.buffer(resident, 0);
+                            launch.updateBuffer(index, buffer);
+                            if (mayExit) {
+                                updates.add(context.inPlaceUpdate(buffer));
+                            }
+                        } else {
+                            Object array = values[parameter.slot()];
+                            Object sent = array instanceof Object[] rows ? RectangularArguments.flatten(rows) : array;
+                            ByteBuffer readBack = ArrayReadBack.bufferFor(sent);
+                            launch.readWriteArray(index, sent, readBack);
+                            written.add(new WrittenArray(array, readBack));
+                        }
+                    }
+                    case CAPTURED_ARRAY_LENGTH -> launch.scalar(index, JavaKind.Int, lengthOf(values[parameter.slot()]));
+                    case CAPTURED_ROW_LENGTH -> launch.scalar(index, JavaKind.Int, RectangularArguments.rowLength((Object[]) values[parameter.slot()]));
                     case OUTPUT_BUFFER -> {
                         contributions = PArray.allocate(parameter.kind().toBoxedJavaClass(), iterations);
                         launch.writeBuffer(index, PArrayStorage.buffer(contributions, 0));
@@ -102,22 +137,96 @@ final class LoopLaunch {
                 shapeIndexSpace(launch, extents, localSize);
             }
             launch.localSizeTuned();
+            launched = true;
             LaunchResult result = context.launch(loop.kernel(), launch);
             if (result.hasStatus() && result.status(0) != 0) {
                 int element = result.status(1);
                 String at = element == Integer.MAX_VALUE ? "at an iteration past 2^31 - 1" : "at iteration " + iteration(element, firsts, extents);
+                undo(updates);
                 Offload.methodDeoptimized(name, at + ", " + DeoptReason.fromCode(result.status(0)).message() + "; the call re-ran in Java from the start");
                 return AcceleratedMethods.NOT_RUN;
             }
             for (WrittenArray array : written) {
-                ArrayReadBack.copyInto(array.readBack(), array.array());
+                if (array.array() instanceof Object[] rows) {
+                    RectangularArguments.copyInto(array.readBack(), rows);
+                } else {
+                    ArrayReadBack.copyInto(array.readBack(), array.array());
+                }
             }
             Explain.methodOnDevice(name, context.device().name());
-            return loop.reduction() == null ? null : combine(loop, contributions, arguments);
+            return loop.reduction() == null ? null : combine(loop, contributions, boundArguments);
+        } catch (InPlaceUpdate.UndoFailedException e) {
+            throw e;
+        } catch (RuntimeException | Error e) {
+            if (launched) {
+                try {
+                    undo(updates); // the launch failed: no device write of this call may stay
+                } catch (InPlaceUpdate.UndoFailedException undoFailed) {
+                    undoFailed.addSuppressed(e);
+                    throw undoFailed;
+                }
+            }
+            throw e;
         } finally {
+            for (InPlaceUpdate update : updates) {
+                update.close();
+            }
             if (contributions != null) {
                 contributions.close();
             }
+        }
+    }
+
+    /**
+     * The arguments as the loop bounds read them: a {@code PArray} as a {@link LongSupplier} of its
+     * length (the compiler knows no API class; {@code LoopBound.ArrayLength}), anything else as it is.
+     */
+    private static Object[] boundArguments(Object[] arguments) {
+        Object[] bound = arguments;
+        for (int k = 0; k < arguments.length; k++) {
+            if (arguments[k] instanceof PArray<?> array) {
+                if (bound == arguments) {
+                    bound = arguments.clone();
+                }
+                bound[k] = (LongSupplier) array::length;
+            }
+        }
+        return bound;
+    }
+
+    /**
+     * Whether the kernel may leave the device path for these arguments: it has an exit (a status
+     * argument), and, when its only exits are checks of its index against array lengths, one of
+     * those arrays is shorter than the loop's extent. A kernel that cannot exit needs no
+     * {@link InPlaceUpdate} for the {@code PArray}s it writes.
+     */
+    private static boolean mayExit(CompiledLoop loop, long[] extents, Object[] values) {
+        if (loop.kernel().parameters().stream().noneMatch(p -> p.role() == KernelParameter.Role.STATUS)) {
+            return false;
+        }
+        if (loop.indexExitLengths() == null) {
+            return true;
+        }
+        for (int capture : loop.indexExitLengths()) {
+            if (extents[0] > lengthOf(values[capture])) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The {@code int} length argument of a captured value: an array's or a {@code PArray}'s length (checked to fit), 1 for a wrapper. */
+    private static int lengthOf(Object value) {
+        if (value instanceof PArray<?> array) {
+            return (int) array.length();
+        }
+        return value.getClass().isArray() ? Array.getLength(value) : 1;
+    }
+
+    /** Makes every {@code PArray} the kernel wrote in place as it was before the call. */
+    private static void undo(List<InPlaceUpdate> updates) {
+        for (InPlaceUpdate update : updates) {
+            update.undo();
         }
     }
 

@@ -161,6 +161,25 @@ public final class DeviceContext {
         }
     }
 
+    /**
+     * Prepares a kernel that will write {@code buffer}'s device copy in place and may exit on a Java
+     * exception path ({@link InPlaceUpdate}): the call's writes then must not be seen.
+     *
+     * @throws OpenCLRuntimeException if saving the device copy fails (the buffer is then as before)
+     */
+    public InPlaceUpdate inPlaceUpdate(ComponentBuffer buffer) {
+        checkUsable();
+        DeviceResidency residency = DeviceResidency.of(this, buffer);
+        cl_command_queue queue = queues.take("saving an array's device copy");
+        try {
+            return new InPlaceUpdate(this, buffer, residency, residency.copyIfDeviceNewer(buffer, queue));
+        } catch (CLException e) {
+            throw failure("saving the device copy of a buffer of " + buffer.byteSize() + " bytes", e);
+        } finally {
+            queues.giveBack(queue);
+        }
+    }
+
     public HostMemory pinnedMemory() {
         return pinnedMemory;
     }

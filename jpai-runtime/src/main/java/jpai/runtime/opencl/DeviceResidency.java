@@ -174,6 +174,53 @@ final class DeviceResidency implements DeviceMirror {
         }
     }
 
+    /**
+     * A copy, made on the device and finished when this returns, of the device copy when that is
+     * the newer one (the host lacks its data); null when the host copy is current, or there is no
+     * device copy. For a kernel that writes the buffer in place and may exit on a Java exception
+     * path ({@link InPlaceUpdate}).
+     */
+    synchronized DeviceBuffer copyIfDeviceNewer(ComponentBuffer host, cl_command_queue queue) {
+        if (!deviceNewer || buffer == null) {
+            return null;
+        }
+        DeviceBuffer copy = context.bufferPool().acquire(Math.max(1, host.byteSize()));
+        try {
+            copyOnDevice(buffer, copy, host.byteSize(), queue);
+        } catch (CLException e) {
+            context.bufferPool().release(copy);
+            throw e;
+        }
+        return copy;
+    }
+
+    /** Puts back the device copy's contents saved by {@link #copyIfDeviceNewer}: the device copy is the newer one again. */
+    synchronized void restore(ComponentBuffer host, DeviceBuffer saved, cl_command_queue queue) {
+        if (buffer == null) {
+            return; // the array was closed meanwhile: its contents are gone anyway
+        }
+        copyOnDevice(saved, buffer, host.byteSize(), queue);
+        deviceNewer = true;
+        deviceVersion = NO_VERSION;
+    }
+
+    /** Copies {@code bytes} from {@code source} to {@code target} on {@code queue} after any pending send, and waits for it. */
+    private void copyOnDevice(DeviceBuffer source, DeviceBuffer target, long bytes, cl_command_queue queue) {
+        if (bytes == 0) {
+            return;
+        }
+        LaunchEvents events = new LaunchEvents(queue);
+        try {
+            dependOnPendingWrite(events);
+            cl_event[] after = events.waitList();
+            DriverCalls.count(DriverCalls.Call.ENQUEUE_TRANSFER);
+            org.jocl.CL.clEnqueueCopyBuffer(queue, source.memory(), target.memory(), 0, 0, bytes, after == null ? 0 : after.length, after, events.next(Kind.DEVICE_TO_DEVICE, bytes));
+            events.await();
+        } finally {
+            events.release();
+        }
+    }
+
     @Override
     public void beforeHostRead(ComponentBuffer host) {
         if (!deviceNewer) {

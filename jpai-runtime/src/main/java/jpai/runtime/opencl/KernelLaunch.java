@@ -35,7 +35,7 @@ import jpai.runtime.memory.ComponentBuffer;
 public final class KernelLaunch {
 
     /** One argument binding. */
-    sealed interface Binding permits ReadBuffer, WriteBuffer, ReadArray, ReadWriteArray, Scalar, Local, Status {
+    sealed interface Binding permits ReadBuffer, WriteBuffer, UpdateBuffer, ReadArray, ReadWriteArray, Scalar, Local, Status {
         int index();
     }
 
@@ -43,6 +43,9 @@ public final class KernelLaunch {
     }
 
     record WriteBuffer(int index, ComponentBuffer buffer) implements Binding {
+    }
+
+    record UpdateBuffer(int index, ComponentBuffer buffer) implements Binding {
     }
 
     record ReadArray(int index, Object array) implements Binding {
@@ -80,6 +83,16 @@ public final class KernelLaunch {
 
     public KernelLaunch writeBuffer(int index, ComponentBuffer buffer) {
         return bind(new WriteBuffer(index, Objects.requireNonNull(buffer, "writeBuffer: the buffer is null")));
+    }
+
+    /**
+     * A buffer the kernel reads and writes in place: its device copy is sent only if stale (as
+     * {@link #readBuffer}) and becomes the newer copy after the launch; the host sees the data when
+     * it next reads the buffer. A caller whose kernel may exit with the buffer half written keeps an
+     * {@link InPlaceUpdate} to undo it.
+     */
+    public KernelLaunch updateBuffer(int index, ComponentBuffer buffer) {
+        return bind(new UpdateBuffer(index, Objects.requireNonNull(buffer, "updateBuffer: the buffer is null")));
     }
 
     /** A primitive Java array ({@code float[]}, {@code int[]}, ..., {@code boolean[]} as bytes 0/1), copied in with each launch. */

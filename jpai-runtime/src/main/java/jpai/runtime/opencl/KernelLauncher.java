@@ -19,10 +19,12 @@ import org.jocl.Pointer;
 import org.jocl.Sizeof;
 import org.jocl.cl_command_queue;
 import org.jocl.cl_event;
+import org.jocl.cl_mem;
 
 import jpai.ocl.KernelSource;
-import jpai.runtime.memory.BufferLeases;
 import jpai.runtime.Explain;
+import jpai.runtime.memory.BufferLeases;
+import jpai.runtime.memory.ComponentBuffer;
 import jpai.runtime.opencl.FaultInjection.Fault;
 import jpai.runtime.opencl.KernelLaunch.Binding;
 import jpai.runtime.opencl.KernelLaunch.Local;
@@ -31,6 +33,7 @@ import jpai.runtime.opencl.KernelLaunch.ReadWriteArray;
 import jpai.runtime.opencl.KernelLaunch.ReadBuffer;
 import jpai.runtime.opencl.KernelLaunch.Scalar;
 import jpai.runtime.opencl.KernelLaunch.Status;
+import jpai.runtime.opencl.KernelLaunch.UpdateBuffer;
 import jpai.runtime.opencl.KernelLaunch.WriteBuffer;
 import jpai.runtime.opencl.LaunchEvents.Kind;
 import jpai.runtime.profile.Profiler;
@@ -604,17 +607,8 @@ final class KernelLauncher {
             int index = binding.index();
             stepBinding = binding;
             switch (binding) {
-                case ReadBuffer read -> {
-                    DeviceResidency residency = DeviceResidency.of(context, read.buffer());
-                    boolean wasNewer = residency.isDeviceNewer();
-                    int at = touched.size();
-                    touched.add(new Touched(residency, wasNewer, null));
-                    cl_event sent = residency.prepareForKernelRead(read.buffer(), events);
-                    if (sent != null) {
-                        touched.set(at, new Touched(residency, wasNewer, sent));
-                    }
-                    kernel.setBuffer(index, residency.memory());
-                }
+                case ReadBuffer read -> kernel.setBuffer(index, sentBuffer(read.buffer()));
+                case UpdateBuffer update -> kernel.setBuffer(index, sentBuffer(update.buffer()));
                 case WriteBuffer write -> {
                     DeviceResidency residency = DeviceResidency.of(context, write.buffer());
                     touched.add(new Touched(residency, residency.isDeviceNewer(), null));
@@ -651,6 +645,19 @@ final class KernelLauncher {
         return status;
     }
 
+    /** The device copy of {@code buffer}, sent first if stale, recorded as touched. */
+    private cl_mem sentBuffer(ComponentBuffer buffer) {
+        DeviceResidency residency = DeviceResidency.of(context, buffer);
+        boolean wasNewer = residency.isDeviceNewer();
+        int at = touched.size();
+        touched.add(new Touched(residency, wasNewer, null));
+        cl_event sent = residency.prepareForKernelRead(buffer, events);
+        if (sent != null) {
+            touched.set(at, new Touched(residency, wasNewer, sent));
+        }
+        return residency.memory();
+    }
+
     private String stepDescription() {
         if (stepBinding == null) {
             return step;
@@ -659,6 +666,7 @@ final class KernelLauncher {
         return switch (stepBinding) {
             case ReadBuffer read -> "sending argument " + index + " (" + read.buffer().byteSize() + " bytes)";
             case WriteBuffer write -> "allocating argument " + index + " (" + write.buffer().byteSize() + " bytes)";
+            case UpdateBuffer update -> "sending argument " + index + " (" + update.buffer().byteSize() + " bytes)";
             case ReadArray array -> "sending captured array argument " + index;
             case ReadWriteArray array -> "sending array argument " + index;
             case Scalar scalar -> "setting scalar argument " + index;
@@ -690,6 +698,8 @@ final class KernelLauncher {
         for (Binding binding : launch.bindings()) {
             if (binding instanceof WriteBuffer write) {
                 DeviceResidency.of(context, write.buffer()).kernelWrote();
+            } else if (binding instanceof UpdateBuffer update) {
+                DeviceResidency.of(context, update.buffer()).kernelWrote();
             }
         }
     }

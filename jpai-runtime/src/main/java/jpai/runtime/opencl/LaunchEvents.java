@@ -33,7 +33,9 @@ final class LaunchEvents {
 
     /** What a command did. */
     enum Kind {
-        HOST_TO_DEVICE, KERNEL, DEVICE_TO_HOST
+        HOST_TO_DEVICE, KERNEL, DEVICE_TO_HOST,
+        /** A copy between two buffers of one device (an {@link InPlaceUpdate}'s saved contents). */
+        DEVICE_TO_DEVICE
     }
 
     private final cl_command_queue queue;

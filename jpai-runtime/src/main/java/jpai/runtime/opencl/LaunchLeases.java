@@ -4,6 +4,7 @@ import jpai.runtime.memory.BufferLeases;
 import jpai.runtime.memory.ComponentBuffer;
 import jpai.runtime.opencl.KernelLaunch.Binding;
 import jpai.runtime.opencl.KernelLaunch.ReadBuffer;
+import jpai.runtime.opencl.KernelLaunch.UpdateBuffer;
 import jpai.runtime.opencl.KernelLaunch.WriteBuffer;
 
 /**
@@ -30,6 +31,7 @@ final class LaunchLeases {
                 ComponentBuffer buffer = switch (binding) {
                     case ReadBuffer read -> read.buffer();
                     case WriteBuffer write -> write.buffer();
+                    case UpdateBuffer update -> update.buffer();
                     default -> null;
                 };
                 if (buffer != null) {
