@@ -46,7 +46,8 @@ class ExamplesProjectTest {
         assertRanOnTheDevice(exec);
 
         // The README's java command line: the agent and Graal from the local repository, the project's jar and dependencies.
-        String agent = repository.resolve("dev/jpai/jpai-agent/0.1.0-SNAPSHOT/jpai-agent-0.1.0-SNAPSHOT.jar").toString();
+        String version = LocalRepositoryOfThisBuild.VERSION;
+        String agent = repository.resolve("dev/jpai/jpai-agent/" + version + "/jpai-agent-" + version + ".jar").toString();
         List<String> java = new ArrayList<>(List.of("-javaagent:" + agent, "-XX:+UnlockExperimentalVMOptions", "-XX:+EnableJVMCI",
                         "--upgrade-module-path=" + JpaiJars.graalModulePath(), "--enable-native-access=ALL-UNNAMED"));
         java.addAll(List.of("-cp", project.resolve("target/jpai-example-1.0.jar") + ":" + Files.readString(classPathFile).strip(), "com.example.Saxpy"));

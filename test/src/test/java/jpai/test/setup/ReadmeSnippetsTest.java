@@ -41,6 +41,14 @@ class ReadmeSnippetsTest {
         assertEquals(4, found, "the README's snippets: the dependency, the dependency plugin, Surefire, exec-maven-plugin");
     }
 
+    @Test
+    void theReadmeAndTheExamplesProjectNameThisBuildsVersion() throws IOException {
+        Path checkout = Path.of(System.getProperty("jpai.checkout"));
+        String dependency = normalised("<artifactId>jpai-runtime</artifactId><version>" + System.getProperty("jpai.version") + "</version>");
+        assertTrue(normalised(Files.readString(checkout.resolve("README.md"))).contains(dependency), "README's dependency snippet names " + dependency + " (bin/set-version)");
+        assertTrue(normalised(Files.readString(checkout.resolve("examples/pom.xml"))).contains(dependency), "examples/pom.xml names " + dependency + " (bin/set-version)");
+    }
+
     /** The XML with no whitespace between tags and none at either end. */
     private static String normalised(String xml) {
         return List.of(xml.strip().split("\\R")).stream().map(String::strip).reduce("", String::concat).replaceAll(">\\s+<", "><");
