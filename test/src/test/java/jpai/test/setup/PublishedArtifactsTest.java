@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
@@ -20,28 +19,31 @@ import org.junit.jupiter.api.Test;
  * What a public repository receives for each published artifact, as this build made it: beside its
  * jar, a {@code -sources} jar with its Java sources and a {@code -javadoc} jar (made by
  * maven-javadoc-plugin with doclint's checks, which fail the build on a broken reference). The
- * runtime's reference documents the API, the package {@code jpai}, and nothing of
- * {@code jpai.runtime} (docs/api-surface.md). Needs no device.
+ * runtime's reference documents the module {@code jpai} and its one exported package, the API
+ * {@code jpai}, and nothing of {@code jpai.runtime} (docs/api-surface.md). Needs no device.
  */
 class PublishedArtifactsTest {
 
-    /** Each published jar, with one class whose source and page its attached jars must hold. */
-    private static final Map<String, Path> PUBLISHED = Map.of(
-                    "jpai/PArray", JpaiJars.runtime(),
-                    "jpai/ocl/KernelSource", JpaiJars.backend(),
-                    "jpai/compiler/KernelGraph", JpaiJars.compiler(),
-                    "jpai/agent/JpaiAgent", JpaiJars.agent());
+    /** A published jar, one of its classes, and that class's page in its javadoc jar. */
+    private record Published(Path jar, String type, String page) {
+    }
+
+    /** Each published jar; the runtime's reference is the named module jpai's (pages under jpai/, the module's directory). */
+    private static final List<Published> PUBLISHED = List.of(
+                    new Published(JpaiJars.runtime(), "jpai/PArray", "jpai/jpai/PArray.html"),
+                    new Published(JpaiJars.backend(), "jpai/ocl/KernelSource", "jpai/ocl/KernelSource.html"),
+                    new Published(JpaiJars.compiler(), "jpai/compiler/KernelGraph", "jpai/compiler/KernelGraph.html"),
+                    new Published(JpaiJars.agent(), "jpai/agent/JpaiAgent", "jpai/agent/JpaiAgent.html"));
 
     @Test
     void everyPublishedJarHasItsSourcesAndJavadocJarsBesideIt() throws IOException {
-        for (Map.Entry<String, Path> artifact : PUBLISHED.entrySet()) {
-            String type = artifact.getKey();
-            try (ZipFile sources = new ZipFile(attached(artifact.getValue(), "sources").toFile())) {
-                assertTrue(sources.getEntry(type + ".java") != null, type + ".java in " + sources.getName());
+        for (Published artifact : PUBLISHED) {
+            try (ZipFile sources = new ZipFile(attached(artifact.jar(), "sources").toFile())) {
+                assertTrue(sources.getEntry(artifact.type() + ".java") != null, artifact.type() + ".java in " + sources.getName());
             }
-            try (ZipFile javadoc = new ZipFile(attached(artifact.getValue(), "javadoc").toFile())) {
+            try (ZipFile javadoc = new ZipFile(attached(artifact.jar(), "javadoc").toFile())) {
                 assertTrue(javadoc.getEntry("index.html") != null, "index.html in " + javadoc.getName());
-                assertTrue(javadoc.getEntry(type + ".html") != null, type + ".html in " + javadoc.getName());
+                assertTrue(javadoc.getEntry(artifact.page()) != null, artifact.page() + " in " + javadoc.getName());
             }
         }
     }
@@ -49,11 +51,12 @@ class PublishedArtifactsTest {
     @Test
     void theRuntimesJavadocDocumentsTheApiPackageAlone() throws IOException {
         try (ZipFile javadoc = new ZipFile(attached(JpaiJars.runtime(), "javadoc").toFile())) {
-            assertEquals(List.of("jpai"), lines(javadoc, "element-list"), "the packages documented in " + javadoc.getName());
+            assertEquals(List.of("module:jpai", "jpai"), lines(javadoc, "element-list"), "the module and packages documented in " + javadoc.getName());
+            assertTrue(javadoc.getEntry("jpai/module-summary.html") != null, "the module's page in " + javadoc.getName());
             for (String type : List.of("AF", "PArray", "ArrayFunction", "ApplyProfile", "FallbackException", "Accelerate", "Parallel", "Reduce")) {
-                assertTrue(javadoc.getEntry("jpai/" + type + ".html") != null, type + " is documented in " + javadoc.getName());
+                assertTrue(javadoc.getEntry("jpai/jpai/" + type + ".html") != null, type + " is documented in " + javadoc.getName());
             }
-            List<String> runtimePages = javadoc.stream().map(ZipEntry::getName).filter(name -> name.startsWith("jpai/runtime")).toList();
+            List<String> runtimePages = javadoc.stream().map(ZipEntry::getName).filter(name -> name.contains("runtime")).toList();
             assertEquals(List.of(), runtimePages, "no page of the runtime's packages in " + javadoc.getName());
         }
     }
