@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the README's {@code mvn compile exec:exec} (exec-maven-plugin) and with the README's plain
  * {@code java} command line, and must report launched kernels each time. Maven's plugins, the
  * exec plugin included, come from the outer build's local repository, linked into a fresh one
- * ({@link LocalRepositoryOfThisBuild}): CI's online build downloads them before this test runs, as
- * the examples project needs them (see {@code bin/jpai}).
+ * ({@link LocalRepositoryOfThisBuild}); the exec plugin, which JPAI's build does not use, is
+ * downloaded there by the test module's {@code dependency:get} (test/pom.xml).
  */
 @EnabledIfEnvironmentVariable(named = "JPAI_EXPECT_OPENCL", matches = "1")
 class ExamplesProjectTest {
