@@ -20,6 +20,38 @@ import jpai.agent.AcceleratedMethodFinder.AcceleratedMethod;
  */
 final class AcceleratedMethodsTransformer implements ClassFileTransformer {
 
+    /** Null in unit tests that only rewrite bytes: no JVM's modules to change. */
+    private final RuntimeEntryAccess runtimeAccess;
+
+    AcceleratedMethodsTransformer() {
+        this(null);
+    }
+
+    AcceleratedMethodsTransformer(RuntimeEntryAccess runtimeAccess) {
+        this.runtimeAccess = runtimeAccess;
+    }
+
+    /**
+     * The JVM's entry: rewrites as below and, for a class that is rewritten, lets its module reach the
+     * runtime's entry point ({@link RuntimeEntryAccess}). If that fails, the class loads unchanged,
+     * since its rewritten methods could not call the runtime.
+     */
+    @Override
+    public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined, ProtectionDomain protectionDomain, byte[] classFile) {
+        byte[] rewritten = transform(loader, className, classBeingRedefined, protectionDomain, classFile);
+        if (rewritten == null || runtimeAccess == null) {
+            return rewritten;
+        }
+        try {
+            runtimeAccess.grantTo(module);
+            return rewritten;
+        } catch (Throwable e) {
+            warn("jpai: WARNING: the agent could not let " + module + " call JPAI's runtime for the @Accelerate methods of " + javaName(className) + " (" + e
+                            + "); the class loads unchanged and its methods run as written in Java");
+            return null;
+        }
+    }
+
     @Override
     public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined, ProtectionDomain protectionDomain, byte[] classFile) {
         if (classBeingRedefined != null || classFile == null || !AcceleratedMethodFinder.mayMention(classFile)) {

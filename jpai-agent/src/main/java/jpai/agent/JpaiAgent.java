@@ -18,7 +18,9 @@ import java.util.Set;
  * apply, so the agent itself never prints and never fails the JVM's start.
  *
  * <p>It also rewrites, as their classes load, the methods marked {@code @Accelerate}
- * ({@link AcceleratedMethodsTransformer}); other classes load unchanged.
+ * ({@link AcceleratedMethodsTransformer}), and lets their modules call the runtime's entry point
+ * when JPAI is the named module {@code jpai} ({@link RuntimeEntryAccess}); other classes load
+ * unchanged.
  */
 public final class JpaiAgent {
 
@@ -41,7 +43,7 @@ public final class JpaiAgent {
     static void install(Instrumentation instrumentation) {
         Set<Module> targets = JpaiModules.inThisJvm();
         exportRequiredPackages(instrumentation, RequiredExports.all(), targets);
-        instrumentation.addTransformer(new AcceleratedMethodsTransformer());
+        instrumentation.addTransformer(new AcceleratedMethodsTransformer(new RuntimeEntryAccess(instrumentation)));
         System.setProperty(INSTALLED_PROPERTY, "true");
     }
 

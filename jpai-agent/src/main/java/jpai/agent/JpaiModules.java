@@ -6,12 +6,12 @@ import java.util.Set;
 
 /**
  * The modules JPAI's classes live in, in this JVM: its named modules when its jars are on the module
- * path (their {@code Automatic-Module-Name}s), and the class path's unnamed module: the modules the
+ * path ({@code jpai} and the {@code Automatic-Module-Name}s), and the class path's unnamed module: the modules the
  * JVMCI and Graal packages are exported to.
  */
 public final class JpaiModules {
 
-    /** The Automatic-Module-Name of each JPAI artifact that uses JVMCI or Graal (set in the poms). */
+    /** The module name of each JPAI artifact that uses JVMCI or Graal: jpai-runtime's module-info's, the others' Automatic-Module-Name (set in the poms). */
     public static final List<String> NAMES = List.of("jpai.compiler", "jpai.ocl", "jpai", "jpai.bench", "jpai.test");
 
     private JpaiModules() {

@@ -18,7 +18,7 @@ public interface PhasePlugin {
 
     /**
      * The plugin's name in {@code PhaseTimings}, the kernel dump's header, Graal's dumps
-     * ("JPAI after phase plugin <name>") and fallback reasons. Part of the kernel caches' key, with
+     * ({@code "JPAI after phase plugin <name>"}) and fallback reasons. Part of the kernel caches' key, with
      * the class and the point. Default: the implementation's class name.
      */
     default String name() {

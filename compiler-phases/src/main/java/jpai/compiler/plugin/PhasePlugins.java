@@ -72,7 +72,7 @@ public final class PhasePlugins {
      * Runs the plugins of {@code point} on {@code graph}, in order. Each is timed in
      * {@code timings} under its {@linkplain PhasePlugin#name() name}, its graph is verified (so that
      * a broken graph is blamed on the plugin that broke it, not on a later phase), and dumped for
-     * Graal's dump options as "JPAI after phase plugin <name>" (the graph before it is the dump of
+     * Graal's dump options as {@code "JPAI after phase plugin <name>"} (the graph before it is the dump of
      * the point, or of the plugin before).
      *
      * @throws KernelBailoutException naming the plugin, when its phase bails out, throws or leaves a

@@ -8,7 +8,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.Map;
 
 /**
- * A Maven local repository in which {@code dev.jpai:*:0.1.0-SNAPSHOT} are this build's artifacts
+ * A Maven local repository in which {@code dev.jpai:*:}<i>version</i> are this build's artifacts
  * (its jars and the checkout's poms), as {@code mvn install} would put them, and everything else
  * (JOCL, Graal, JUnit, Maven's plugins) is the real local repository's, linked, so that a build
  * against it works offline. Nothing of JPAI's is read from the real repository, whatever an older
@@ -17,7 +17,8 @@ import java.util.Map;
 final class LocalRepositoryOfThisBuild {
 
     private static final String GROUP_DIRECTORY = "dev";
-    private static final String VERSION = "0.1.0-SNAPSHOT";
+    /** This build's version (the test module's POM passes it), which the examples project must name. */
+    static final String VERSION = System.getProperty("jpai.version");
 
     private LocalRepositoryOfThisBuild() {
     }
