@@ -43,14 +43,19 @@ final class DeviceMap {
         DeviceContext context = OpenCLRuntime.context(device);
         long maxGroup = Math.min(WORK_GROUP, context.device().maxWorkGroupSize());
         KernelBinding binding = new KernelBinding(compiled).common(input).outputs(output);
+        // A tiled kernel was written for one work-group size (its __local tiles): exactly that, never shrunk.
+        long[] required = compiled.kernel().requiredLocalSize().stream().mapToLong(Long::longValue).toArray();
         if (indexSpace != null && indexSpace.length > 1) {
-            shapeIndexSpace(binding.indexExtents(indexSpace).launch(), indexSpace, maxGroup);
+            binding.indexExtents(indexSpace);
+            shapeIndexSpace(binding.launch(), indexSpace, required.length > 0 ? required : null, maxGroup);
         } else {
             // One work-item per element (the map kernel has no loop).
-            long localSize = maxGroup;
+            long localSize = required.length > 0 ? required[0] : maxGroup;
             binding.launch().localSize(localSize).globalSize(roundUp(length, localSize)).perEnqueue(maxWorkItemsPerEnqueue() / localSize * localSize);
         }
-        binding.launch().localSizeMayShrink();
+        if (required.length == 0) {
+            binding.launch().localSizeMayShrink();
+        }
         LaunchResult result = context.launch(compiled.kernel(), binding.launch());
         KernelBinding.checkStatus(result, indexSpace);
     }
@@ -61,13 +66,13 @@ final class DeviceMap {
      * {@link #maxWorkItemsPerEnqueue()} work-items is cut into slabs along the outermost index, each
      * whole groups tall (at least one group, when one row of groups is larger already).
      */
-    private static void shapeIndexSpace(KernelLaunch launch, int[] indexSpace, long maxGroup) {
+    private static void shapeIndexSpace(KernelLaunch launch, int[] indexSpace, long[] requiredLocal, long maxGroup) {
         int dimensions = indexSpace.length;
         long[] workItems = new long[dimensions];
         for (int d = 0; d < dimensions; d++) {
             workItems[d] = indexSpace[dimensions - 1 - d];
         }
-        long[] local = WorkGroupShape.localSizes(workItems, maxGroup);
+        long[] local = requiredLocal != null ? requiredLocal : WorkGroupShape.localSizes(workItems, maxGroup);
         long[] global = new long[dimensions];
         for (int d = 0; d < dimensions; d++) {
             global[d] = roundUp(workItems[d], local[d]);

@@ -94,13 +94,18 @@ final class LoopLaunch {
                     default -> throw new IllegalStateException("a loop kernel has no parameter of role " + parameter.role());
                 }
             }
+            // A tiled kernel was written for one work-group size (its __local tiles): exactly that, never shrunk.
+            long[] required = loop.kernel().requiredLocalSize().stream().mapToLong(Long::longValue).toArray();
             if (dimensions == 1) {
-                long globalSize = (iterations + localSize - 1) / localSize * localSize;
-                launch.localSize(localSize).globalSize(globalSize).perEnqueue(MAX_WORK_ITEMS / localSize * localSize);
+                long group = required.length > 0 ? required[0] : localSize;
+                long globalSize = (iterations + group - 1) / group * group;
+                launch.localSize(group).globalSize(globalSize).perEnqueue(MAX_WORK_ITEMS / group * group);
             } else {
-                shapeIndexSpace(launch, extents, localSize);
+                shapeIndexSpace(launch, extents, required.length > 0 ? required : null, localSize);
             }
-            launch.localSizeMayShrink();
+            if (required.length == 0) {
+                launch.localSizeMayShrink();
+            }
             LaunchResult result = context.launch(loop.kernel(), launch);
             if (result.hasStatus() && result.status(0) != 0) {
                 int element = result.status(1);
@@ -126,13 +131,13 @@ final class LoopLaunch {
      * than {@link #MAX_WORK_ITEMS} work-items are cut into slabs along the outermost loop, each whole
      * groups tall (as a map over an index space is).
      */
-    private static void shapeIndexSpace(KernelLaunch launch, long[] extents, long maxGroup) {
+    private static void shapeIndexSpace(KernelLaunch launch, long[] extents, long[] requiredLocal, long maxGroup) {
         int dimensions = extents.length;
         long[] workItems = new long[dimensions];
         for (int d = 0; d < dimensions; d++) {
             workItems[d] = extents[dimensions - 1 - d];
         }
-        long[] local = WorkGroupShape.localSizes(workItems, maxGroup);
+        long[] local = requiredLocal != null ? requiredLocal : WorkGroupShape.localSizes(workItems, maxGroup);
         long[] global = new long[dimensions];
         long slab = 1;
         for (int d = 0; d < dimensions; d++) {

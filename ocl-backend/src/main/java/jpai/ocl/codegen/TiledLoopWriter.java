@@ -1,0 +1,216 @@
+package jpai.ocl.codegen;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+import jdk.graal.compiler.nodes.ConstantNode;
+import jdk.graal.compiler.nodes.ParameterNode;
+import jdk.graal.compiler.nodes.ValueNode;
+import jdk.graal.compiler.nodes.java.LoadIndexedNode;
+import jpai.ocl.OpenCLTypes;
+import jpai.ocl.c.CExpr;
+import jpai.ocl.c.CStmt;
+import jpai.ocl.c.CStmt.Assignment;
+import jpai.ocl.c.CStmt.Block;
+import jpai.ocl.c.CStmt.For;
+import jpai.ocl.c.CStmt.If;
+import jpai.ocl.c.CStmt.Label;
+import jpai.ocl.c.CStmt.Return;
+import jpai.ocl.codegen.LoopTiling.Plan;
+import jpai.ocl.codegen.LoopTiling.Tile;
+
+/**
+ * Writes the C of a loop that {@link LoopTiling} planned to tile (docs/backend.md, "Tiling"): the
+ * original loop {@code for (j = first; j < limit; j++) body} becomes
+ *
+ * <pre>
+ * jpai_tiles:;
+ * jpai_first = first; jpai_limit = limit;              // uniform: recomputed from the parameters
+ * for (jpai_tile = jpai_first; jpai_tile &lt; jpai_limit; jpai_tile += K) {
+ *     barrier(CLK_LOCAL_MEM_FENCE);                     // the last tile's readers are done
+ *     ... the group fills each tile with the elements of counters jpai_tile .. jpai_tile + K - 1
+ *     barrier(CLK_LOCAL_MEM_FENCE);
+ *     if (jpai_left &lt; 0) {                              // still computing
+ *         jpai_end = (int) min(jpai_tile + K, jpai_limit);
+ *         for (;;) { if (!(j &lt; jpai_end)) break; body, its tiled loads reading the tiles; j++ }
+ *     }
+ * }
+ * if (jpai_left &gt;= 0) return jpai_left;
+ * </pre>
+ *
+ * A work-item that left before the loop (an exception, a result, or no element at all) jumps to
+ * {@code jpai_tiles} with its exit code in {@code jpai_left} and still takes part in every fill
+ * and barrier; the bounds are uniform, so every work-item of the group runs the same tiles. The
+ * body does the same operations in the same order, only some loads come from the tiles.
+ */
+final class TiledLoopWriter {
+
+    static final String LABEL = "jpai_tiles";
+    /** The exit code of a work-item that left before the loop, or -1 while it computes. */
+    static final String LEFT = "jpai_left";
+    /** The element function's parameter: false for a work-item past the end of the index space. */
+    static final String ACTIVE = "jpai_active";
+    private static final String FIRST = "jpai_first";
+    private static final String LIMIT = "jpai_limit";
+    private static final String TILE = "jpai_tile";
+    private static final String END = "jpai_end";
+
+    private final Plan plan;
+    private final Function<ValueNode, String> operand;
+    private final ExpressionEmitter fresh;
+    private final Map<ParameterNode, String> substitutions = new HashMap<>();
+
+    /**
+     * @param operand names a value where the loop's own code uses it (the function's variables)
+     */
+    TiledLoopWriter(Plan plan, Function<ValueNode, String> operand, Set<Helper> helpers) {
+        this.plan = plan;
+        this.operand = operand;
+        this.fresh = new ExpressionEmitter(this::freshOperand, helpers);
+    }
+
+    /** The variables the tiled loop declares at the top of the function. */
+    static List<String> declarations() {
+        return List.of("int " + LEFT + " = -1;", "long " + FIRST + ";", "long " + LIMIT + ";", "long " + TILE + ";", "int " + END + ";");
+    }
+
+    /** The kernel's {@code __local} arrays for the tiles, named as the function's parameters. */
+    List<String> localDeclarations() {
+        List<String> declarations = new ArrayList<>();
+        for (Tile tile : plan.tiles()) {
+            declarations.add("__local " + OpenCLTypes.storageType(tile.elementKind()) + " " + tile.name() + "[" + tile.rows() * plan.shape().tileWidth() + "];");
+        }
+        return declarations;
+    }
+
+    /** The statement for leaving before the loop with {@code exitCode}: help fill the tiles first. */
+    static Block leaveEarly(CExpr exitCode) {
+        return Block.of(new Assignment(CExpr.name(LEFT), "=", exitCode), new CStmt.Goto(LABEL));
+    }
+
+    /** The first statement of the function: a work-item with no element only fills tiles. */
+    static CStmt inactiveWorkItemsOnlyFill() {
+        return new If(text("!" + ACTIVE), leaveEarly(CExpr.literal("0")));
+    }
+
+    /** The header's test inside a tile: the counter against the tile's end. */
+    String innerTest() {
+        return operand.apply(plan.counter()) + " < " + END;
+    }
+
+    /** The tile element {@code load} reads at the current counter. */
+    String tileRead(LoadIndexedNode load) {
+        Tile tile = plan.tileOf(load);
+        String column = "(int) (" + operand.apply(plan.counter()) + " - " + TILE + ")";
+        String position;
+        if (tile.rows() == 1) {
+            position = column;
+        } else if (tile.rowDimension() == 0) {
+            position = column + " * " + tile.rows() + " + (int) get_local_id(0)";
+        } else {
+            position = "(int) get_local_id(" + tile.rowDimension() + ") * " + plan.shape().tileWidth() + " + " + column;
+        }
+        return tile.name() + "[" + position + "]";
+    }
+
+    /** The statements replacing the loop whose emitted form is {@code loop} (a {@code for (;;)}). */
+    List<CStmt> loop(CStmt loop) {
+        int width = plan.shape().tileWidth();
+        List<CStmt> code = new ArrayList<>();
+        code.add(new Label(LABEL));
+        code.add(assign(FIRST, freshValue(plan.first())));
+        code.add(assign(LIMIT, freshValue(plan.limit())));
+        List<CStmt> round = new ArrayList<>();
+        round.add(barrier());
+        for (Tile tile : plan.tiles()) {
+            round.add(fill(tile));
+        }
+        round.add(barrier());
+        round.add(new If(text(LEFT + " < 0"), Block.of(assign(END, "(int) min(" + TILE + " + " + width + "L, " + LIMIT + ")"), loop)));
+        code.add(new For(new Assignment(CExpr.name(TILE), "=", CExpr.name(FIRST)), text(TILE + " < " + LIMIT), new Assignment(CExpr.name(TILE), "+=", CExpr.literal(width + "L")),
+                        new Block(round)));
+        code.add(new If(text(LEFT + " >= 0"), Block.of(new Return(CExpr.name(LEFT)))));
+        return code;
+    }
+
+    /**
+     * The group fills {@code tile}: element {@code e} (row {@code r}, column {@code t}) holds the
+     * array at counter {@code jpai_tile + t} for the row's work-items, 0 past the limit or outside
+     * the array (no work-item reads those: a computing one reads only counters below the limit, at
+     * indices Java's checks, hoisted before the loop, proved in range).
+     */
+    private CStmt fill(Tile tile) {
+        TileShape shape = plan.shape();
+        int width = shape.tileWidth();
+        int elements = tile.rows() * width;
+        String column = tile.rows() > 1 && tile.rowDimension() == 0 ? "jpai_e / " + tile.rows() : "jpai_e % " + width;
+        String row = tile.rowDimension() == 0 ? "jpai_e % " + tile.rows() : "jpai_e / " + width;
+        String storage = OpenCLTypes.storageType(tile.elementKind());
+        List<CStmt> inRange = new ArrayList<>();
+        if (tile.rowArgument() != null) {
+            // the row's work-item's index: this one's, moved to the row's place in the group
+            String own = operand.apply(tile.rowArgument());
+            inRange.add(new CStmt.Declaration("const int", "jpai_x",
+                            text("as_int((uint) " + own + " - (uint) get_local_id(" + tile.rowDimension() + ") + (uint) (" + row + "))")));
+            substitutions.put(tile.rowArgument(), "jpai_x");
+        }
+        String index = "(uint) (int) jpai_j";
+        if (tile.stride() != null) {
+            index = index + " * (uint) " + freshValue(tile.stride());
+        }
+        if (tile.offset() != null) {
+            index = index + " + (uint) " + freshValue(tile.offset());
+        }
+        substitutions.clear();
+        String array = operand.apply(tile.array());
+        inRange.add(new CStmt.Declaration("const int", "jpai_i", text("as_int(" + index + ")")));
+        inRange.add(new If(text("jpai_i >= 0 && jpai_i < " + array + "_length"), Block.of(assign("jpai_v", array + "[jpai_i]"))));
+        List<CStmt> element = new ArrayList<>();
+        element.add(new CStmt.Declaration("const long", "jpai_j", text(TILE + " + " + column)));
+        element.add(new CStmt.Declaration(storage, "jpai_v", CExpr.literal("0")));
+        element.add(new If(text("jpai_j < " + LIMIT), new Block(inRange)));
+        element.add(assign(tile.name() + "[jpai_e]", "jpai_v"));
+        return new For(new CStmt.Declaration("int", "jpai_e", text(flatLocalId(shape))), text("jpai_e < " + elements), new Assignment(CExpr.name("jpai_e"), "+=",
+                        CExpr.literal(Long.toString(shape.groupSize()))), new Block(element));
+    }
+
+    private static String flatLocalId(TileShape shape) {
+        if (shape.localSize().length == 1) {
+            return "(int) get_local_id(0)";
+        }
+        return "(int) (get_local_id(1) * " + shape.localSize(0) + " + get_local_id(0))";
+    }
+
+    private static CStmt barrier() {
+        return new CStmt.ExpressionStatement(text("barrier(CLK_LOCAL_MEM_FENCE)"));
+    }
+
+    /** A uniform value computed anew from parameters and constants (what the code before the loop computed may have been skipped). */
+    private String freshValue(ValueNode value) {
+        return freshOperand(value);
+    }
+
+    private String freshOperand(ValueNode value) {
+        ValueNode node = LoopTiling.unwrap(value);
+        if (node instanceof ConstantNode) {
+            return operand.apply(node);
+        }
+        if (node instanceof ParameterNode parameter) {
+            String substituted = substitutions.get(parameter);
+            return substituted != null ? substituted : operand.apply(parameter);
+        }
+        return "(" + fresh.emit(node) + ")";
+    }
+
+    private static CStmt assign(String target, String value) {
+        return new Assignment(text(target), "=", text(value));
+    }
+
+    private static CExpr text(String expression) {
+        return new CExpr.Text(expression, CExpr.PRIMARY);
+    }
+}
