@@ -192,7 +192,7 @@ class NestedParallelLoopsTest extends WithTheAgent {
         }
         assertEquals(1, files.size(), "one kernel of " + method + " in " + dumps + ": " + files);
         String text = Files.readString(files.get(0));
-        String kernel = text.substring(text.indexOf("__kernel void jpai_map"));
+        String kernel = text.substring(text.lastIndexOf("__kernel")); // also "__kernel __attribute__((reqd_work_group_size(...))) void jpai_map"
         return kernel.replaceAll("(?s)/\\*.*?\\*/", "").replaceAll("//[^\n]*", "");
     }
 }
