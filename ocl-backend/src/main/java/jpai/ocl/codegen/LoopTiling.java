@@ -256,7 +256,17 @@ final class LoopTiling {
         if (tiles.isEmpty()) {
             return "it reads no captured array at counter * stride + offset with a stride and an offset that are uniform or follow one index of the work-item";
         }
-        return new Plan(header, counter, first, limit, test, blocksBefore(header), List.copyOf(tiles.values()), shape);
+        Set<HIRBlock> before = blocksBefore(header);
+        for (HIRBlock block : before) {
+            for (int i = 0; i < block.getSuccessorCount(); i++) {
+                HIRBlock successor = block.getSuccessorAt(i);
+                if (!before.contains(successor) && successor != header) {
+                    // a path that goes on after the loop without running it: its work-items would miss the barriers
+                    return "some work-items would skip it (it runs under a condition, and the code after it is reached without it)";
+                }
+            }
+        }
+        return new Plan(header, counter, first, limit, test, before, List.copyOf(tiles.values()), shape);
     }
 
     /** Why {@code node} could make a work-item leave the loop or the function early, or null. */

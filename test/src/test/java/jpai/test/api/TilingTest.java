@@ -199,6 +199,42 @@ class TilingTest {
     }
 
     @Test
+    void aLoopThatOnlySomeElementsRunIsNotTiled() {
+        float[] a = randomFloats(1000, 21);
+        Function<Integer, Float> f = i -> {
+            float sum = i;
+            if (i % 3 == 0) {
+                for (int j = 0; j < a.length; j++) {
+                    sum += a[j];
+                }
+            }
+            return sum * 0.5f;
+        };
+        try (PArray<Integer> indices = PArray.range(1000)) {
+            check(f, AF.map(f), indices, false, "a loop under a condition on the element");
+        }
+    }
+
+    /** Graal merges the two returns after the loop: a path skips the loop and is not tiled (yet). */
+    @Test
+    void anEarlyReturnThatJoinsTheLoopsReturnIsNotTiled() {
+        float[] a = randomFloats(1000, 22);
+        Function<Integer, Float> f = i -> {
+            if (i % 3 == 0) {
+                return -1f;
+            }
+            float sum = 0;
+            for (int j = 0; j < a.length; j++) {
+                sum += a[j] * i;
+            }
+            return sum;
+        };
+        try (PArray<Integer> indices = PArray.range(1000)) {
+            check(f, AF.map(f), indices, false, "an early return joining the loop's return");
+        }
+    }
+
+    @Test
     void aBreakThatDependsOnTheDataIsNotTiled() {
         float[] a = randomFloats(1000, 15);
         Function<Integer, Float> f = i -> {

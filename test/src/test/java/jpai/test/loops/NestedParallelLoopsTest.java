@@ -99,6 +99,7 @@ class NestedParallelLoopsTest extends WithTheAgent {
         assertTrue(kernel.contains("get_global_id(1)") && kernel.contains("get_global_id(0)"), kernel);
         assertFalse(kernel.contains("get_global_id(2)"), kernel);
         assertFalse(kernel.contains("/") || kernel.contains("%"), "no division or remainder for the indices:\n" + kernel);
+        assertTrue(kernel.contains("reqd_work_group_size(16, 16, 1)") && kernel.contains("__local float jpai_tile1[256]"), "the k loop reads 16 x 16 tiles of a and b:\n" + kernel);
     }
 
     @Test
