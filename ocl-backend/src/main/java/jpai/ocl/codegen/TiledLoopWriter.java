@@ -35,6 +35,7 @@ import jpai.ocl.codegen.LoopTiling.Tile;
  *     ... the group fills each tile with the elements of counters jpai_tile .. jpai_tile + K - 1
  *     barrier(CLK_LOCAL_MEM_FENCE);
  *     if (jpai_left &lt; 0) {                              // still computing
+ *         j = (int) jpai_tile;                           // where it is already
  *         jpai_end = (int) min(jpai_tile + K, jpai_limit);
  *         for (;;) { if (!(j &lt; jpai_end)) break; body, its tiled loads reading the tiles; j++ }
  *     }
@@ -130,7 +131,9 @@ final class TiledLoopWriter {
             round.add(fill(tile));
         }
         round.add(barrier());
-        round.add(new If(text(LEFT + " < 0"), Block.of(assign(END, "(int) min(" + TILE + " + " + width + "L, " + LIMIT + ")"), loop)));
+        // The counter is at the tile's start already; saying so lets the OpenCL compiler see the trip count (at most K) and unroll.
+        round.add(new If(text(LEFT + " < 0"), Block.of(assign(operand.apply(plan.counter()), "(int) " + TILE), assign(END, "(int) min(" + TILE + " + " + width + "L, " + LIMIT + ")"),
+                        loop)));
         code.add(new For(new Assignment(CExpr.name(TILE), "=", CExpr.name(FIRST)), text(TILE + " < " + LIMIT), new Assignment(CExpr.name(TILE), "+=", CExpr.literal(width + "L")),
                         new Block(round)));
         code.add(new If(text(LEFT + " >= 0"), Block.of(new Return(CExpr.name(LEFT)))));

@@ -184,6 +184,32 @@ class TilingTest {
     }
 
     @Test
+    void anExceptionInALoopBeforeTheTiledLoopLeavesTheOthersRight() {
+        float[] a = randomFloats(2000, 23);
+        int[] divisors = new int[2003];
+        for (int k = 0; k < divisors.length; k++) {
+            divisors[k] = k > 0 && k % 997 == 0 ? 0 : k + 1;
+        }
+        Function<Integer, Float> f = i -> {
+            int own = 0;
+            for (int k = 0; k < 3; k++) {
+                own += 100_000 / divisors[i + k]; // / by zero in work-items 995..997 (k = 2, 1, 0), inside a loop
+            }
+            float sum = 0;
+            for (int j = 0; j < a.length; j++) {
+                sum += a[j] * own;
+            }
+            return sum;
+        };
+        try (PArray<Integer> indices = PArray.range(2000)) {
+            DeviceRun.assertThrowsAsJava(ArithmeticException.class, f, AF.map(f), indices, true, "/ by zero in a loop before a tiled loop");
+        }
+        try (PArray<Integer> indices = PArray.range(990)) {
+            check(f, AF.map(f), indices, true, "no zero divisor before a tiled loop");
+        }
+    }
+
+    @Test
     void aBoundThatDependsOnTheElementIsNotTiled() {
         float[] a = randomFloats(1000, 14);
         Function<Integer, Float> f = i -> {
