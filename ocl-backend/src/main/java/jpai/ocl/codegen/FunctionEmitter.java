@@ -245,7 +245,7 @@ public final class FunctionEmitter {
         }
         List<CStmt> body = new ArrayList<>();
         if (tiling != null) {
-            tiledLoop = new TiledLoopWriter(tiling, this::operand, helpers);
+            tiledLoop = new TiledLoopWriter(tiling, this::operand, helpers, tiling.resumes().stream().map(FunctionEmitter::label).toList());
             for (int t = 0; t < tiling.tiles().size(); t++) {
                 LoopTiling.Tile tile = tiling.tiles().get(t);
                 parameters.add(new FunctionParameter(ParameterKind.LOCAL_TILE, t, tile.elementKind(), "__local " + OpenCLTypes.storageType(tile.elementKind()) + " *", tile.name()));
@@ -627,6 +627,12 @@ public final class FunctionEmitter {
 
     /** The code for the edge {@code from → to}. */
     private void branch(HIRBlock from, HIRBlock to, Loops loops, HIRBlock fallsInto, List<CStmt> code) {
+        if (skipsTiledLoop(from, to)) {
+            // this path reaches the code after the tiled loop without it: fill the tiles, then go on there
+            assignPhis((AbstractMergeNode) to.getBeginNode(), (AbstractEndNode) from.getEndNode(), code);
+            code.add(TiledLoopWriter.leaveEarly(TiledLoopWriter.resumeState(tiling.resumes().indexOf(to))));
+            return;
+        }
         if (to.getBeginNode() instanceof AbstractMergeNode merge) {
             AbstractEndNode end = (AbstractEndNode) from.getEndNode();
             assignPhis(merge, end, code);
@@ -649,10 +655,19 @@ public final class FunctionEmitter {
             HIRBlock follow = exitsIntoFollow.get(to);
             emitStatements(to, code);
             assignPhis((AbstractMergeNode) follow.getBeginNode(), (AbstractEndNode) to.getEndNode(), code);
-            jumpForward(follow, loops, fallsInto, code);
+            if (skipsTiledLoop(to, follow)) {
+                code.add(TiledLoopWriter.leaveEarly(TiledLoopWriter.resumeState(tiling.resumes().indexOf(follow))));
+            } else {
+                jumpForward(follow, loops, fallsInto, code);
+            }
         } else {
             emitTree(to, loops, fallsInto, code);
         }
+    }
+
+    /** Whether the edge {@code from → to} goes from before the tiled loop to after it without running it. */
+    private boolean skipsTiledLoop(HIRBlock from, HIRBlock to) {
+        return tiling != null && tiling.before().contains(from) && tiling.resumes().contains(to);
     }
 
     private void jumpForward(HIRBlock target, Loops loops, HIRBlock fallsInto, List<CStmt> code) {

@@ -6,11 +6,13 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 import jdk.graal.compiler.graph.Node;
+import jdk.graal.compiler.nodes.AbstractMergeNode;
 import jdk.graal.compiler.nodes.ConstantNode;
 import jdk.graal.compiler.nodes.ControlSinkNode;
 import jdk.graal.compiler.nodes.FixedGuardNode;
@@ -64,8 +66,10 @@ import jpai.compiler.SourceLocation;
  * (of an index space) and uniform values: such a load becomes a read of a tile that the group
  * fills together, one row per distinct index along that dimension.</li>
  * </ul>
- * Exits before the loop are allowed: the emitter turns them into "left early" states in which the
- * work-item still helps fill the tiles (every barrier is met by every work-item of the group).
+ * Exits before the loop are allowed, and so are paths that reach the code after the loop without
+ * running it (an early {@code return} merged with the loop's): the emitter turns them into "left
+ * early" states in which the work-item still helps fill the tiles, then leaves or resumes where
+ * its path went (every barrier is met by every work-item of the group).
  */
 final class LoopTiling {
 
@@ -83,9 +87,12 @@ final class LoopTiling {
 
     /**
      * A loop to tile: the header block, the counter phi, the uniform bounds, the header's test,
-     * the blocks from which the loop can be reached (an exit there must not skip the tiles), the tiles.
+     * the blocks not reachable from the loop (an exit there must not skip the tiles), the merges
+     * after the loop that a path from them reaches without the loop (where such work-items resume
+     * after filling the tiles), the tiles.
      */
-    record Plan(HIRBlock header, PhiNode counter, ValueNode first, ValueNode limit, IfNode test, Set<HIRBlock> before, List<Tile> tiles, TileShape shape) {
+    record Plan(HIRBlock header, PhiNode counter, ValueNode first, ValueNode limit, IfNode test, Set<HIRBlock> before, List<HIRBlock> resumes, List<Tile> tiles,
+                    TileShape shape) {
         Tile tileOf(LoadIndexedNode load) {
             for (Tile tile : tiles) {
                 if (tile.loads().contains(load)) {
@@ -257,16 +264,21 @@ final class LoopTiling {
             return "it reads no captured array at counter * stride + offset with a stride and an offset that are uniform or follow one index of the work-item";
         }
         Set<HIRBlock> before = blocksBefore(header);
+        Set<HIRBlock> resumes = new LinkedHashSet<>();
         for (HIRBlock block : before) {
             for (int i = 0; i < block.getSuccessorCount(); i++) {
                 HIRBlock successor = block.getSuccessorAt(i);
                 if (!before.contains(successor) && successor != header) {
-                    // a path that goes on after the loop without running it: its work-items would miss the barriers
-                    return "some work-items would skip it (it runs under a condition, and the code after it is reached without it)";
+                    // A path that goes on after the loop without running it (an early return merged
+                    // with the loop's): its work-items fill the tiles first, then resume there.
+                    if (!(successor.getBeginNode() instanceof AbstractMergeNode) || successor.isLoopHeader()) {
+                        return "some work-items would skip it and go on into another loop";
+                    }
+                    resumes.add(successor);
                 }
             }
         }
-        return new Plan(header, counter, first, limit, test, before, List.copyOf(tiles.values()), shape);
+        return new Plan(header, counter, first, limit, test, before, List.copyOf(resumes), List.copyOf(tiles.values()), shape);
     }
 
     /** Why {@code node} could make a work-item leave the loop or the function early, or null. */

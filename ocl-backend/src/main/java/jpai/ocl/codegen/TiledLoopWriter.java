@@ -34,13 +34,14 @@ import jpai.ocl.codegen.LoopTiling.Tile;
  *     barrier(CLK_LOCAL_MEM_FENCE);                     // the last tile's readers are done
  *     ... the group fills each tile with the elements of counters jpai_tile .. jpai_tile + K - 1
  *     barrier(CLK_LOCAL_MEM_FENCE);
- *     if (jpai_left &lt; 0) {                              // still computing
+ *     if (jpai_left == -1) {                             // still computing
  *         j = (int) jpai_tile;                           // where it is already
  *         jpai_end = (int) min(jpai_tile + K, jpai_limit);
  *         for (;;) { if (!(j &lt; jpai_end)) break; body, its tiled loads reading the tiles; j++ }
  *     }
  * }
  * if (jpai_left &gt;= 0) return jpai_left;
+ * if (jpai_left == -2) goto L12;                          // a path that skipped the loop goes on
  * </pre>
  *
  * A work-item that left before the loop (an exception, a result, or no element at all) jumps to
@@ -64,14 +65,25 @@ final class TiledLoopWriter {
     private final Function<ValueNode, String> operand;
     private final ExpressionEmitter fresh;
     private final Map<ParameterNode, String> substitutions = new HashMap<>();
+    private final List<String> resumeLabels;
 
     /**
      * @param operand names a value where the loop's own code uses it (the function's variables)
+     * @param resumeLabels the labels of {@link Plan#resumes()}, in order
      */
-    TiledLoopWriter(Plan plan, Function<ValueNode, String> operand, Set<Helper> helpers) {
+    TiledLoopWriter(Plan plan, Function<ValueNode, String> operand, Set<Helper> helpers, List<String> resumeLabels) {
         this.plan = plan;
         this.operand = operand;
+        this.resumeLabels = List.copyOf(resumeLabels);
         this.fresh = new ExpressionEmitter(this::freshOperand, helpers);
+    }
+
+    /**
+     * The state of a work-item that skipped the loop on a path to resume {@code r} (of
+     * {@link Plan#resumes()}): below -1, so that it neither computes nor leaves.
+     */
+    static CExpr resumeState(int r) {
+        return CExpr.literal(Integer.toString(-2 - r));
     }
 
     /** The variables the tiled loop declares at the top of the function. */
@@ -132,11 +144,14 @@ final class TiledLoopWriter {
         }
         round.add(barrier());
         // The counter is at the tile's start already; saying so lets the OpenCL compiler see the trip count (at most K) and unroll.
-        round.add(new If(text(LEFT + " < 0"), Block.of(assign(operand.apply(plan.counter()), "(int) " + TILE), assign(END, "(int) min(" + TILE + " + " + width + "L, " + LIMIT + ")"),
+        round.add(new If(text(LEFT + " == -1"), Block.of(assign(operand.apply(plan.counter()), "(int) " + TILE), assign(END, "(int) min(" + TILE + " + " + width + "L, " + LIMIT + ")"),
                         loop)));
         code.add(new For(new Assignment(CExpr.name(TILE), "=", CExpr.name(FIRST)), text(TILE + " < " + LIMIT), new Assignment(CExpr.name(TILE), "+=", CExpr.literal(width + "L")),
                         new Block(round)));
         code.add(new If(text(LEFT + " >= 0"), Block.of(new Return(CExpr.name(LEFT)))));
+        for (int r = 0; r < resumeLabels.size(); r++) {
+            code.add(new If(text(LEFT + " == " + (-2 - r)), Block.of(new CStmt.Goto(resumeLabels.get(r)))));
+        }
         return code;
     }
 
