@@ -630,7 +630,7 @@ public final class FunctionEmitter {
         if (skipsTiledLoop(from, to)) {
             // this path reaches the code after the tiled loop without it: fill the tiles, then go on there
             assignPhis((AbstractMergeNode) to.getBeginNode(), (AbstractEndNode) from.getEndNode(), code);
-            code.add(TiledLoopWriter.leaveEarly(TiledLoopWriter.resumeState(tiling.resumes().indexOf(to))));
+            code.addAll(TiledLoopWriter.leaveEarly(TiledLoopWriter.resumeState(tiling.resumes().indexOf(to))).statements());
             return;
         }
         if (to.getBeginNode() instanceof AbstractMergeNode merge) {
@@ -656,7 +656,7 @@ public final class FunctionEmitter {
             emitStatements(to, code);
             assignPhis((AbstractMergeNode) follow.getBeginNode(), (AbstractEndNode) to.getEndNode(), code);
             if (skipsTiledLoop(to, follow)) {
-                code.add(TiledLoopWriter.leaveEarly(TiledLoopWriter.resumeState(tiling.resumes().indexOf(follow))));
+                code.addAll(TiledLoopWriter.leaveEarly(TiledLoopWriter.resumeState(tiling.resumes().indexOf(follow))).statements());
             } else {
                 jumpForward(follow, loops, fallsInto, code);
             }
