@@ -18,6 +18,8 @@ import jdk.graal.compiler.nodes.ControlSinkNode;
 import jdk.graal.compiler.nodes.FixedGuardNode;
 import jdk.graal.compiler.nodes.FixedNode;
 import jdk.graal.compiler.nodes.IfNode;
+import jdk.graal.compiler.nodes.LogicConstantNode;
+import jdk.graal.compiler.nodes.LogicNode;
 import jdk.graal.compiler.nodes.LoopBeginNode;
 import jdk.graal.compiler.nodes.LoopEndNode;
 import jdk.graal.compiler.nodes.LoopExitNode;
@@ -191,7 +193,11 @@ final class LoopTiling {
 
     private String describe(Tile tile) {
         CapturedValue captured = kernel.captures().get(readOnlyArrays.get(tile.array()));
-        return captured.name() + (tile.rows() > 1 ? " (a row per work-item along NDRange dimension " + tile.rowDimension() + ")" : "");
+        String name = captured.description();
+        if (captured.field() != null && captured.path().isEmpty() && CapturedValue.isLambdaField(captured.field())) {
+            name += " " + captured.name(); // javac's field name tells the captured arrays of one type apart
+        }
+        return name + (tile.rows() > 1 ? " (a row per work-item along NDRange dimension " + tile.rowDimension() + ")" : "");
     }
 
     /** A plan for the loop headed by {@code header}, or the reason (a String) it is not tiled. */
@@ -402,7 +408,7 @@ final class LoopTiling {
      */
     private boolean isUniformBut(ValueNode value, Set<ParameterNode> arguments) {
         ValueNode node = unwrap(value);
-        if (node instanceof ConstantNode) {
+        if (node instanceof ConstantNode || node instanceof LogicConstantNode) {
             return true;
         }
         if (node instanceof ParameterNode parameter) {
@@ -415,7 +421,7 @@ final class LoopTiling {
             }
             return false;
         }
-        if (node instanceof FixedNode || node instanceof PhiNode || !node.getStackKind().isPrimitive()) {
+        if (node instanceof FixedNode || node instanceof PhiNode || (!(node instanceof LogicNode) && !node.getStackKind().isPrimitive())) {
             return false;
         }
         for (Node input : node.inputs()) {

@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.function.Function;
 
 import jdk.graal.compiler.nodes.ConstantNode;
+import jdk.graal.compiler.nodes.LogicConstantNode;
 import jdk.graal.compiler.nodes.ParameterNode;
 import jdk.graal.compiler.nodes.ValueNode;
 import jdk.graal.compiler.nodes.java.LoadIndexedNode;
@@ -214,7 +215,7 @@ final class TiledLoopWriter {
 
     private String freshOperand(ValueNode value) {
         ValueNode node = LoopTiling.unwrap(value);
-        if (node instanceof ConstantNode) {
+        if (node instanceof ConstantNode || node instanceof LogicConstantNode) {
             return operand.apply(node);
         }
         if (node instanceof ParameterNode parameter) {

@@ -210,6 +210,22 @@ class TilingTest {
     }
 
     @Test
+    void aBoundComputedFromCapturedValuesIsUniform() {
+        float[] a = randomFloats(1500, 24);
+        int n = 1200;
+        Function<Integer, Float> f = i -> {
+            float sum = 0;
+            for (int j = Math.max(n - a.length, 3); j < Math.min(n, a.length) - 1; j++) {
+                sum += a[j + 1] * i - a[j];
+            }
+            return sum;
+        };
+        try (PArray<Integer> indices = PArray.range(1500)) {
+            check(f, AF.map(f), indices, true, "j from max(n - length, 3) below min(n, length) - 1");
+        }
+    }
+
+    @Test
     void aBoundThatDependsOnTheElementIsNotTiled() {
         float[] a = randomFloats(1000, 14);
         Function<Integer, Float> f = i -> {
