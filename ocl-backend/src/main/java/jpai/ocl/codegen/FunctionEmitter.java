@@ -665,6 +665,20 @@ public final class FunctionEmitter {
         }
     }
 
+    /** Whether {@code node} is computed only for the index of loads that now read tiles (then it is not written). */
+    private boolean onlyIndexesTiles(Node node) {
+        if (tiling == null || node instanceof FixedNode || node instanceof PhiNode || !node.hasUsages()) {
+            return false;
+        }
+        for (Node usage : node.usages()) {
+            boolean tiledIndex = usage instanceof LoadIndexedNode load && tiling.tileOf(load) != null && load.index() == node;
+            if (!tiledIndex && !onlyIndexesTiles(usage)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Whether the edge {@code from → to} goes from before the tiled loop to after it without running it. */
     private boolean skipsTiledLoop(HIRBlock from, HIRBlock to) {
         return tiling != null && tiling.before().contains(from) && tiling.resumes().contains(to);
@@ -700,7 +714,7 @@ public final class FunctionEmitter {
             }
             if (node instanceof FixedNode fixed) {
                 emitFixed(fixed, code);
-            } else if (needsVariable(node)) {
+            } else if (needsVariable(node) && !onlyIndexesTiles(node)) {
                 ValueNode value = (ValueNode) node;
                 code.add(assign(operand(value), expressions.emit(value)));
             }

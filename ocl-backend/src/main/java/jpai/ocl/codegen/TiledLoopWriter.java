@@ -37,8 +37,12 @@ import jpai.ocl.codegen.LoopTiling.Tile;
  *     barrier(CLK_LOCAL_MEM_FENCE);
  *     if (jpai_left == -1) {                             // still computing
  *         j = (int) jpai_tile;                           // where it is already
- *         jpai_end = (int) min(jpai_tile + K, jpai_limit);
- *         for (;;) { if (!(j &lt; jpai_end)) break; body, its tiled loads reading the tiles; j++ }
+ *         if (jpai_tile + K &lt;= jpai_limit) {           // a whole tile: a constant trip count
+ *             for (int jpai_k = 0; jpai_k &lt; K; jpai_k++) { body, its tiled loads reading the tiles; j++ }
+ *         } else {                                       // the last tile
+ *             jpai_end = (int) jpai_limit;
+ *             for (;;) { if (!(j &lt; jpai_end)) break; body; j++ }
+ *         }
  *     }
  * }
  * if (jpai_left &gt;= 0) return jpai_left;
@@ -144,9 +148,7 @@ final class TiledLoopWriter {
             round.add(fill(tile));
         }
         round.add(barrier());
-        // The counter is at the tile's start already; saying so lets the OpenCL compiler see the trip count (at most K) and unroll.
-        round.add(new If(text(LEFT + " == -1"), Block.of(assign(operand.apply(plan.counter()), "(int) " + TILE), assign(END, "(int) min(" + TILE + " + " + width + "L, " + LIMIT + ")"),
-                        loop)));
+        round.add(new If(text(LEFT + " == -1"), computing(loop, width)));
         code.add(new For(new Assignment(CExpr.name(TILE), "=", CExpr.name(FIRST)), text(TILE + " < " + LIMIT), new Assignment(CExpr.name(TILE), "+=", CExpr.literal(width + "L")),
                         new Block(round)));
         code.add(new If(text(LEFT + " >= 0"), Block.of(new Return(CExpr.name(LEFT)))));
@@ -154,6 +156,39 @@ final class TiledLoopWriter {
             code.add(new If(text(LEFT + " == " + (-2 - r)), Block.of(new CStmt.Goto(resumeLabels.get(r)))));
         }
         return code;
+    }
+
+    /**
+     * The computing work-item's part of one tile: the original loop up to the tile's end. The
+     * counter is at the tile's start already; saying so lets the OpenCL compiler see the trip count.
+     * Where the loop's body has no label (it can be written twice), a whole tile runs as a loop of
+     * exactly K iterations without the header's test, which the compiler may unroll fully (the
+     * SDK's kernels have constant tile loops), and only the last, partial tile tests the counter.
+     */
+    private Block computing(CStmt loop, int width) {
+        CStmt restart = assign(operand.apply(plan.counter()), "(int) " + TILE);
+        CStmt untilLimit = assign(END, "(int) " + LIMIT);
+        List<CStmt> body = ((For) loop).body().statements();
+        boolean testFirst = !body.isEmpty() && body.get(0) instanceof If test && test.ifFalse().statements().isEmpty()
+                        && test.ifTrue().statements().equals(List.of(new CStmt.Break()));
+        if (!testFirst || body.stream().anyMatch(TiledLoopWriter::containsLabel)) {
+            return Block.of(restart, assign(END, "(int) min(" + TILE + " + " + width + "L, " + LIMIT + ")"), loop);
+        }
+        CStmt wholeTile = new For(new CStmt.Declaration("int", "jpai_k", CExpr.literal("0")), text("jpai_k < " + width), new CStmt.ExpressionStatement(text("jpai_k++")),
+                        new Block(body.subList(1, body.size())));
+        return Block.of(restart, new If(text(TILE + " + " + width + "L <= " + LIMIT), Block.of(wholeTile), Block.of(untilLimit, loop)));
+    }
+
+    private static boolean containsLabel(CStmt statement) {
+        return switch (statement) {
+            case Label _ -> true;
+            case Block block -> block.statements().stream().anyMatch(TiledLoopWriter::containsLabel);
+            case If test -> containsLabel(test.ifTrue()) || containsLabel(test.ifFalse());
+            case CStmt.While loop -> containsLabel(loop.body());
+            case For loop -> containsLabel(loop.body());
+            case CStmt.Switch choice -> choice.cases().stream().anyMatch(arm -> containsLabel(arm.body()));
+            default -> false;
+        };
     }
 
     /**
