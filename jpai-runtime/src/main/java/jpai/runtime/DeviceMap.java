@@ -8,6 +8,7 @@ import jpai.runtime.opencl.DeviceContext;
 import jpai.runtime.opencl.KernelLaunch;
 import jpai.runtime.opencl.LaunchResult;
 import jpai.runtime.opencl.OpenCLRuntime;
+import jpai.runtime.opencl.OpenCLRuntimeException;
 import jpai.runtime.opencl.WorkGroupShape;
 
 /**
@@ -45,6 +46,11 @@ final class DeviceMap {
         KernelBinding binding = new KernelBinding(compiled).common(input).outputs(output);
         // A tiled kernel was written for one work-group size (its __local tiles): exactly that, never shrunk.
         long[] required = compiled.kernel().requiredLocalSize().stream().mapToLong(Long::longValue).toArray();
+        long group = Arrays.stream(required).reduce(1, Math::multiplyExact);
+        if (group > context.device().maxWorkGroupSize()) {
+            throw new OpenCLRuntimeException("its kernel reads through __local tiles in work-groups of " + group + " work-items, more than the device's "
+                            + context.device().maxWorkGroupSize() + " (-Djpai.tiling=false makes kernels without tiles)");
+        }
         if (indexSpace != null && indexSpace.length > 1) {
             binding.indexExtents(indexSpace);
             shapeIndexSpace(binding.launch(), indexSpace, required.length > 0 ? required : null, maxGroup);
