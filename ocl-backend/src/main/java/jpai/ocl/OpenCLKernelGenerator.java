@@ -1,6 +1,7 @@
 package jpai.ocl;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -107,7 +108,7 @@ public final class OpenCLKernelGenerator {
         CodeWriter code = prelude(kernel.lambda().displayName(), pluginsOf(kernel, null), List.of(function), spec.inputComponents(), spec.outputComponents());
         if (tiled != null) {
             tiledMap(code, function, tiled, captureNames, kernelParameters.declarations(), spec);
-            List<Long> local = java.util.Arrays.stream(tiled.localSize()).boxed().toList();
+            List<Long> local = Arrays.stream(tiled.localSize()).boxed().toList();
             return new KernelSource("jpai_map", code.toString(), buildOptions(), kernelParameters.parameters, kernel.captures(), local, function.tilingNotes());
         }
         code.open("__kernel void jpai_map(" + kernelParameters.declarations() + ")");
@@ -148,20 +149,11 @@ public final class OpenCLKernelGenerator {
         List<String> arguments = new ArrayList<>();
         int dimensions = spec.indexDimensions();
         if (dimensions > 1) {
-            StringBuilder position = new StringBuilder("i0");
-            List<String> inside = new ArrayList<>();
-            for (int d = 0; d < dimensions; d++) {
-                String id = "(long) get_global_id(" + (dimensions - 1 - d) + ")";
-                code.line("const long i" + d + " = " + (d == 0 ? "base + " + id + "; /* the slab's first row is the base: no global offset */" : id + ";"));
-                arguments.add("as_int((uint) i" + d + ")");
-                inside.add("i" + d + " < extent" + d);
-                if (d > 0) {
-                    position.insert(0, "(").append(" * extent").append(d).append(" + i").append(d).append(")");
-                }
-            }
-            code.line("const bool jpai_active = " + String.join(" && ", inside) + ";");
-            String row = position.length() > 2 ? position.substring(1, position.length() - 1) : position.toString();
-            code.line("const long i = " + row + ";");
+            // past the extents an index may exceed INT_MAX: wrapped (it only locates the work-item in its group)
+            IndexSpaceHead head = indexSpaceHead(code, dimensions, d -> "as_int((uint) i" + d + ")");
+            arguments.addAll(head.arguments());
+            code.line("const bool jpai_active = " + head.guard() + ";");
+            code.line("const long i = " + head.position() + ";");
         } else {
             code.line("const long i = base + (long) get_global_id(0); /* no global offset: its width past 2^31 is the driver's choice */");
             code.line("const bool jpai_active = i < n;");
@@ -198,22 +190,35 @@ public final class OpenCLKernelGenerator {
      * arguments, the indices outermost first (each below {@code INT_MAX}: an extent is an int).
      */
     private static List<String> indexSpaceElement(CodeWriter code, int dimensions) {
+        IndexSpaceHead head = indexSpaceHead(code, dimensions, d -> "(int) i" + d);
+        code.open("if (" + head.guard() + ")");
+        code.line("const long i = " + head.position() + ";");
+        return head.arguments();
+    }
+
+    /** The indices' declarations written, the function's arguments, the guard for work-items inside the extents, the row-major position. */
+    private record IndexSpaceHead(List<String> arguments, String guard, String position) {
+    }
+
+    /**
+     * Writes {@code const long iD = ...} for each dimension (see {@link #indexSpaceElement});
+     * {@code argument} gives the function's argument for index {@code D}.
+     */
+    private static IndexSpaceHead indexSpaceHead(CodeWriter code, int dimensions, java.util.function.IntFunction<String> argument) {
         List<String> arguments = new ArrayList<>();
         List<String> inside = new ArrayList<>();
         StringBuilder position = new StringBuilder("i0");
         for (int d = 0; d < dimensions; d++) {
             String id = "(long) get_global_id(" + (dimensions - 1 - d) + ")";
             code.line("const long i" + d + " = " + (d == 0 ? "base + " + id + "; /* the slab's first row is the base: no global offset */" : id + ";"));
-            arguments.add("(int) i" + d);
+            arguments.add(argument.apply(d));
             inside.add("i" + d + " < extent" + d);
             if (d > 0) {
                 position.insert(0, "(").append(" * extent").append(d).append(" + i").append(d).append(")");
             }
         }
-        code.open("if (" + String.join(" && ", inside) + ")");
         String row = position.length() > 2 ? position.substring(1, position.length() - 1) : position.toString();
-        code.line("const long i = " + row + ";");
-        return arguments;
+        return new IndexSpaceHead(arguments, String.join(" && ", inside), row);
     }
 
     /** The body of a map over element {@code i} with these arguments, inside its guard's block. */
