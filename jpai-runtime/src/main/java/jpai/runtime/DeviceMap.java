@@ -8,6 +8,7 @@ import jpai.runtime.opencl.DeviceContext;
 import jpai.runtime.opencl.KernelLaunch;
 import jpai.runtime.opencl.LaunchResult;
 import jpai.runtime.opencl.OpenCLRuntime;
+import jpai.runtime.opencl.OpenCLRuntimeException;
 import jpai.runtime.opencl.WorkGroupShape;
 
 /**
@@ -47,16 +48,26 @@ final class DeviceMap {
         DeviceContext context = OpenCLRuntime.context(device);
         long maxGroup = Long.highestOneBit(Math.min(LARGEST_WORK_GROUP, context.device().maxWorkGroupSize()));
         KernelBinding binding = new KernelBinding(compiled).common(input).outputs(output);
+        // A tiled kernel was written for one work-group size (its __local tiles): exactly that, never shrunk.
+        long[] required = compiled.kernel().requiredLocalSize().stream().mapToLong(Long::longValue).toArray();
+        long group = Arrays.stream(required).reduce(1, Math::multiplyExact);
+        if (group > context.device().maxWorkGroupSize()) {
+            throw new OpenCLRuntimeException("its kernel reads through __local tiles in work-groups of " + group + " work-items, more than the device's "
+                            + context.device().maxWorkGroupSize() + " (-Djpai.tiling=false makes kernels without tiles)");
+        }
         if (indexSpace != null && indexSpace.length > 1) {
-            shapeIndexSpace(binding.indexExtents(indexSpace).launch(), indexSpace, maxGroup);
+            binding.indexExtents(indexSpace);
+            shapeIndexSpace(binding.launch(), indexSpace, required.length > 0 ? required : null, maxGroup);
         } else {
-            // One work-item per element (the map kernel has no loop); no larger a group than the elements need.
-            long localSize = Math.min(maxGroup, WorkGroupShape.powerOfTwoAtLeast(length));
+            // One work-item per element (the map kernel has no loop); no larger a group than the elements need,
+            // unless the kernel was written for one size (its __local tiles).
+            long localSize = required.length > 0 ? required[0] : Math.min(maxGroup, WorkGroupShape.powerOfTwoAtLeast(length));
             binding.launch().localSize(localSize).globalSize(roundUp(length, localSize)).perEnqueue(maxWorkItemsPerEnqueue() / localSize * localSize);
         }
-        // A kernel spec that needs a given local size (local-memory tiles) would set it here without
-        // localSizeTuned(); the launcher keeps it (and a kernel built with reqd_work_group_size is never tuned).
-        binding.launch().localSizeTuned();
+        if (required.length == 0) {
+            // A tiled kernel keeps its size; the launcher never tunes one built with reqd_work_group_size either.
+            binding.launch().localSizeTuned();
+        }
         LaunchResult result = context.launch(compiled.kernel(), binding.launch());
         KernelBinding.checkStatus(result, indexSpace);
     }
@@ -67,13 +78,13 @@ final class DeviceMap {
      * {@link #maxWorkItemsPerEnqueue()} work-items is cut into slabs along the outermost index, each
      * whole groups tall (at least one group, when one row of groups is larger already).
      */
-    private static void shapeIndexSpace(KernelLaunch launch, int[] indexSpace, long maxGroup) {
+    private static void shapeIndexSpace(KernelLaunch launch, int[] indexSpace, long[] requiredLocal, long maxGroup) {
         int dimensions = indexSpace.length;
         long[] workItems = new long[dimensions];
         for (int d = 0; d < dimensions; d++) {
             workItems[d] = indexSpace[dimensions - 1 - d];
         }
-        long[] local = WorkGroupShape.localSizes(workItems, maxGroup);
+        long[] local = requiredLocal != null ? requiredLocal : WorkGroupShape.localSizes(workItems, maxGroup);
         long[] global = new long[dimensions];
         for (int d = 0; d < dimensions; d++) {
             global[d] = roundUp(workItems[d], local[d]);

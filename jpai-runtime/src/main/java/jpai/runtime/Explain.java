@@ -57,6 +57,13 @@ public final class Explain {
         }
     }
 
+    /** Whether a kernel's loop reads through __local tiles, and why not. Printed with -Djpai.explain=true. */
+    public static void tiling(String function, String note) {
+        if (JpaiOptions.explain()) {
+            once(function + ": " + note);
+        }
+    }
+
     /** Something every user should know once (no OpenCL device, say). Always printed. */
     public static void notice(String message) {
         once(message);

@@ -55,6 +55,12 @@ public final class JpaiOptions {
      */
     public static final String FAST_MATH = "jpai.fastmath";
 
+    /**
+     * {@code -Djpai.tiling=false}: write no loop through {@code __local} tiles (docs/backend.md,
+     * "Tiling"), to measure what tiling gains; on by default. Part of each kernel's cache key.
+     */
+    public static final String TILING = "jpai.tiling";
+
     private JpaiOptions() {
     }
 
@@ -74,6 +80,15 @@ public final class JpaiOptions {
 
     public static boolean fastMath() {
         return Boolean.getBoolean(FAST_MATH);
+    }
+
+    public static boolean tiling() {
+        return !"false".equalsIgnoreCase(System.getProperty(TILING));
+    }
+
+    /** The code generator's options: {@link #fastMath()} and {@link #tiling()}. */
+    public static jpai.ocl.GeneratorOptions generatorOptions() {
+        return new jpai.ocl.GeneratorOptions(fastMath(), tiling());
     }
 
     public static boolean profile() {

@@ -21,7 +21,6 @@ import jpai.compiler.KernelSignature;
 import jpai.compiler.ValueShape;
 import jpai.compiler.plugin.PhasePluginConfigurationException;
 import jpai.compiler.plugin.PhasePlugins;
-import jpai.ocl.GeneratorOptions;
 import jpai.ocl.KernelSource;
 import jpai.ocl.MapKernelSpec;
 import jpai.ocl.OpenCLKernelGenerator;
@@ -87,7 +86,7 @@ final class KernelCache {
     }
 
     /** The last map kernel looked up, for the common case of a function applied again and again to one type. */
-    private record LastMap(DataType input, DataType output, int indexDimensions, Object plugins, Compiled compiled) {
+    private record LastMap(DataType input, DataType output, int indexDimensions, Object plugins, boolean tiling, Compiled compiled) {
     }
 
     /** The last reduce kernel looked up (see {@link LastMap}). */
@@ -208,11 +207,12 @@ final class KernelCache {
             return Compiled.failed(plugins.problem(), description());
         }
         LastMap last = lastMap;
-        if (last != null && last.input() == input && last.output() == output && last.indexDimensions() == indexDimensions && last.plugins() == plugins.key()) {
+        if (last != null && last.input() == input && last.output() == output && last.indexDimensions() == indexDimensions && last.plugins() == plugins.key()
+                        && last.tiling() == JpaiOptions.tiling()) {
             return last.compiled();
         }
         Compiled compiled = mapKernel(input, output, indexDimensions, plugins);
-        lastMap = new LastMap(input, output, indexDimensions, plugins.key(), compiled);
+        lastMap = new LastMap(input, output, indexDimensions, plugins.key(), JpaiOptions.tiling(), compiled);
         return compiled;
     }
 
@@ -235,7 +235,7 @@ final class KernelCache {
     }
 
     private Compiled mapKernel(DataType input, DataType output, int indexDimensions, Plugins plugins) {
-        return kernels.computeIfAbsent(List.of("map", input, output, indexDimensions, plugins.key()), key -> compile(() -> {
+        return kernels.computeIfAbsent(List.of("map", input, output, indexDimensions, plugins.key(), JpaiOptions.tiling()), key -> compile(() -> {
             KernelGraph graph = graph(new KernelSignature(argumentsFor(input), KernelShapes.of(output), captures()), plugins.configured());
             MapKernelSpec spec = new MapKernelSpec(KernelShapes.kinds(input), KernelShapes.kinds(output), indexDimensions);
             return generate(graph, generator -> generator.map(graph, spec), ownersOf(graph, function));
@@ -360,8 +360,11 @@ final class KernelCache {
             Explain.notice("kernels are built with OpenCL's relaxed math (-D" + JpaiOptions.FAST_MATH + "=true): floating-point results may differ from Java's"
                             + " (fused multiply-adds; NaN, infinities and signed zeros not kept)");
         }
-        KernelSource source = generation.apply(new OpenCLKernelGenerator(JpaiOptions.fastMath() ? new GeneratorOptions(true) : GeneratorOptions.JAVA_SEMANTICS));
+        KernelSource source = generation.apply(new OpenCLKernelGenerator(JpaiOptions.generatorOptions()));
         Profiler.codeGeneration(System.nanoTime() - start);
+        for (String note : source.notes()) {
+            Explain.tiling(description(), note);
+        }
         dump(main, source);
         return Compiled.of(source, description(), owners);
     }

@@ -17,11 +17,29 @@ import jpai.compiler.CapturedValue;
  *            runtime reads each field from the functional object it belongs to (for a reduction
  *            with a mapper: the mapper's captures first, then the combiner's)
  */
-public record KernelSource(String kernelName, String text, String buildOptions, List<KernelParameter> parameters, List<CapturedValue> captures) {
+public record KernelSource(String kernelName, String text, String buildOptions, List<KernelParameter> parameters, List<CapturedValue> captures, List<Long> requiredLocalSize,
+                List<String> notes) {
 
     public KernelSource {
         parameters = List.copyOf(parameters);
         captures = List.copyOf(captures);
+        requiredLocalSize = List.copyOf(requiredLocalSize);
+        notes = List.copyOf(notes);
+    }
+
+    /** A kernel that runs with any work-group size and has nothing to say. */
+    public KernelSource(String kernelName, String text, String buildOptions, List<KernelParameter> parameters, List<CapturedValue> captures) {
+        this(kernelName, text, buildOptions, parameters, captures, List.of(), List.of());
+    }
+
+    /**
+     * The work-group size per NDRange dimension (dimension 0 first) the kernel was written for and
+     * declares with {@code reqd_work_group_size} (a kernel with {@code __local} tiles: docs/backend.md,
+     * "Tiling"): the launch must use exactly it, never a smaller one. Empty: any size.
+     */
+    @Override
+    public List<Long> requiredLocalSize() {
+        return requiredLocalSize;
     }
 
     /**

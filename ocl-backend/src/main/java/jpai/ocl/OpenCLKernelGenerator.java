@@ -1,6 +1,7 @@
 package jpai.ocl;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -13,6 +14,7 @@ import jpai.compiler.ValueShape;
 import jpai.ocl.KernelParameter.Role;
 import jpai.ocl.codegen.CodeWriter;
 import jpai.ocl.codegen.FunctionEmitter;
+import jpai.ocl.codegen.TileShape;
 import jpai.ocl.codegen.FunctionEmitter.EmittedFunction;
 import jpai.ocl.codegen.FunctionEmitter.FunctionParameter;
 import jpai.ocl.codegen.FunctionEmitter.ParameterKind;
@@ -80,7 +82,9 @@ public final class OpenCLKernelGenerator {
      * runtime may split its launch into slabs along the last NDRange dimension.
      */
     public KernelSource map(KernelGraph kernel, MapKernelSpec spec) {
-        EmittedFunction function = new FunctionEmitter(kernel, "jpai_" + kernel.lambda().identifier()).emit();
+        TileShape tileShape = options.tiling() ? TileShape.forMap(spec) : null;
+        EmittedFunction function = new FunctionEmitter(kernel, "jpai_" + kernel.lambda().identifier(), tileShape).emit();
+        TileShape tiled = function.tiledShape();
         requireComponents("the function's arguments", function.parameters(ParameterKind.ARGUMENT), spec.inputComponents());
         requireComponents("the function's result", function.parameters(ParameterKind.RESULT), spec.outputComponents());
 
@@ -102,6 +106,11 @@ public final class OpenCLKernelGenerator {
         kernelParameters.lengthAndStatus();
 
         CodeWriter code = prelude(kernel.lambda().displayName(), pluginsOf(kernel, null), List.of(function), spec.inputComponents(), spec.outputComponents());
+        if (tiled != null) {
+            tiledMap(code, function, tiled, captureNames, kernelParameters.declarations(), spec);
+            List<Long> local = Arrays.stream(tiled.localSize()).boxed().toList();
+            return new KernelSource("jpai_map", code.toString(), buildOptions(), kernelParameters.parameters, kernel.captures(), local, function.tilingNotes());
+        }
         code.open("__kernel void jpai_map(" + kernelParameters.declarations() + ")");
         List<String> arguments = new ArrayList<>();
         if (dimensions > 1) {
@@ -120,7 +129,54 @@ public final class OpenCLKernelGenerator {
         mapElement(code, function, captureNames, arguments, spec);
         code.close();
         code.close();
-        return new KernelSource("jpai_map", code.toString(), buildOptions(), kernelParameters.parameters, kernel.captures());
+        return new KernelSource("jpai_map", code.toString(), buildOptions(), kernelParameters.parameters, kernel.captures(), List.of(), function.tilingNotes());
+    }
+
+    /**
+     * A map whose function reads through {@code __local} tiles (docs/backend.md, "Tiling"): the
+     * kernel requires its work-group ({@code reqd_work_group_size}), declares the tiles, and calls
+     * the function in every work-item, also past the end of the elements (those with
+     * {@code jpai_active} false, an index that is only used to locate their row of a tile, and no
+     * element read), so that every work-item of a group meets every barrier; only active ones
+     * report and store.
+     */
+    private static void tiledMap(CodeWriter code, EmittedFunction function, TileShape shape, List<String> captureNames, String declarations, MapKernelSpec spec) {
+        long[] local = shape.localSize();
+        code.open("__kernel __attribute__((reqd_work_group_size(" + local[0] + ", " + shape.localSize(1) + ", " + shape.localSize(2) + "))) void jpai_map(" + declarations + ")");
+        for (String tile : function.localDeclarations()) {
+            code.line(tile);
+        }
+        List<String> arguments = new ArrayList<>();
+        int dimensions = spec.indexDimensions();
+        if (dimensions > 1) {
+            // past the extents an index may exceed INT_MAX: wrapped (it only locates the work-item in its group)
+            IndexSpaceHead head = indexSpaceHead(code, dimensions, d -> "as_int((uint) i" + d + ")");
+            arguments.addAll(head.arguments());
+            code.line("const bool jpai_active = " + head.guard() + ";");
+            code.line("const long i = " + head.position() + ";");
+        } else {
+            code.line("const long i = base + (long) get_global_id(0); /* no global offset: its width past 2^31 is the driver's choice */");
+            code.line("const bool jpai_active = i < n;");
+            if (spec.inputIsIndex()) {
+                arguments.add("as_int((uint) i)"); // past the end: only locates the work-item in its group
+            } else {
+                for (int c = 0; c < spec.inputComponents().size(); c++) {
+                    arguments.add("(jpai_active ? (" + OpenCLTypes.valueType(spec.inputComponents().get(c)) + ") in" + c + "[i] : 0)");
+                }
+            }
+        }
+        List<String> results = declareComponents(code, "r", spec.outputComponents());
+        code.line("int reason = " + call(function, captureNames, arguments, addressesOf(results)) + ";");
+        code.open("if (jpai_active)");
+        code.open("if (reason != 0)");
+        code.line("jpai_report(jpai_status, reason, i);");
+        code.line("return;");
+        code.close();
+        for (int r = 0; r < results.size(); r++) {
+            code.line("out" + r + "[i] = " + store(spec.outputComponents().get(r), results.get(r)) + ";");
+        }
+        code.close();
+        code.close();
     }
 
     /**
@@ -134,22 +190,35 @@ public final class OpenCLKernelGenerator {
      * arguments, the indices outermost first (each below {@code INT_MAX}: an extent is an int).
      */
     private static List<String> indexSpaceElement(CodeWriter code, int dimensions) {
+        IndexSpaceHead head = indexSpaceHead(code, dimensions, d -> "(int) i" + d);
+        code.open("if (" + head.guard() + ")");
+        code.line("const long i = " + head.position() + ";");
+        return head.arguments();
+    }
+
+    /** The indices' declarations written, the function's arguments, the guard for work-items inside the extents, the row-major position. */
+    private record IndexSpaceHead(List<String> arguments, String guard, String position) {
+    }
+
+    /**
+     * Writes {@code const long iD = ...} for each dimension (see {@link #indexSpaceElement});
+     * {@code argument} gives the function's argument for index {@code D}.
+     */
+    private static IndexSpaceHead indexSpaceHead(CodeWriter code, int dimensions, java.util.function.IntFunction<String> argument) {
         List<String> arguments = new ArrayList<>();
         List<String> inside = new ArrayList<>();
         StringBuilder position = new StringBuilder("i0");
         for (int d = 0; d < dimensions; d++) {
             String id = "(long) get_global_id(" + (dimensions - 1 - d) + ")";
             code.line("const long i" + d + " = " + (d == 0 ? "base + " + id + "; /* the slab's first row is the base: no global offset */" : id + ";"));
-            arguments.add("(int) i" + d);
+            arguments.add(argument.apply(d));
             inside.add("i" + d + " < extent" + d);
             if (d > 0) {
                 position.insert(0, "(").append(" * extent").append(d).append(" + i").append(d).append(")");
             }
         }
-        code.open("if (" + String.join(" && ", inside) + ")");
         String row = position.length() > 2 ? position.substring(1, position.length() - 1) : position.toString();
-        code.line("const long i = " + row + ";");
-        return arguments;
+        return new IndexSpaceHead(arguments, String.join(" && ", inside), row);
     }
 
     /** The body of a map over element {@code i} with these arguments, inside its guard's block. */
@@ -503,6 +572,7 @@ public final class OpenCLKernelGenerator {
                 case CAPTURED_ROW_LENGTH -> values.add(captureNames.get(parameter.slot()) + "_rowLength");
                 case ARGUMENT -> values.add(arguments.get(parameter.slot()));
                 case RESULT -> values.add(results.get(parameter.slot()));
+                case LOCAL_TILE, WORK_ITEM_ACTIVE -> values.add(parameter.name()); // the kernel's own names for them
             }
         }
         return function.name() + "(" + String.join(", ", values) + ")";

@@ -221,7 +221,14 @@ final class OpenCLTestDevice {
                     if (base >= 0) {
                         clSetKernelArg(kernel, base, Sizeof.cl_long, Pointer.to(new long[] {offset}));
                     }
-                    clEnqueueNDRangeKernel(queue, kernel, 1, globalOffset, new long[] {Math.min(MAP_PIECE, Math.max(1, n) - offset)}, null, 0, null, null);
+                    long piece = Math.min(MAP_PIECE, Math.max(1, n) - offset);
+                    if (source.requiredLocalSize().isEmpty()) {
+                        clEnqueueNDRangeKernel(queue, kernel, 1, globalOffset, new long[] {piece}, null, 0, null, null);
+                    } else {
+                        // a tiled kernel: exactly its work-group, the piece rounded up to whole groups (MAP_PIECE is a multiple)
+                        long group = source.requiredLocalSize().get(0);
+                        clEnqueueNDRangeKernel(queue, kernel, 1, globalOffset, new long[] {(piece + group - 1) / group * group}, new long[] {group}, 0, null, null);
+                    }
                 }
             } else {
                 clEnqueueNDRangeKernel(queue, kernel, 1, null, new long[] {(long) groups * localSize}, new long[] {localSize}, 0, null, null);

@@ -186,11 +186,14 @@ final class AcceleratedMethod {
                                     + "; reductions on the device are of int or long variables (float and double ones with @Reduce(reassociate = true)) returned as such", false);
                 }
             }
-            GeneratorOptions options = JpaiOptions.fastMath() ? new GeneratorOptions(true) : GeneratorOptions.JAVA_SEMANTICS;
+            GeneratorOptions options = JpaiOptions.generatorOptions();
             int dimensions = loop.firsts().size();
             var spec = new MapKernelSpec(java.util.Collections.nCopies(dimensions, JavaKind.Int), loop.graph().signature().resultComponents(), dimensions);
             var source = new OpenCLKernelGenerator(options).map(loop.graph(), spec);
             LoopKernelDump.write(loop.graph(), source);
+            for (String note : source.notes()) {
+                Explain.tiling(name(), note);
+            }
             return new CompiledLoop(source, loop.firsts(), loop.limits(), loop.reduction(), reductionKind, loop.reductionInitial(), null, false, loop.innerNotParallel(),
                             instance ? 1 : 0, fields, loop.indexExitLengths());
         } catch (LoopCarriedDependenceException e) {

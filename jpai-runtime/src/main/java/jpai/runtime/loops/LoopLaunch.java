@@ -129,14 +129,18 @@ final class LoopLaunch {
                     default -> throw new IllegalStateException("a loop kernel has no parameter of role " + parameter.role());
                 }
             }
+            // A tiled kernel was written for one work-group size (its __local tiles): exactly that, never shrunk.
+            long[] required = loop.kernel().requiredLocalSize().stream().mapToLong(Long::longValue).toArray();
             if (dimensions == 1) {
-                localSize = Math.min(localSize, WorkGroupShape.powerOfTwoAtLeast(iterations));
-                long globalSize = (iterations + localSize - 1) / localSize * localSize;
-                launch.localSize(localSize).globalSize(globalSize).perEnqueue(MAX_WORK_ITEMS / localSize * localSize);
+                long group = required.length > 0 ? required[0] : Math.min(localSize, WorkGroupShape.powerOfTwoAtLeast(iterations));
+                long globalSize = (iterations + group - 1) / group * group;
+                launch.localSize(group).globalSize(globalSize).perEnqueue(MAX_WORK_ITEMS / group * group);
             } else {
-                shapeIndexSpace(launch, extents, localSize);
+                shapeIndexSpace(launch, extents, required.length > 0 ? required : null, localSize);
             }
-            launch.localSizeTuned();
+            if (required.length == 0) {
+                launch.localSizeTuned(); // a tiled kernel keeps the size its tiles were written for
+            }
             launched = true;
             LaunchResult result = context.launch(loop.kernel(), launch);
             if (result.hasStatus() && result.status(0) != 0) {
@@ -236,13 +240,13 @@ final class LoopLaunch {
      * than {@link #MAX_WORK_ITEMS} work-items are cut into slabs along the outermost loop, each whole
      * groups tall (as a map over an index space is).
      */
-    private static void shapeIndexSpace(KernelLaunch launch, long[] extents, long maxGroup) {
+    private static void shapeIndexSpace(KernelLaunch launch, long[] extents, long[] requiredLocal, long maxGroup) {
         int dimensions = extents.length;
         long[] workItems = new long[dimensions];
         for (int d = 0; d < dimensions; d++) {
             workItems[d] = extents[dimensions - 1 - d];
         }
-        long[] local = WorkGroupShape.localSizes(workItems, maxGroup);
+        long[] local = requiredLocal != null ? requiredLocal : WorkGroupShape.localSizes(workItems, maxGroup);
         long[] global = new long[dimensions];
         long slab = 1;
         for (int d = 0; d < dimensions; d++) {

@@ -412,7 +412,7 @@ final class KernelLauncher {
                 DriverCalls.count(DriverCalls.Call.ENQUEUE_KERNEL);
                 clEnqueueNDRangeKernel(events.queue(), kernel.kernel(), dimensions, globalOffset, slab, local,
                         waits ? after.length : 0, waits ? after : null, events.next(Kind.KERNEL, 0));
-                KernelLaunches.recordOne();
+                KernelLaunches.recordOne(!source.requiredLocalSize().isEmpty());
             }
             if (base >= 0 && piece < total) {
                 // back to what the kernel object remembers having set (it skips unchanged arguments)

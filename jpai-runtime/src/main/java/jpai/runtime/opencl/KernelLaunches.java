@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class KernelLaunches {
 
     private static final AtomicLong COUNT = new AtomicLong();
+    private static final AtomicLong TILED = new AtomicLong();
 
     private KernelLaunches() {
     }
@@ -19,7 +20,15 @@ public final class KernelLaunches {
         return COUNT.get();
     }
 
-    static void recordOne() {
+    /** Of {@link #count()}, the enqueues of kernels that read through {@code __local} tiles (docs/backend.md, "Tiling"). */
+    public static long tiledCount() {
+        return TILED.get();
+    }
+
+    static void recordOne(boolean tiled) {
         COUNT.incrementAndGet();
+        if (tiled) {
+            TILED.incrementAndGet();
+        }
     }
 }

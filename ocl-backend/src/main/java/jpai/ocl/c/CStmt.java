@@ -18,6 +18,9 @@ public sealed interface CStmt {
         }
 
         public static Block of(CStmt... statements) {
+            if (statements.length == 1 && statements[0] instanceof Block block) {
+                return block; // no braces inside braces
+            }
             return new Block(List.of(statements));
         }
 

@@ -132,7 +132,11 @@ public final class FunctionEmitter {
         /** An argument component, by value; slot: index among all arguments' components. */
         ARGUMENT,
         /** A result component, a {@code __private} pointer; slot: component index. */
-        RESULT
+        RESULT,
+        /** A {@code __local} tile the kernel declares (docs/backend.md, "Tiling"); slot: tile number. */
+        LOCAL_TILE,
+        /** Whether the work-item has an element ({@code false} past the end: it only helps fill tiles); slot 0. */
+        WORK_ITEM_ACTIVE
     }
 
     /**
@@ -158,11 +162,19 @@ public final class FunctionEmitter {
      * @param text its definition
      * @param usesDoubles whether it needs {@code cl_khr_fp64}
      * @param helpers the {@link Helper}s it calls, which the program must define before it
+     * @param tiledShape the work-group the function needs when one of its loops reads through
+     *            {@code __local} tiles ({@link ParameterKind#LOCAL_TILE}), else null
+     * @param localDeclarations the {@code __local} arrays the calling kernel declares for its
+     *            {@link ParameterKind#LOCAL_TILE} parameters, by the same names
+     * @param tilingNotes for each loop, whether it was tiled or why not (for {@code -Djpai.explain=true})
      */
-    public record EmittedFunction(String name, List<FunctionParameter> parameters, String text, boolean usesDoubles, Set<Helper> helpers) {
+    public record EmittedFunction(String name, List<FunctionParameter> parameters, String text, boolean usesDoubles, Set<Helper> helpers, TileShape tiledShape,
+                    List<String> localDeclarations, List<String> tilingNotes) {
         public EmittedFunction {
             parameters = List.copyOf(parameters);
             helpers = Set.copyOf(helpers);
+            localDeclarations = List.copyOf(localDeclarations);
+            tilingNotes = List.copyOf(tilingNotes);
         }
 
         /** The parameters of one kind, in order. */
@@ -196,11 +208,27 @@ public final class FunctionEmitter {
     /** Exit blocks of a loop that only lead into the loop's follow merge: their break carries their code. */
     private final Map<HIRBlock, HIRBlock> exitsIntoFollow = new HashMap<>();
     private final Set<HIRBlock> continueTargets = new HashSet<>();
+    /** The work-group tiles are made for, or null: no loop is tiled. */
+    private final TileShape tileShape;
+    private LoopTiling.Plan tiling;
+    private TiledLoopWriter tiledLoop;
+    private List<String> tilingNotes = List.of();
+    /** The block whose code is being emitted: an exit before the tiled loop still fills tiles. */
+    private HIRBlock current;
 
     public FunctionEmitter(KernelGraph kernel, String name) {
+        this(kernel, name, null);
+    }
+
+    /**
+     * @param tileShape the work-group of the kernel that calls the function, when a loop may be
+     *            tiled ({@link LoopTiling}); null for none
+     */
+    public FunctionEmitter(KernelGraph kernel, String name, TileShape tileShape) {
         this.kernel = kernel;
         this.graph = kernel.graph();
         this.name = name;
+        this.tileShape = tileShape;
         this.expressions = new ExpressionEmitter(this::operand, helpers);
     }
 
@@ -210,8 +238,21 @@ public final class FunctionEmitter {
         declareParameters();
         checkNoOtherParameters();
         findLoopFollows();
-
+        if (tileShape != null) {
+            LoopTiling.Decision decision = LoopTiling.decide(kernel, schedule, tileShape);
+            tilingNotes = decision.notes();
+            tiling = decision.plan();
+        }
         List<CStmt> body = new ArrayList<>();
+        if (tiling != null) {
+            tiledLoop = new TiledLoopWriter(tiling, this::operand, helpers, tiling.resumes().stream().map(FunctionEmitter::label).toList());
+            for (int t = 0; t < tiling.tiles().size(); t++) {
+                LoopTiling.Tile tile = tiling.tiles().get(t);
+                parameters.add(new FunctionParameter(ParameterKind.LOCAL_TILE, t, tile.elementKind(), "__local " + OpenCLTypes.storageType(tile.elementKind()) + " *", tile.name()));
+            }
+            parameters.add(new FunctionParameter(ParameterKind.WORK_ITEM_ACTIVE, 0, JavaKind.Boolean, "const bool", TiledLoopWriter.ACTIVE));
+            body.add(TiledLoopWriter.inactiveWorkItemsOnlyFill());
+        }
         emitTree(schedule.getCFG().getStartBlock(), null, null, body);
 
         List<String> declarations = new ArrayList<>();
@@ -229,9 +270,15 @@ public final class FunctionEmitter {
         for (String array : arrayDeclarations) {
             function.line(array);
         }
+        if (tiling != null) {
+            for (String declaration : TiledLoopWriter.declarations()) {
+                function.line(declaration);
+            }
+        }
         function.appendText(CPrinter.statements(CLabels.withoutUnused(new Block(body)), 1));
         function.close();
-        return new EmittedFunction(name, parameters, function.toString(), usesDoubles || helpers.stream().anyMatch(Helper::usesDoubles), helpers);
+        return new EmittedFunction(name, parameters, function.toString(), usesDoubles || helpers.stream().anyMatch(Helper::usesDoubles), helpers,
+                        tiling == null ? null : tileShape, tiling == null ? List.of() : tiledLoop.localDeclarations(), tilingNotes);
     }
 
     // ---------------------------------------------------------------- parameters
@@ -447,7 +494,12 @@ public final class FunctionEmitter {
         if (continueTargets.contains(header)) {
             body.add(new Label(continueLabel(header)));
         }
-        code.add(new For(null, null, null, new Block(body)));
+        CStmt loop = new For(null, null, null, new Block(body));
+        if (tiling != null && tiling.header() == header) {
+            code.addAll(tiledLoop.loop(loop));
+        } else {
+            code.add(loop);
+        }
         List<HIRBlock> sequence = new ArrayList<>();
         if (follow != null) {
             sequence.add(follow);
@@ -474,9 +526,12 @@ public final class FunctionEmitter {
     }
 
     private void emitTerminator(HIRBlock block, Loops loops, HIRBlock fallsInto, List<CStmt> code) {
+        current = block;
         FixedNode end = block.getEndNode();
         if (end instanceof IfNode ifNode) {
-            emitTwoWay(block, operand(ifNode.condition()), ifNode.trueSuccessor(), ifNode.falseSuccessor(), loops, fallsInto, code);
+            // the tiled loop's header tests its counter against the end of the current tile
+            String condition = tiling != null && ifNode == tiling.test() ? tiledLoop.innerTest() : operand(ifNode.condition());
+            emitTwoWay(block, condition, ifNode.trueSuccessor(), ifNode.falseSuccessor(), loops, fallsInto, code);
         } else if (end instanceof IntegerExactArithmeticSplitNode split) {
             // Math.addExact & co. as a split: the wrapped result, then a branch to the overflow path
             // (an exception exit) when the exact result does not fit.
@@ -572,6 +627,12 @@ public final class FunctionEmitter {
 
     /** The code for the edge {@code from → to}. */
     private void branch(HIRBlock from, HIRBlock to, Loops loops, HIRBlock fallsInto, List<CStmt> code) {
+        if (skipsTiledLoop(from, to)) {
+            // this path reaches the code after the tiled loop without it: fill the tiles, then go on there
+            assignPhis((AbstractMergeNode) to.getBeginNode(), (AbstractEndNode) from.getEndNode(), code);
+            code.addAll(TiledLoopWriter.leaveEarly(TiledLoopWriter.resumeState(tiling.resumes().indexOf(to))).statements());
+            return;
+        }
         if (to.getBeginNode() instanceof AbstractMergeNode merge) {
             AbstractEndNode end = (AbstractEndNode) from.getEndNode();
             assignPhis(merge, end, code);
@@ -594,10 +655,33 @@ public final class FunctionEmitter {
             HIRBlock follow = exitsIntoFollow.get(to);
             emitStatements(to, code);
             assignPhis((AbstractMergeNode) follow.getBeginNode(), (AbstractEndNode) to.getEndNode(), code);
-            jumpForward(follow, loops, fallsInto, code);
+            if (skipsTiledLoop(to, follow)) {
+                code.addAll(TiledLoopWriter.leaveEarly(TiledLoopWriter.resumeState(tiling.resumes().indexOf(follow))).statements());
+            } else {
+                jumpForward(follow, loops, fallsInto, code);
+            }
         } else {
             emitTree(to, loops, fallsInto, code);
         }
+    }
+
+    /** Whether {@code node} is computed only for the index of loads that now read tiles (then it is not written). */
+    private boolean onlyIndexesTiles(Node node) {
+        if (tiling == null || node instanceof FixedNode || node instanceof PhiNode || !node.hasUsages()) {
+            return false;
+        }
+        for (Node usage : node.usages()) {
+            boolean tiledIndex = usage instanceof LoadIndexedNode load && tiling.tileOf(load) != null && load.index() == node;
+            if (!tiledIndex && !onlyIndexesTiles(usage)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether the edge {@code from → to} goes from before the tiled loop to after it without running it. */
+    private boolean skipsTiledLoop(HIRBlock from, HIRBlock to) {
+        return tiling != null && tiling.before().contains(from) && tiling.resumes().contains(to);
     }
 
     private void jumpForward(HIRBlock target, Loops loops, HIRBlock fallsInto, List<CStmt> code) {
@@ -622,6 +706,7 @@ public final class FunctionEmitter {
     // ---------------------------------------------------------------- statements
 
     private void emitStatements(HIRBlock block, List<CStmt> code) {
+        current = block;
         FixedNode end = block.getEndNode();
         for (Node node : schedule.nodesFor(block)) {
             if (node == end && (node instanceof ControlSplitNode || node instanceof ControlSinkNode || node instanceof AbstractEndNode)) {
@@ -629,7 +714,7 @@ public final class FunctionEmitter {
             }
             if (node instanceof FixedNode fixed) {
                 emitFixed(fixed, code);
-            } else if (needsVariable(node)) {
+            } else if (needsVariable(node) && !onlyIndexesTiles(node)) {
                 ValueNode value = (ValueNode) node;
                 code.add(assign(operand(value), expressions.emit(value)));
             }
@@ -650,7 +735,9 @@ public final class FunctionEmitter {
         } else if (node instanceof IntegerDivRemNode division) {
             emitDivision(division, code);
         } else if (node instanceof LoadIndexedNode load) {
-            if (load.hasUsages()) {
+            if (load.hasUsages() && tiling != null && tiling.tileOf(load) != null) {
+                code.add(assign(operand(load), tiledLoop.tileRead(load)));
+            } else if (load.hasUsages()) {
                 code.add(assign(operand(load), array(load) + "[" + operand(load.index()) + "]"));
             }
         } else if (node instanceof StoreIndexedNode store) {
@@ -849,7 +936,7 @@ public final class FunctionEmitter {
             }
             code.add(assign("*" + resultNames.get(i), operand(component)));
         }
-        code.add(new Return(CExpr.literal("0")));
+        code.add(exit("0"));
     }
 
     /** The exit code with a comment naming the exception and the line, for readers of the kernel. */
@@ -919,8 +1006,14 @@ public final class FunctionEmitter {
         return new Assignment(text(target), text(value));
     }
 
-    /** Leaving the function with a Java exception's (or deoptimization's) exit code. */
-    private static CStmt exit(String exitCode) {
+    /**
+     * Leaving the function with a Java exception's (or deoptimization's) exit code, or 0 after a
+     * result. Before a tiled loop, the work-item first helps fill the group's tiles.
+     */
+    private CStmt exit(String exitCode) {
+        if (tiling != null && tiling.before().contains(current)) {
+            return TiledLoopWriter.leaveEarly(text(exitCode));
+        }
         return new Return(text(exitCode));
     }
 

@@ -99,6 +99,7 @@ class NestedParallelLoopsTest extends WithTheAgent {
         assertTrue(kernel.contains("get_global_id(1)") && kernel.contains("get_global_id(0)"), kernel);
         assertFalse(kernel.contains("get_global_id(2)"), kernel);
         assertFalse(kernel.contains("/") || kernel.contains("%"), "no division or remainder for the indices:\n" + kernel);
+        assertTrue(kernel.contains("reqd_work_group_size(16, 16, 1)") && kernel.contains("__local float jpai_tile1[256]"), "the k loop reads 16 x 16 tiles of a and b:\n" + kernel);
     }
 
     @Test
@@ -192,7 +193,7 @@ class NestedParallelLoopsTest extends WithTheAgent {
         }
         assertEquals(1, files.size(), "one kernel of " + method + " in " + dumps + ": " + files);
         String text = Files.readString(files.get(0));
-        String kernel = text.substring(text.indexOf("__kernel void jpai_map"));
+        String kernel = text.substring(text.lastIndexOf("__kernel")); // also "__kernel __attribute__((reqd_work_group_size(...))) void jpai_map"
         return kernel.replaceAll("(?s)/\\*.*?\\*/", "").replaceAll("//[^\n]*", "");
     }
 }
