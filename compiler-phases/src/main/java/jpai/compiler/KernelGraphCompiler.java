@@ -182,6 +182,16 @@ public final class KernelGraphCompiler {
      * @throws KernelBailoutException if the code cannot become a kernel; the message says why and where
      */
     public KernelGraph compile(Object function, Method interfaceMethod, KernelSignature signature) {
+        return compile(function, interfaceMethod, signature, Speculations.ALL);
+    }
+
+    /**
+     * {@link #compile(Object, Method, KernelSignature)} making only the {@code speculations} given:
+     * the runtime leaves out those it saw fail for this function. A speculation left out keeps the
+     * exits where Java's code has them ({@link Speculation}).
+     */
+    public KernelGraph compile(Object function, Method interfaceMethod, KernelSignature signature, Speculations speculations) {
+        java.util.Objects.requireNonNull(speculations, "speculations");
         ResolvedJavaMethod entry = resolveImplementation(function, interfaceMethod);
         PhaseTimings timings = new PhaseTimings();
         LambdaDescription lambda = describe(function.getClass(), entry);
@@ -243,10 +253,12 @@ public final class KernelGraphCompiler {
             if (math == MathFunctions.OPENCL_BUILTINS && floatTranscendentals()) {
                 run("float transcendentals", timings, FloatTranscendentalsPhase::new, graph, context);
             }
-            run("loop-invariant exits", timings, () -> new LoopInvariantExitsPhase(canonicalizer), graph, context);
+            run("loop-invariant exits", timings, () -> new LoopInvariantExitsPhase(canonicalizer, speculations.allows(Speculation.HOISTED_LOOP_EXITS)), graph, context);
             run("counted loop index stamps", timings, () -> new CountedLoopIndexStampPhase(canonicalizer), graph, context);
             run("conditional elimination", timings, () -> new ConditionalEliminationPhase(canonicalizer, false), graph, context);
-            run("speculative bounds check hoisting", timings, () -> new SpeculativeBoundsCheckHoistingPhase(canonicalizer), graph, context);
+            if (speculations.allows(Speculation.HOISTED_BOUNDS_CHECKS)) {
+                run("speculative bounds check hoisting", timings, () -> new SpeculativeBoundsCheckHoistingPhase(canonicalizer), graph, context);
+            }
             run("conditional elimination", timings, () -> new ConditionalEliminationPhase(canonicalizer, false), graph, context);
             run("dead code elimination", timings, DeadCodeEliminationPhase::new, graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after kernel phases");

@@ -55,7 +55,31 @@ public final class JpaiOptions {
      */
     public static final String FAST_MATH = "jpai.fastmath";
 
+    /**
+     * {@code -Djpai.speculation.maxRecompiles=N}: how many times one function's kernels are recompiled
+     * because a speculation failed (default {@value #DEFAULT_MAX_RECOMPILES}). Each recompile leaves
+     * out the speculation that failed; the one that reaches the bound leaves out every speculation, so
+     * the function's kernels stop speculating. 0: never recompiled (each failure re-runs elements in
+     * Java). Read at each failure.
+     */
+    public static final String MAX_RECOMPILES = "jpai.speculation.maxRecompiles";
+    public static final int DEFAULT_MAX_RECOMPILES = 4;
+
     private JpaiOptions() {
+    }
+
+    /** The bound on recompiles per function after failed speculations ({@link #MAX_RECOMPILES}), at least 0. */
+    public static int maxRecompiles() {
+        String value = System.getProperty(MAX_RECOMPILES);
+        if (value == null || value.isBlank()) {
+            return DEFAULT_MAX_RECOMPILES;
+        }
+        try {
+            return Math.max(0, Integer.parseInt(value.strip()));
+        } catch (NumberFormatException e) {
+            Explain.notice("-D" + MAX_RECOMPILES + "=" + value + " is not a whole number; " + DEFAULT_MAX_RECOMPILES + " recompiles are allowed per function");
+            return DEFAULT_MAX_RECOMPILES;
+        }
     }
 
     public static boolean explain() {

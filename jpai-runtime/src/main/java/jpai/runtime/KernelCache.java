@@ -18,6 +18,8 @@ import jpai.compiler.KernelGraph;
 import jpai.compiler.KernelGraphCompiler;
 import jpai.compiler.MathFunctions;
 import jpai.compiler.KernelSignature;
+import jpai.compiler.Speculation;
+import jpai.compiler.Speculations;
 import jpai.compiler.ValueShape;
 import jpai.compiler.plugin.PhasePluginConfigurationException;
 import jpai.compiler.plugin.PhasePlugins;
@@ -45,11 +47,19 @@ final class KernelCache {
      * @param description the function as messages name it ("lambda at Saxpy.java:42")
      * @param captureOwners for each captured value of the kernel, in slot order, the functional
      *            object whose field it is
+     * @param compiledWith the speculations it was compiled with ({@link Speculations}; a list of the
+     *            mapper's and the combiner's for a fused reduction): a kernel compiled with
+     *            speculations since seen failing is compiled again
      */
-    record Compiled(KernelSource kernel, String bailout, String description, List<Object> captureOwners, Object[] finalCaptureValues) {
+    record Compiled(KernelSource kernel, String bailout, String description, List<Object> captureOwners, Object[] finalCaptureValues, Object compiledWith) {
 
         static Compiled failed(String bailout, String description) {
-            return new Compiled(null, bailout, description, List.of(), null);
+            return new Compiled(null, bailout, description, List.of(), null, null);
+        }
+
+        /** This compilation made with {@code speculations}: the key a later lookup compares. */
+        Compiled compiledWith(Object speculations) {
+            return new Compiled(kernel, bailout, description, captureOwners, finalCaptureValues, speculations);
         }
 
         /**
@@ -65,7 +75,7 @@ final class KernelCache {
                     allFinal &= java.lang.reflect.Modifier.isFinal(field.getModifiers());
                 }
             }
-            return new Compiled(kernel, null, description, owners, allFinal ? read(captures, owners) : null);
+            return new Compiled(kernel, null, description, owners, allFinal ? read(captures, owners) : null, null);
         }
 
         /**
@@ -112,6 +122,8 @@ final class KernelCache {
     private final Object function;
     private final Method interfaceMethod;
     private final ConcurrentHashMap<List<Object>, Compiled> kernels = new ConcurrentHashMap<>();
+    /** The speculations this function's kernels may make, narrowed when one fails. */
+    private final SpeculationHistory speculations = new SpeculationHistory();
     private volatile String description;
     private volatile List<CapturedValue> captures;
     private volatile LastMap lastMap;
@@ -208,7 +220,9 @@ final class KernelCache {
             return Compiled.failed(plugins.problem(), description());
         }
         LastMap last = lastMap;
-        if (last != null && last.input() == input && last.output() == output && last.indexDimensions() == indexDimensions && last.plugins() == plugins.key()) {
+        Speculations allowed = speculations.allowed();
+        if (last != null && last.input() == input && last.output() == output && last.indexDimensions() == indexDimensions && last.plugins() == plugins.key()
+                        && allowed.equals(last.compiled().compiledWith())) {
             return last.compiled();
         }
         Compiled compiled = mapKernel(input, output, indexDimensions, plugins);
@@ -235,11 +249,53 @@ final class KernelCache {
     }
 
     private Compiled mapKernel(DataType input, DataType output, int indexDimensions, Plugins plugins) {
-        return kernels.computeIfAbsent(List.of("map", input, output, indexDimensions, plugins.key()), key -> compile(() -> {
-            KernelGraph graph = graph(new KernelSignature(argumentsFor(input), KernelShapes.of(output), captures()), plugins.configured());
+        Speculations allowed = speculations.allowed();
+        return compileUnlessCurrent(List.of("map", input, output, indexDimensions, plugins.key()), allowed, () -> compile(() -> {
+            KernelGraph graph = graph(new KernelSignature(argumentsFor(input), KernelShapes.of(output), captures()), plugins.configured(), allowed);
             MapKernelSpec spec = new MapKernelSpec(KernelShapes.kinds(input), KernelShapes.kinds(output), indexDimensions);
             return generate(graph, generator -> generator.map(graph, spec), ownersOf(graph, function));
         }));
+    }
+
+    /**
+     * The kernel under {@code key}, compiled by {@code compilation} unless the one there was compiled
+     * with {@code speculations}: one compiled with speculations since seen failing is replaced (and
+     * the apply's profile counts a recompile).
+     */
+    private Compiled compileUnlessCurrent(List<Object> key, Object speculations, Compilation compilation) {
+        return kernels.compute(key, (k, existing) -> {
+            if (existing != null && speculations.equals(existing.compiledWith())) {
+                return existing;
+            }
+            if (existing != null && existing.kernel() != null) {
+                Profiler.recompiled();
+            }
+            return compilation.run().compiledWith(speculations);
+        });
+    }
+
+    /**
+     * A kernel of this function (or of a fused reduction it is part of) exited because
+     * {@code failed} did not hold: the speculation is left out of its next compilation, within the
+     * bound on recompiles. Returns what happened, as a clause for the explanation.
+     */
+    String speculationFailed(Speculation failed) {
+        int max = JpaiOptions.maxRecompiles();
+        SpeculationHistory.Decision decision = speculations.failed(failed, max);
+        return switch (decision) {
+            case RECOMPILE_WITHOUT_IT -> "the kernel speculated (" + failed.description() + ") and the speculation failed: it is recompiled without it (recompile "
+                            + speculations.recompiles() + " of at most " + max + ", -D" + JpaiOptions.MAX_RECOMPILES + ")";
+            case STOP_SPECULATING -> "the kernel speculated (" + failed.description() + ") and the speculation failed: recompile " + speculations.recompiles()
+                            + " reaches the bound (-D" + JpaiOptions.MAX_RECOMPILES + "=" + max + "), so its kernels are compiled with no speculation from now on";
+            case ALREADY_LEFT_OUT -> "the kernel speculated (" + failed.description() + ") and the speculation failed; the kernel compiled next already leaves it out";
+            case NO_RECOMPILE_LEFT -> "the kernel speculated (" + failed.description() + ") and the speculation failed; it is not recompiled (-D" + JpaiOptions.MAX_RECOMPILES + "="
+                            + max + " recompiles, all made), so each failure re-runs elements in Java";
+        };
+    }
+
+    /** How many times a failed speculation made this function's kernels be recompiled. */
+    int recompiles() {
+        return speculations.recompiles();
     }
 
     /** The reduce kernel for elements of {@code type}, this cache's function being the combiner. */
@@ -258,7 +314,8 @@ final class KernelCache {
             return Compiled.failed(plugins.problem(), description());
         }
         LastReduce last = lastReduce;
-        if (last != null && last.type() == type && last.mapper() == mapper && last.inputType() == inputType && last.plugins() == plugins.key()) {
+        if (last != null && last.type() == type && last.mapper() == mapper && last.inputType() == inputType && last.plugins() == plugins.key()
+                        && reduceSpeculations(mapper).equals(last.compiled().compiledWith())) {
             return last.compiled();
         }
         Compiled compiled = reduceKernel(type, mapper, inputType, plugins);
@@ -266,13 +323,19 @@ final class KernelCache {
         return compiled;
     }
 
+    /** The speculations of a reduction's kernel: the mapper's (none without one) and the combiner's. */
+    private List<Speculations> reduceSpeculations(KernelCache mapper) {
+        return List.of(mapper == null ? Speculations.NONE : mapper.speculations.allowed(), speculations.allowed());
+    }
+
     private Compiled reduceKernel(DataType type, KernelCache mapper, DataType inputType, Plugins plugins) {
-        return kernels.computeIfAbsent(List.of("reduce", type, mapper == null ? "" : mapper, inputType, plugins.key()), key -> compile(() -> {
+        List<Speculations> allowed = reduceSpeculations(mapper);
+        return compileUnlessCurrent(List.of("reduce", type, mapper == null ? "" : mapper, inputType, plugins.key()), allowed, () -> compile(() -> {
             ValueShape shape = KernelShapes.of(type);
-            KernelGraph combiner = graph(new KernelSignature(List.of(shape, shape), shape, captures()), plugins.configured());
+            KernelGraph combiner = graph(new KernelSignature(List.of(shape, shape), shape, captures()), plugins.configured(), allowed.get(1));
             KernelGraph mapperGraph = null;
             if (mapper != null) {
-                mapperGraph = mapper.graph(new KernelSignature(mapper.argumentsFor(inputType), shape, mapper.captures()), plugins.configured());
+                mapperGraph = mapper.graph(new KernelSignature(mapper.argumentsFor(inputType), shape, mapper.captures()), plugins.configured(), allowed.get(0));
             }
             KernelGraph mapped = mapperGraph;
             ReduceKernelSpec spec = new ReduceKernelSpec(KernelShapes.kinds(inputType), KernelShapes.kinds(type), CombiningTree.LEAF);
@@ -336,14 +399,14 @@ final class KernelCache {
         return known;
     }
 
-    private KernelGraph graph(KernelSignature signature, PhasePlugins plugins) {
+    private KernelGraph graph(KernelSignature signature, PhasePlugins plugins, Speculations allowed) {
         long start = System.nanoTime();
         KernelGraphCompiler compiler = new KernelGraphCompiler(MathFunctions.fromSystemProperty(), plugins);
         if (compiler.math() != MathFunctions.JAVA) {
             Explain.notice("kernels compute Math's sin, exp, pow and other transcendental functions with OpenCL's built-ins (-D" + MathFunctions.PROPERTY + "="
                             + compiler.math().optionValue() + "): their results are within OpenCL's error bounds (docs/java-semantics.md), up to 16 ulps, not Math's 1 to 2.5");
         }
-        KernelGraph graph = compiler.compile(function, interfaceMethod, signature);
+        KernelGraph graph = compiler.compile(function, interfaceMethod, signature, allowed);
         Profiler.graal(System.nanoTime() - start);
         return graph;
     }

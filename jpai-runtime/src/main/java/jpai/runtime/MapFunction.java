@@ -146,7 +146,7 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
                 DeviceMap.run(device, compiled, input, output, indexSpace);
                 return true;
             } catch (KernelDeoptimizedException e) {
-                Offload.deoptimized("map of " + compiled.description(), e.getMessage());
+                KernelExits.handle("map of " + compiled.description(), e, "the operation re-ran in Java", input.length(), definition.kernels);
                 return false;
             } catch (OpenCLRuntimeException e) {
                 reason = e.getMessage();

@@ -10,6 +10,7 @@ import jpai.AF;
 import jpai.PArray;
 import jpai.compiler.loops.LoopBound;
 import jpai.ocl.DeoptReason;
+import jpai.ocl.KernelStatus;
 import jpai.ocl.KernelParameter;
 import jpai.runtime.Explain;
 import jpai.runtime.Offload;
@@ -103,7 +104,7 @@ final class LoopLaunch {
             launch.localSizeMayShrink();
             LaunchResult result = context.launch(loop.kernel(), launch);
             if (result.hasStatus() && result.status(0) != 0) {
-                int element = result.status(1);
+                int element = KernelStatus.element(result.status(0), result.status(1));
                 String at = element == Integer.MAX_VALUE ? "at an iteration past 2^31 - 1" : "at iteration " + iteration(element, firsts, extents);
                 Offload.methodDeoptimized(name, at + ", " + DeoptReason.fromCode(result.status(0)).message() + "; the call re-ran in Java from the start");
                 return AcceleratedMethods.NOT_RUN;
