@@ -20,6 +20,11 @@ import jdk.graal.compiler.nodes.StructuredGraph;
 import jdk.graal.compiler.nodes.StructuredGraph.AllowAssumptions;
 import jdk.graal.compiler.phases.BasePhase;
 import jdk.graal.compiler.phases.OptimisticOptimizations;
+import jdk.graal.compiler.nodes.spi.ProfileProvider;
+import jdk.vm.ci.meta.DefaultProfilingInfo;
+import jdk.vm.ci.meta.ProfilingInfo;
+import jdk.vm.ci.meta.TriState;
+import jpai.compiler.phases.UntakenBranchesAsSpeculationsPhase;
 import jdk.graal.compiler.phases.PhaseSuite;
 import jdk.graal.compiler.phases.common.CanonicalizerPhase;
 import jdk.graal.compiler.phases.common.ConditionalEliminationPhase;
@@ -196,16 +201,20 @@ public final class KernelGraphCompiler {
         PhaseTimings timings = new PhaseTimings();
         LambdaDescription lambda = describe(function.getClass(), entry);
         DebugContext debug = graal.newDebugContext(lambda.identifier());
+        boolean fromProfile = speculations.allows(Speculation.UNTAKEN_BRANCHES) && isMature(lambda.bodyMethod().getProfilingInfo());
         try (DebugContext.Scope scope = debug.scope("JPAI", lambda.identifier())) {
             // No inlining while parsing: it would bypass KernelInliningPolicy, which keeps the Math
             // functions the device computes as calls (the InliningPhase inlines everything else).
             OptionValues options = new OptionValues(graal.options(), BytecodeParserOptions.InlineDuringParsing, false);
-            StructuredGraph graph = new StructuredGraph.Builder(options, debug, AllowAssumptions.NO)
+            StructuredGraph.Builder builder = new StructuredGraph.Builder(options, debug, AllowAssumptions.NO)
                     .method(entry)
                     .name(lambda.identifier())
-                    .trackNodeSourcePosition(true)
-                    .build();
-            HighTierContext context = highTierContext();
+                    .trackNodeSourcePosition(true);
+            if (fromProfile) {
+                builder.profileProvider(new BodyProfileOnly(lambda.bodyMethod()));
+            }
+            StructuredGraph graph = builder.build();
+            HighTierContext context = highTierContext(fromProfile);
             CanonicalizerPhase canonicalizer = CanonicalizerPhase.create();
 
             KernelInputs inputs = new KernelInputs(signature);
@@ -223,6 +232,9 @@ public final class KernelGraphCompiler {
             for (int round = 0; round < MAX_DISPATCH_ROUNDS && CallsOnConstantReceiversPhase.appliesTo(graph, context); round++) {
                 run("calls on constant receivers", timings, CallsOnConstantReceiversPhase::new, graph, context);
                 run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(readerMethods), canonicalizer), graph, context);
+            }
+            if (fromProfile) {
+                run("untaken branches as speculations", timings, UntakenBranchesAsSpeculationsPhase::new, graph, context);
             }
             run("caught implicit exceptions", timings, CaughtImplicitExceptionsPhase::new, graph, context);
             run("box identity comparisons", timings, BoxIdentityComparisonsPhase::new, graph, context);
@@ -371,6 +383,48 @@ public final class KernelGraphCompiler {
      * bounds, null and division checks would be left to lowering, which kernels never reach.
      */
     HighTierContext highTierContext() {
+        return highTierContext(false);
+    }
+
+    /**
+     * The optimistic optimisation {@link #compile} makes from a profile: never-executed code
+     * removal alone (the parser puts an {@code UnreachedCode} exit where a branch's probability is 0).
+     */
+    private static final OptimisticOptimizations NEVER_EXECUTED_CODE_ONLY = OptimisticOptimizations.ALL.remove(OptimisticOptimizations.Optimization.UseTypeCheckedInlining,
+                    OptimisticOptimizations.Optimization.UseTypeCheckHints, OptimisticOptimizations.Optimization.UseExceptionProbabilityForOperations,
+                    OptimisticOptimizations.Optimization.UseExceptionProbability, OptimisticOptimizations.Optimization.UseLoopLimitChecks);
+
+    /**
+     * Whether {@code function}'s body (the method the user wrote: a lambda's {@code lambda$...}) has
+     * a mature HotSpot profile, from running in Java: then {@link #compile} with
+     * {@link Speculation#UNTAKEN_BRANCHES} compiles the branches it never took as exits.
+     */
+    public boolean hasMatureProfile(Object function, Method interfaceMethod) {
+        return isMature(describe(function.getClass(), resolveImplementation(function, interfaceMethod)).bodyMethod().getProfilingInfo());
+    }
+
+    private static boolean isMature(ProfilingInfo profile) {
+        return profile != null && profile.isMature();
+    }
+
+    /**
+     * The profile of the function's body only: callees (the JDK's included, whose profiles come
+     * from the whole JVM's use and stop growing once HotSpot compiled them) are compiled whole.
+     */
+    private record BodyProfileOnly(ResolvedJavaMethod body) implements ProfileProvider {
+        @Override
+        public ProfilingInfo getProfilingInfo(ResolvedJavaMethod method) {
+            return getProfilingInfo(method, true, true);
+        }
+
+        @Override
+        public ProfilingInfo getProfilingInfo(ResolvedJavaMethod method, boolean includeNormal, boolean includeOSR) {
+            return method.equals(body) ? method.getProfilingInfo(includeNormal, includeOSR) : DefaultProfilingInfo.get(TriState.UNKNOWN);
+        }
+    }
+
+    /** {@link #highTierContext()}; {@code fromProfile}: with never-executed code removal ({@link Speculation#UNTAKEN_BRANCHES}). */
+    private HighTierContext highTierContext(boolean fromProfile) {
         PhaseSuite<HighTierContext> graphBuilderSuite = graal.graphBuilderSuite().copy();
         ListIterator<BasePhase<? super HighTierContext>> position = graphBuilderSuite.findPhase(GraphBuilderPhase.class);
         GraphBuilderPhase parser = (GraphBuilderPhase) position.previous();
@@ -381,7 +435,7 @@ public final class KernelGraphCompiler {
             config.getPlugins().prependNodePlugin(new MathAsStrictMathPlugin(graal.providers().getMetaAccess()));
         }
         position.set(parser.copyWithConfig(config));
-        return new HighTierContext(graal.providers(), graphBuilderSuite, OptimisticOptimizations.NONE);
+        return new HighTierContext(graal.providers(), graphBuilderSuite, fromProfile ? NEVER_EXECUTED_CODE_ONLY : OptimisticOptimizations.NONE);
     }
 
     @SuppressWarnings("unchecked")

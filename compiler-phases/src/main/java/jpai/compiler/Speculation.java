@@ -25,7 +25,14 @@ public enum Speculation implements SpeculationLog.SpeculationReason {
      * ({@code LoopInvariantExitsPhase}): fails where the loop would leave, or skip the test, before
      * reaching it.
      */
-    HOISTED_LOOP_EXITS("exits hoisted out of loop bodies");
+    HOISTED_LOOP_EXITS("exits hoisted out of loop bodies"),
+    /**
+     * Branches and switch cases of the function's body that HotSpot's profile says were never taken
+     * while it ran in Java, compiled as exits (Graal's never-executed code removal, with the body's
+     * {@code ProfilingInfo} only: callees are compiled whole): fails where the data takes one. Made
+     * only when the body has a mature profile ({@code KernelGraphCompiler.hasMatureProfile}).
+     */
+    UNTAKEN_BRANCHES("branches never taken while the function ran in Java");
 
     private final String description;
 

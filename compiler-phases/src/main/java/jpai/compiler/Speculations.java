@@ -37,6 +37,11 @@ public final class Speculations {
         return rest.isEmpty() ? NONE : new Speculations(rest);
     }
 
+    /** Whether every speculation these allow, {@code other} allows too (none of them was left out since). */
+    public boolean isWithin(Speculations other) {
+        return other.allowed.containsAll(allowed);
+    }
+
     /** Whether no speculation is allowed. */
     public boolean isEmpty() {
         return allowed.isEmpty();

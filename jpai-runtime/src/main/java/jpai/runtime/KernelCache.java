@@ -220,9 +220,9 @@ final class KernelCache {
             return Compiled.failed(plugins.problem(), description());
         }
         LastMap last = lastMap;
-        Speculations allowed = speculations.allowed();
+        // a kernel compiled with no speculation since left out; a bailout may compile from a profile later
         if (last != null && last.input() == input && last.output() == output && last.indexDimensions() == indexDimensions && last.plugins() == plugins.key()
-                        && allowed.equals(last.compiled().compiledWith())) {
+                        && last.compiled().kernel() != null && ((Speculations) last.compiled().compiledWith()).isWithin(speculations.allowed())) {
             return last.compiled();
         }
         Compiled compiled = mapKernel(input, output, indexDimensions, plugins);
@@ -249,12 +249,46 @@ final class KernelCache {
     }
 
     private Compiled mapKernel(DataType input, DataType output, int indexDimensions, Plugins plugins) {
-        Speculations allowed = speculations.allowed();
-        return compileUnlessCurrent(List.of("map", input, output, indexDimensions, plugins.key()), allowed, () -> compile(() -> {
-            KernelGraph graph = graph(new KernelSignature(argumentsFor(input), KernelShapes.of(output), captures()), plugins.configured(), allowed);
-            MapKernelSpec spec = new MapKernelSpec(KernelShapes.kinds(input), KernelShapes.kinds(output), indexDimensions);
-            return generate(graph, generator -> generator.map(graph, spec), ownersOf(graph, function));
-        }));
+        return kernels.compute(List.of("map", input, output, indexDimensions, plugins.key()), (key, existing) -> {
+            Speculations allowed = speculations.allowed();
+            boolean profileAllowed = allowed.allows(Speculation.UNTAKEN_BRANCHES) && JpaiOptions.profileSpeculation() != JpaiOptions.ProfileSpeculation.NEVER;
+            boolean fromProfile;
+            if (existing != null && ((Speculations) existing.compiledWith()).isWithin(allowed)) {
+                // a function whose kernel did not compile is compiled once more when it has run in
+                // Java: its profile may show that what stopped it is on a path it never takes
+                boolean retry = existing.kernel() == null && profileAllowed && !((Speculations) existing.compiledWith()).allows(Speculation.UNTAKEN_BRANCHES) && hasMatureProfile();
+                if (!retry) {
+                    return existing;
+                }
+                fromProfile = true;
+            } else {
+                if (existing != null && existing.kernel() != null) {
+                    Profiler.recompiled();
+                }
+                fromProfile = profileAllowed && JpaiOptions.profileSpeculation() == JpaiOptions.ProfileSpeculation.ALWAYS && hasMatureProfile();
+            }
+            Speculations used = fromProfile ? allowed : allowed.without(Speculation.UNTAKEN_BRANCHES);
+            Compiled compiled = compile(() -> {
+                KernelGraph graph = graph(new KernelSignature(argumentsFor(input), KernelShapes.of(output), captures()), plugins.configured(), used);
+                MapKernelSpec spec = new MapKernelSpec(KernelShapes.kinds(input), KernelShapes.kinds(output), indexDimensions);
+                return generate(graph, generator -> generator.map(graph, spec), ownersOf(graph, function));
+            }).compiledWith(used);
+            if (fromProfile) {
+                Explain.speculation("map of " + description(), compiled.kernel() != null
+                                ? "compiled from HotSpot's profile of its Java runs: the branches it never took there are exits that recompile it when taken"
+                                : "compiled again from HotSpot's profile of its Java runs, still not a kernel: " + compiled.bailout());
+            }
+            return compiled;
+        });
+    }
+
+    /** Whether the function's body has a mature HotSpot profile (it ran in Java enough); false without Graal. */
+    private boolean hasMatureProfile() {
+        try {
+            return new KernelGraphCompiler(MathFunctions.JAVA).hasMatureProfile(function, interfaceMethod);
+        } catch (RuntimeException | LinkageError e) {
+            return false;
+        }
     }
 
     /**
@@ -323,9 +357,13 @@ final class KernelCache {
         return compiled;
     }
 
-    /** The speculations of a reduction's kernel: the mapper's (none without one) and the combiner's. */
+    /**
+     * The speculations of a reduction's kernel: the mapper's (none without one) and the combiner's,
+     * never from a profile (reductions are not compiled from HotSpot's profile yet).
+     */
     private List<Speculations> reduceSpeculations(KernelCache mapper) {
-        return List.of(mapper == null ? Speculations.NONE : mapper.speculations.allowed(), speculations.allowed());
+        return List.of(mapper == null ? Speculations.NONE : mapper.speculations.allowed().without(Speculation.UNTAKEN_BRANCHES),
+                        speculations.allowed().without(Speculation.UNTAKEN_BRANCHES));
     }
 
     private Compiled reduceKernel(DataType type, KernelCache mapper, DataType inputType, Plugins plugins) {

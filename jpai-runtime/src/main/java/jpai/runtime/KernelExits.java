@@ -22,17 +22,20 @@ final class KernelExits {
      * @param functions the kernel caches of the functions fused into the kernel that exited
      */
     static void handle(String operation, KernelDeoptimizedException exit, String rerun, long reexecuted, KernelCache... functions) {
+        Profiler.reexecuted(reexecuted);
+        if (!exit.kernelExited()) {
+            // no kernel ran: its message already says that the operation ran in Java, and why
+            Offload.deoptimized(operation, exit.getMessage(), false);
+            return;
+        }
         StringBuilder why = new StringBuilder(exit.getMessage()).append("; ").append(rerun);
-        if (exit.kernelExited()) {
-            Speculation failed = exit.reason().speculation();
-            Profiler.kernelExit(failed != null);
-            if (failed != null) {
-                for (KernelCache function : functions) {
-                    why.append("; ").append(function.speculationFailed(failed));
-                }
+        Speculation failed = exit.reason().speculation();
+        Profiler.kernelExit(failed != null);
+        if (failed != null) {
+            for (KernelCache function : functions) {
+                why.append("; ").append(function.speculationFailed(failed));
             }
         }
-        Profiler.reexecuted(reexecuted);
-        Offload.deoptimized(operation, why.toString());
+        Offload.deoptimized(operation, why.toString(), true);
     }
 }

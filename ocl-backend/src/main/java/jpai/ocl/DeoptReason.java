@@ -48,7 +48,12 @@ public enum DeoptReason {
      * An exit with a loop-invariant condition, moved from a counted loop's body to before the loop
      * ({@code LoopInvariantExitsPhase}), failed: Java throws there only if the loop reaches the test.
      */
-    HOISTED_LOOP_EXIT(10, "a test moved out of a loop's body failed before the loop (Java throws only if the loop reaches that test)");
+    HOISTED_LOOP_EXIT(10, "a test moved out of a loop's body failed before the loop (Java throws only if the loop reaches that test)"),
+    /**
+     * The function took a branch that HotSpot's profile said it never took while it ran in Java,
+     * which the kernel was compiled without ({@code UntakenBranchesAsSpeculationsPhase}).
+     */
+    UNTAKEN_BRANCH(11, "the function took a branch it never took while it ran in Java (the kernel was compiled from HotSpot's profile without it)");
 
     private final int code;
     private final String message;
@@ -67,6 +72,7 @@ public enum DeoptReason {
         return switch (this) {
             case HOISTED_BOUNDS_CHECK -> Speculation.HOISTED_BOUNDS_CHECKS;
             case HOISTED_LOOP_EXIT -> Speculation.HOISTED_LOOP_EXITS;
+            case UNTAKEN_BRANCH -> Speculation.UNTAKEN_BRANCHES;
             default -> null;
         };
     }
@@ -101,6 +107,7 @@ public enum DeoptReason {
             return switch (own) {
                 case HOISTED_BOUNDS_CHECKS -> HOISTED_BOUNDS_CHECK;
                 case HOISTED_LOOP_EXITS -> HOISTED_LOOP_EXIT;
+                case UNTAKEN_BRANCHES -> UNTAKEN_BRANCH;
             };
         }
         return of(reason);
