@@ -23,8 +23,8 @@ import jpai.runtime.opencl.OpenCLRuntime;
  * whole map on Java threads (what every exit cost before).</li>
  * </ul>
  * Every output is checked against the sequential executor's, bit for bit. Prints CSV: case, median
- * apply in µs over the timed applies, and the last apply's kernel exits, recompiles and elements Java
- * re-ran.
+ * apply in µs over the timed applies, and the last apply's kernel and device-to-host times, kernel
+ * exits, recompiles and elements Java re-ran.
  *
  * <p>Usage: {@code bin/jpai run jpai.bench.SpeculationRecovery [elements, default 2^20] [timed applies, default 15]};
  * on the GPU machine, after {@code bin/gpu-bundle}: {@code bin/gpu-run run jpai.bench.SpeculationRecovery}.
@@ -46,7 +46,7 @@ public final class SpeculationRecovery {
         }
         System.out.printf("device: %s; %d elements, %d timed applies after 2 untimed; %d cores, java %s%n", device.device().name(), n, applies,
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
-        System.out.println("case,median_apply_us,exits,recompiles,reexecuted_elements");
+        System.out.println("case,median_apply_us,last_kernel_us,last_device_to_host_us,exits,recompiles,reexecuted_elements");
 
         int[] table = {3, 1, 4, 1, 5, 9, 2, 6};
         int bound = 64; // beyond table.length: the hoisted bounds check fails, the loop breaks before it
@@ -108,7 +108,8 @@ public final class SpeculationRecovery {
             }
         }
         Arrays.sort(micros);
-        System.out.printf("%s,%d,%d,%d,%d%n", name, micros[applies / 2], last.kernelExits(), last.recompiles(), last.reexecutedElements());
+        System.out.printf("%s,%d,%d,%d,%d,%d,%d%n", name, micros[applies / 2], last.kernelNanos() / 1000, last.deviceToHostNanos() / 1000, last.kernelExits(), last.recompiles(),
+                        last.reexecutedElements());
     }
 
     /**
