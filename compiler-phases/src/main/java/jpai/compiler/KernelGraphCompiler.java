@@ -187,11 +187,12 @@ public final class KernelGraphCompiler {
      * @throws KernelBailoutException if the code cannot become a kernel; the message says why and where
      */
     public KernelGraph compile(Object function, Method interfaceMethod, KernelSignature signature) {
-        return compile(function, interfaceMethod, signature, Speculations.ALL);
+        return compile(function, interfaceMethod, signature, Speculations.WITHOUT_PROFILE);
     }
 
     /**
-     * {@link #compile(Object, Method, KernelSignature)} making only the {@code speculations} given:
+     * {@link #compile(Object, Method, KernelSignature)} (which makes {@link Speculations#WITHOUT_PROFILE})
+     * making only the {@code speculations} given:
      * the runtime leaves out those it saw fail for this function. A speculation left out keeps the
      * exits where Java's code has them ({@link Speculation}).
      */

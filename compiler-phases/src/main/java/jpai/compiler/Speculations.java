@@ -10,10 +10,15 @@ import java.util.stream.Collectors;
  */
 public final class Speculations {
 
-    /** Every speculation: a function's first compilation. */
+    /** Every speculation, those read from HotSpot's profile included: what the runtime allows a function until one fails. */
     public static final Speculations ALL = new Speculations(EnumSet.allOf(Speculation.class));
     /** No speculation: a kernel whose exits are all Java's own exception paths. */
     public static final Speculations NONE = new Speculations(EnumSet.noneOf(Speculation.class));
+    /**
+     * Every speculation but those read from HotSpot's profile: what a compilation makes when nothing
+     * is known of the function's runs in Java (deterministic: it does not depend on what the JVM ran).
+     */
+    public static final Speculations WITHOUT_PROFILE = ALL.without(Speculation.UNTAKEN_BRANCHES);
 
     private final Set<Speculation> allowed;
 

@@ -124,6 +124,10 @@ final class KernelCache {
     private final ConcurrentHashMap<List<Object>, Compiled> kernels = new ConcurrentHashMap<>();
     /** The speculations this function's kernels may make, narrowed when one fails. */
     private final SpeculationHistory speculations = new SpeculationHistory();
+    /** How often a function whose kernel did not compile asks whether its profile is mature. */
+    private static final long PROFILE_CHECK_INTERVAL_NANOS = 10_000_000;
+    /** When {@link #hasMatureProfile()} may ask again ({@link System#nanoTime()}). */
+    private volatile long nextProfileCheck = System.nanoTime();
     private volatile String description;
     private volatile List<CapturedValue> captures;
     private volatile LastMap lastMap;
@@ -282,8 +286,17 @@ final class KernelCache {
         });
     }
 
-    /** Whether the function's body has a mature HotSpot profile (it ran in Java enough); false without Graal. */
+    /**
+     * Whether the function's body has a mature HotSpot profile (it ran in Java enough); false without
+     * Graal. Asked at most every {@link #PROFILE_CHECK_INTERVAL_NANOS} for a function whose kernel did
+     * not compile (the question costs JVMCI look-ups; a small map on Java threads costs microseconds).
+     */
     private boolean hasMatureProfile() {
+        long now = System.nanoTime();
+        if (now - nextProfileCheck < 0) {
+            return false;
+        }
+        nextProfileCheck = now + PROFILE_CHECK_INTERVAL_NANOS;
         try {
             return new KernelGraphCompiler(MathFunctions.JAVA).hasMatureProfile(function, interfaceMethod);
         } catch (RuntimeException | LinkageError e) {
