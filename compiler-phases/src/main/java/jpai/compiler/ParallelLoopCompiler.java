@@ -111,6 +111,14 @@ public final class ParallelLoopCompiler {
      * @throws LoopCarriedDependencesPhase.LoopCarriedDependenceException if the compiler sees iterations depend on each other
      */
     public LoopKernel compile(Method body, List<ValueShape> parameterShapes, List<MarkedVariable> parallel, MarkedVariable reduce, boolean reassociate) {
+        return compile(body, parameterShapes, parallel, reduce, reassociate, Speculations.WITHOUT_PROFILE);
+    }
+
+    /**
+     * {@link #compile(Method, List, List, MarkedVariable, boolean)} making only the {@code speculations}
+     * given (those from HotSpot's profile are never made for a method yet).
+     */
+    public LoopKernel compile(Method body, List<ValueShape> parameterShapes, List<MarkedVariable> parallel, MarkedVariable reduce, boolean reassociate, Speculations speculations) {
         ResolvedJavaMethod method = graal.providers().getMetaAccess().lookupJavaMethod(body);
         LambdaDescription description = new LambdaDescription(method, method, SourceLocation.of(method, 0));
         if (!method.isStatic()) {
@@ -164,10 +172,12 @@ public final class ParallelLoopCompiler {
             if (lambdas.math() == MathFunctions.OPENCL_BUILTINS && KernelGraphCompiler.floatTranscendentals()) {
                 KernelGraphCompiler.run("float transcendentals", timings, FloatTranscendentalsPhase::new, graph, context);
             }
-            KernelGraphCompiler.run("loop-invariant exits", timings, () -> new LoopInvariantExitsPhase(canonicalizer), graph, context);
+            KernelGraphCompiler.run("loop-invariant exits", timings, () -> new LoopInvariantExitsPhase(canonicalizer, speculations.allows(Speculation.HOISTED_LOOP_EXITS)), graph, context);
             KernelGraphCompiler.run("counted loop index stamps", timings, () -> new CountedLoopIndexStampPhase(canonicalizer), graph, context);
             KernelGraphCompiler.run("conditional elimination", timings, () -> new ConditionalEliminationPhase(canonicalizer, false), graph, context);
-            KernelGraphCompiler.run("speculative bounds check hoisting", timings, () -> new SpeculativeBoundsCheckHoistingPhase(canonicalizer), graph, context);
+            if (speculations.allows(Speculation.HOISTED_BOUNDS_CHECKS)) {
+                KernelGraphCompiler.run("speculative bounds check hoisting", timings, () -> new SpeculativeBoundsCheckHoistingPhase(canonicalizer), graph, context);
+            }
             KernelGraphCompiler.run("conditional elimination", timings, () -> new ConditionalEliminationPhase(canonicalizer, false), graph, context);
             KernelGraphCompiler.run("dead code elimination", timings, DeadCodeEliminationPhase::new, graph, context);
             KernelGraphCompiler.run("loop-carried dependences", timings, () -> new LoopCarriedDependencesPhase(inputs), graph, context);

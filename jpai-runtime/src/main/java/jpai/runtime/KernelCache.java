@@ -327,17 +327,7 @@ final class KernelCache {
      * bound on recompiles. Returns what happened, as a clause for the explanation.
      */
     String speculationFailed(Speculation failed) {
-        int max = JpaiOptions.maxRecompiles();
-        SpeculationHistory.Decision decision = speculations.failed(failed, max);
-        return switch (decision) {
-            case RECOMPILE_WITHOUT_IT -> "the kernel speculated (" + failed.description() + ") and the speculation failed: it is recompiled without it (recompile "
-                            + speculations.recompiles() + " of at most " + max + ", -D" + JpaiOptions.MAX_RECOMPILES + ")";
-            case STOP_SPECULATING -> "the kernel speculated (" + failed.description() + ") and the speculation failed: recompile " + speculations.recompiles()
-                            + " reaches the bound (-D" + JpaiOptions.MAX_RECOMPILES + "=" + max + "), so its kernels are compiled with no speculation from now on";
-            case ALREADY_LEFT_OUT -> "the kernel speculated (" + failed.description() + ") and the speculation failed; the kernel compiled next already leaves it out";
-            case NO_RECOMPILE_LEFT -> "the kernel speculated (" + failed.description() + ") and the speculation failed; it is not recompiled (-D" + JpaiOptions.MAX_RECOMPILES + "="
-                            + max + " recompiles, all made), so each failure re-runs elements in Java";
-        };
+        return speculations.learn(failed);
     }
 
     /** How many times a failed speculation made this function's kernels be recompiled. */

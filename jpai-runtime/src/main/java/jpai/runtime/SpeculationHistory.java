@@ -11,7 +11,7 @@ import jpai.compiler.Speculations;
  * device. Bounded by {@link JpaiOptions#maxRecompiles()}: the recompile that reaches the bound leaves
  * out every speculation. Thread-safe.
  */
-final class SpeculationHistory {
+public final class SpeculationHistory {
 
     /** What one failure changed. */
     enum Decision {
@@ -29,13 +29,30 @@ final class SpeculationHistory {
     private int recompiles; // guarded by this
 
     /** The speculations the function's kernels are compiled with now. */
-    Speculations allowed() {
+    public Speculations allowed() {
         return allowed;
     }
 
     /** How many times a failed speculation made the function's kernels be recompiled. */
-    synchronized int recompiles() {
+    public synchronized int recompiles() {
         return recompiles;
+    }
+
+    /**
+     * A kernel of the function exited because {@code failed} did not hold: decides under the bound
+     * {@link JpaiOptions#maxRecompiles()} and returns what happened, as a clause for the explanation.
+     */
+    public String learn(Speculation failed) {
+        int max = JpaiOptions.maxRecompiles();
+        Decision decision = failed(failed, max);
+        String what = "the kernel speculated (" + failed.description() + ") and the speculation failed";
+        return switch (decision) {
+            case RECOMPILE_WITHOUT_IT -> what + ": it is recompiled without it (recompile " + recompiles() + " of at most " + max + ", -D" + JpaiOptions.MAX_RECOMPILES + ")";
+            case STOP_SPECULATING -> what + ": recompile " + recompiles() + " reaches the bound (-D" + JpaiOptions.MAX_RECOMPILES + "=" + max
+                            + "), so its kernels are compiled with no speculation from now on";
+            case ALREADY_LEFT_OUT -> what + "; the kernel compiled next already leaves it out";
+            case NO_RECOMPILE_LEFT -> what + "; it is not recompiled (-D" + JpaiOptions.MAX_RECOMPILES + "=" + max + " recompiles, all made), so each failure re-runs elements in Java";
+        };
     }
 
     /** A kernel of the function exited because {@code failed} did not hold, under a bound of {@code maxRecompiles}. */

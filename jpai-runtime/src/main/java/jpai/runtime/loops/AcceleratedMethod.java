@@ -9,6 +9,8 @@ import jpai.Executor;
 import jpai.agent.MarkedLocal;
 import jpai.compiler.KernelBailoutException;
 import jpai.compiler.ParallelLoopCompiler;
+import jpai.compiler.Speculation;
+import jpai.compiler.Speculations;
 import jpai.compiler.ValueShape;
 import jpai.compiler.loops.MarkedVariable;
 import jpai.compiler.phases.LoopCarriedDependencesPhase.LoopCarriedDependenceException;
@@ -19,6 +21,8 @@ import jpai.runtime.Explain;
 import jpai.FallbackException;
 import jpai.runtime.JpaiOptions;
 import jpai.runtime.Offload;
+import jpai.runtime.SpeculationHistory;
+import jpai.runtime.profile.Profiler;
 import jpai.runtime.device.DeviceChoice;
 import jpai.runtime.opencl.OpenCLRuntime;
 
@@ -38,6 +42,10 @@ final class AcceleratedMethod {
     private final boolean reassociate;
     private volatile String name;
     private volatile CompiledLoop compiled;
+    /** The speculations {@link #compiled} was compiled with. */
+    private volatile Speculations compiledWith;
+    /** The speculations the method's kernel may still make, narrowed when one fails. */
+    private final SpeculationHistory speculations = new SpeculationHistory();
 
     private AcceleratedMethod(Method body, List<MarkedVariable> parallel, MarkedVariable reduce, boolean reassociate) {
         this.body = body;
@@ -76,8 +84,12 @@ final class AcceleratedMethod {
         return known;
     }
 
-    /** One call: its result on the device, or {@link AcceleratedMethods#NOT_RUN}. */
+    /**
+     * One call: its result on the device, or {@link AcceleratedMethods#NOT_RUN}. Profiled as an
+     * apply is ({@code AF.lastProfile()}): the device's part, and whether the original body must run.
+     */
     Object call(Object[] arguments) {
+        Profiler.begin(name());
         try {
             return callOnDevice(arguments);
         } catch (FallbackException e) {
@@ -85,6 +97,8 @@ final class AcceleratedMethod {
         } catch (RuntimeException | LinkageError | AssertionError e) {
             Offload.methodFallBack(name(), "JPAI failed (" + e + ")");
             return AcceleratedMethods.NOT_RUN;
+        } finally {
+            Profiler.end();
         }
     }
 
@@ -114,16 +128,22 @@ final class AcceleratedMethod {
         if (loop.innerNotParallel() != null) {
             Explain.methodPartlySequential(name(), loop.innerNotParallel());
         }
-        return LoopLaunch.run(device, loop, arguments, name());
+        return LoopLaunch.run(device, loop, arguments, name(), speculations);
     }
 
+    /** The compiled loop, compiled again when a speculation it makes has failed since (bounded: {@link SpeculationHistory}). */
     private CompiledLoop compiled() {
         CompiledLoop known = compiled;
-        if (known == null) {
+        Speculations allowed = speculations.allowed().without(Speculation.UNTAKEN_BRANCHES);
+        if (known == null || !compiledWith.isWithin(allowed)) {
             synchronized (this) {
                 known = compiled;
-                if (known == null) {
-                    known = compile();
+                if (known == null || !compiledWith.isWithin(allowed)) {
+                    if (known != null && known.kernel() != null) {
+                        Profiler.recompiled();
+                    }
+                    known = compile(allowed);
+                    compiledWith = allowed;
                     compiled = known;
                 }
             }
@@ -131,7 +151,7 @@ final class AcceleratedMethod {
         return known;
     }
 
-    private CompiledLoop compile() {
+    private CompiledLoop compile(Speculations allowed) {
         List<ValueShape> shapes = new ArrayList<>();
         Class<?>[] types = body.getParameterTypes();
         for (int k = 0; k < types.length; k++) {
@@ -145,7 +165,7 @@ final class AcceleratedMethod {
             }
         }
         try {
-            ParallelLoopCompiler.LoopKernel loop = new ParallelLoopCompiler().compile(body, shapes, parallel, reduce, reassociate);
+            ParallelLoopCompiler.LoopKernel loop = new ParallelLoopCompiler().compile(body, shapes, parallel, reduce, reassociate, allowed);
             JavaKind reductionKind = null;
             if (loop.reduction() != null) {
                 reductionKind = loop.graph().signature().resultComponents().get(0);

@@ -11,6 +11,9 @@ import jpai.PArray;
 import jpai.compiler.loops.LoopBound;
 import jpai.ocl.DeoptReason;
 import jpai.ocl.KernelStatus;
+import jpai.compiler.Speculation;
+import jpai.runtime.SpeculationHistory;
+import jpai.runtime.profile.Profiler;
 import jpai.ocl.KernelParameter;
 import jpai.runtime.Explain;
 import jpai.runtime.Offload;
@@ -47,7 +50,11 @@ final class LoopLaunch {
     private LoopLaunch() {
     }
 
-    static Object run(DeviceChoice.OpenCL device, CompiledLoop loop, Object[] arguments, String name) {
+    /**
+     * @param speculations what the method's kernels speculate: learns from a failed speculation, so
+     *            that the next call runs a kernel compiled without it
+     */
+    static Object run(DeviceChoice.OpenCL device, CompiledLoop loop, Object[] arguments, String name, SpeculationHistory speculations) {
         int dimensions = loop.dimensions();
         long[] firsts = new long[dimensions];
         long[] extents = new long[dimensions];
@@ -106,7 +113,12 @@ final class LoopLaunch {
             if (result.hasStatus() && result.status(0) != 0) {
                 int element = KernelStatus.element(result.status(0), result.status(1));
                 String at = element == Integer.MAX_VALUE ? "at an iteration past 2^31 - 1" : "at iteration " + iteration(element, firsts, extents);
-                Offload.methodDeoptimized(name, at + ", " + DeoptReason.fromCode(result.status(0)).message() + "; the call re-ran in Java from the start");
+                DeoptReason reason = DeoptReason.fromCode(result.status(0));
+                Speculation failed = reason.speculation();
+                Profiler.kernelExit(failed != null);
+                Profiler.reexecuted(iterations);
+                String learnt = failed == null ? "" : "; " + speculations.learn(failed);
+                Offload.methodDeoptimized(name, at + ", " + reason.message() + "; the call re-ran in Java from the start" + learnt);
                 return AcceleratedMethods.NOT_RUN;
             }
             for (WrittenArray array : written) {
