@@ -17,6 +17,7 @@ import jpai.ApplyProfile;
 import jpai.ArrayFunction;
 import jpai.Executor;
 import jpai.PArray;
+import jpai.compiler.KernelGraphCompiler;
 
 /**
  * Speculation from HotSpot's profile: once a lambda has run in Java, the branches its body never
@@ -29,8 +30,8 @@ class ProfileSpeculationTest {
 
     private static final String PROFILE = "jpai.speculation.profile";
     private static final int SIZE = 100_000;
-    /** Applies of the warm-up in Java: enough for HotSpot to call the lambda's profile mature. */
-    private static final int WARM_UP_APPLIES = 5;
+    /** At most this long in Java for HotSpot to call the lambda's profile mature (it takes one or two applies). */
+    private static final long WARM_UP_NANOS = 20_000_000_000L;
 
     @AfterEach
     void restore() {
@@ -57,6 +58,15 @@ class ProfileSpeculationTest {
         }
     }
 
+    /** Whether HotSpot calls {@code lambda}'s profile mature, as the runtime asks before compiling from it. */
+    private static boolean matureProfile(Function<Integer, Integer> lambda) {
+        try {
+            return new KernelGraphCompiler().hasMatureProfile(lambda, Function.class.getMethod("apply", Object.class));
+        } catch (NoSuchMethodException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     private static boolean onTheDevice(ApplyProfile profile) {
         return profile.kernelCount() == 1 && profile.kernelExits() == 0 && !profile.fellBack();
     }
@@ -74,7 +84,8 @@ class ProfileSpeculationTest {
             ApplyProfile first = applyAsJava(cold, map, plain, "first apply");
             assertTrue(first.fellBack() && first.kernelCount() == 0, "the kernel does not compile with the cold path in it: " + first);
             ApplyProfile later = first;
-            for (int apply = 1; apply <= WARM_UP_APPLIES && !onTheDevice(later); apply++) {
+            long start = System.nanoTime();
+            for (int apply = 1; !onTheDevice(later) && System.nanoTime() - start < WARM_UP_NANOS; apply++) {
                 later = applyAsJava(cold, map, plain, "apply " + apply);
             }
             assertTrue(onTheDevice(later), "compiled from the profile of its Java runs, on the device: " + later);
@@ -97,9 +108,10 @@ class ProfileSpeculationTest {
         Function<Integer, Integer> flips = x -> x >= 0 ? x / 3 : x * 7 - 1;
         ArrayFunction<Integer, Integer> map = AF.map(flips);
         try (PArray<Integer> nonNegative = ints(4, Integer.MAX_VALUE, 0, -1)) {
-            for (int apply = 0; apply < WARM_UP_APPLIES; apply++) {
-                applyAsJava(flips, map.on(Executor.THREADS), nonNegative, "warm-up " + apply);
-            }
+            long start = System.nanoTime();
+            do {
+                applyAsJava(flips, map.on(Executor.THREADS), nonNegative, "warm-up");
+            } while (!matureProfile(flips) && System.nanoTime() - start < WARM_UP_NANOS);
             assertTrue(onTheDevice(applyAsJava(flips, map, nonNegative, "first device apply")), AF.lastProfile().toString());
         }
         int at = new Random(5).nextInt(SIZE);
