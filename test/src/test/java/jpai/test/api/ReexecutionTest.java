@@ -16,6 +16,7 @@ import jpai.ApplyProfile;
 import jpai.ArrayFunction;
 import jpai.Executor;
 import jpai.PArray;
+import jpai.Tuple2;
 
 /**
  * After a map kernel exits, Java runs only the elements from the lowest one that exited on; the
@@ -67,6 +68,35 @@ class ReexecutionTest {
         Arrays.setAll(indices, i -> MILLION - 1 - i);
         try (PArray<Integer> input = PArray.of(indices)) {
             DeviceRun.assertOnDeviceAsJava(lookUp, map, input, "no bad element");
+        }
+    }
+
+    /** Over a 2-D index space the lowest exiting element is the row-major first: Java runs from it, and throws there. */
+    @Test
+    void anExceptionInA2DRangeMapIsJavasAtTheFirstIndexInRowMajorOrder() {
+        int rows = 300;
+        int columns = 700;
+        int[] table = new int[rows * columns];
+        Random random = new Random(33);
+        for (int k = 0; k < table.length; k++) {
+            table[k] = random.nextInt(1000);
+        }
+        int first = rows * columns / 3 + random.nextInt(rows * columns / 2);
+        table[first] = -1;
+        table[first + 1 + random.nextInt(rows * columns - first - 1)] = -2;
+        Function<Tuple2<Integer, Integer>, Integer> f = ij -> {
+            int value = table[ij._1() * columns + ij._2()];
+            if (value < 0) {
+                throw new IllegalStateException("negative at (" + ij._1() + ", " + ij._2() + ")");
+            }
+            return value * 2 + ij._2();
+        };
+        try (PArray<Tuple2<Integer, Integer>> grid = PArray.range(rows, columns)) {
+            IllegalStateException device = DeviceRun.assertThrowsAsJava(IllegalStateException.class, f, AF.map(f), grid, true, "2-D range");
+            assertEquals("negative at (" + first / columns + ", " + first % columns + ")", device.getMessage());
+            ApplyProfile profile = AF.lastProfile();
+            assertTrue(profile.kernelExits() == 1, profile.toString());
+            assertEquals(rows * columns - first, profile.reexecutedElements(), "Java ran from the first exiting element on: " + profile);
         }
     }
 
