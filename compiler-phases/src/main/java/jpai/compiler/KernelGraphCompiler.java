@@ -82,6 +82,9 @@ import jpai.compiler.plugin.PipelinePoint;
  * captured element readers and the JDK methods kernels leave to Java ({@code MethodsLeftToJava}).
  * Then, while a virtual call is left whose receiver is one of several constants, "calls on constant
  * receivers" ({@link CallsOnConstantReceiversPhase}) and "inline" again.</li>
+ * <li>"untaken branches as speculations" ({@link UntakenBranchesAsSpeculationsPhase}), only when
+ * compiling from the body's HotSpot profile ({@link Speculation#UNTAKEN_BRANCHES}, the parser then
+ * removing never-executed code): the parser's exits for never-taken branches name that speculation.</li>
  * <li>"caught implicit exceptions" ({@link CaughtImplicitExceptionsPhase}): a {@code catch} of an
  * implicit exception whose object the handler does not read becomes a branch.</li>
  * <li>"box identity comparisons" ({@link BoxIdentityComparisonsPhase}): {@code ==} of two boxes
@@ -107,8 +110,9 @@ import jpai.compiler.plugin.PipelinePoint;
  * with {@code -Djpai.math=opencl} unless {@code -Djpai.floatmath=false}); "loop-invariant exits"
  * ({@link LoopInvariantExitsPhase}); "counted loop index stamps" ({@link CountedLoopIndexStampPhase});
  * Graal's conditional elimination;
- * "speculative bounds check hoisting"
- * ({@link SpeculativeBoundsCheckHoistingPhase}).</li>
+ * "speculative bounds check hoisting" ({@link SpeculativeBoundsCheckHoistingPhase}), unless
+ * {@link Speculation#HOISTED_BOUNDS_CHECKS} is not allowed (it failed before); likewise "loop-invariant
+ * exits" moves exits out of loop bodies only while {@link Speculation#HOISTED_LOOP_EXITS} is.</li>
  * <li>Graal's conditional elimination and dead code elimination, once more.</li>
  * </ol>
  *

@@ -35,7 +35,8 @@ import jpai.runtime.profile.Profiler;
  * The kernels compiled from one user function, one per data type it was applied to and set of phase
  * plugins it was compiled with ({@code -Djpai.phases}, service providers: a kernel compiled with a
  * plugin is never served to a compilation without it), or the reason there is none. Thread-safe;
- * each kernel is compiled once.
+ * each kernel is compiled once, and again only when a speculation it makes has failed since
+ * ({@link SpeculationHistory}) or, for a map that did not compile, once from HotSpot's profile.
  */
 final class KernelCache {
 
@@ -330,10 +331,6 @@ final class KernelCache {
         return speculations.learn(failed);
     }
 
-    /** How many times a failed speculation made this function's kernels be recompiled. */
-    int recompiles() {
-        return speculations.recompiles();
-    }
 
     /** The reduce kernel for elements of {@code type}, this cache's function being the combiner. */
     Compiled forReduce(DataType type) {
