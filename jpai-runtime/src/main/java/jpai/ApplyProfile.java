@@ -28,8 +28,16 @@ import jpai.runtime.profile.Json;
  * @param deviceToHostNanos   device time of device→host transfers made during the apply
  * @param deviceToHostBytes   bytes brought back during the apply
  * @param deviceToHostCount   transfer commands to the host during the apply
- * @param fellBack            whether the apply ran on Java threads instead of the device
+ * @param fellBack            whether the apply ran on Java threads instead of the device, in
+ *                            whole or in part (elements re-run after a kernel exit)
  * @param fallbackReason      why it fell back, or null
+ * @param kernelExits         kernels that exited because an element left the device's path
+ *                            (a Java exception path, or a failed speculation)
+ * @param failedSpeculations  of those exits, the failed speculations (the data was fine, the
+ *                            kernel's assumption was not: docs/java-semantics.md, "Speculation")
+ * @param recompiles          kernels compiled during the apply to replace one whose speculation failed
+ * @param reexecutedElements  elements Java ran after a kernel exit (all of them when the whole
+ *                            operation re-ran, those from the first exiting element on for a map)
  */
 public record ApplyProfile(
         String operation,
@@ -49,7 +57,11 @@ public record ApplyProfile(
         long deviceToHostBytes,
         int deviceToHostCount,
         boolean fellBack,
-        String fallbackReason) {
+        String fallbackReason,
+        int kernelExits,
+        int failedSpeculations,
+        int recompiles,
+        long reexecutedElements) {
 
     /** Wall time not accounted for by the other parts: the host's overhead. Never negative. */
     public long otherNanos() {
@@ -58,17 +70,17 @@ public record ApplyProfile(
 
     /** The header of {@link #toTableRow()}'s table. */
     public static String tableHeader() {
-        return String.format(Locale.ROOT, "%-40s %-24s %10s %9s %9s %9s %9s %9s %9s %9s %12s %12s %s",
+        return String.format(Locale.ROOT, "%-40s %-24s %10s %9s %9s %9s %9s %9s %9s %9s %12s %12s %5s %6s %10s %s",
                 "operation", "device", "wall_us", "graal_us", "cgen_us", "build_us", "h2d_us", "kernel_us", "d2h_us", "other_us",
-                "h2d_bytes", "d2h_bytes", "fallback");
+                "h2d_bytes", "d2h_bytes", "exits", "recomp", "reexecuted", "fallback");
     }
 
     /** One line of microseconds and bytes, aligned under {@link #tableHeader()}. */
     public String toTableRow() {
-        return String.format(Locale.ROOT, "%-40s %-24s %10.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %12d %12d %s",
+        return String.format(Locale.ROOT, "%-40s %-24s %10.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %12d %12d %5d %6d %10d %s",
                 clip(operation, 40), clip(device, 24), micros(wallNanos), micros(graalNanos), micros(codeGenerationNanos),
                 micros(driverBuildNanos), micros(hostToDeviceNanos), micros(kernelNanos), micros(deviceToHostNanos),
-                micros(otherNanos()), hostToDeviceBytes, deviceToHostBytes, fellBack ? "yes: " + fallbackReason : "no");
+                micros(otherNanos()), hostToDeviceBytes, deviceToHostBytes, kernelExits, recompiles, reexecutedElements, fellBack ? "yes: " + fallbackReason : "no");
     }
 
     /** The profile as one JSON object, times in nanoseconds. */
@@ -93,6 +105,10 @@ public record ApplyProfile(
                 .field("otherNanos", otherNanos())
                 .field("fellBack", fellBack)
                 .field("fallbackReason", fallbackReason)
+                .field("kernelExits", kernelExits)
+                .field("failedSpeculations", failedSpeculations)
+                .field("recompiles", recompiles)
+                .field("reexecutedElements", reexecutedElements)
                 .toString();
     }
 

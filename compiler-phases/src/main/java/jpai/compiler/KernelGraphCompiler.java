@@ -20,6 +20,11 @@ import jdk.graal.compiler.nodes.StructuredGraph;
 import jdk.graal.compiler.nodes.StructuredGraph.AllowAssumptions;
 import jdk.graal.compiler.phases.BasePhase;
 import jdk.graal.compiler.phases.OptimisticOptimizations;
+import jdk.graal.compiler.nodes.spi.ProfileProvider;
+import jdk.vm.ci.meta.DefaultProfilingInfo;
+import jdk.vm.ci.meta.ProfilingInfo;
+import jdk.vm.ci.meta.TriState;
+import jpai.compiler.phases.UntakenBranchesAsSpeculationsPhase;
 import jdk.graal.compiler.phases.PhaseSuite;
 import jdk.graal.compiler.phases.common.CanonicalizerPhase;
 import jdk.graal.compiler.phases.common.ConditionalEliminationPhase;
@@ -77,6 +82,9 @@ import jpai.compiler.plugin.PipelinePoint;
  * captured element readers and the JDK methods kernels leave to Java ({@code MethodsLeftToJava}).
  * Then, while a virtual call is left whose receiver is one of several constants, "calls on constant
  * receivers" ({@link CallsOnConstantReceiversPhase}) and "inline" again.</li>
+ * <li>"untaken branches as speculations" ({@link UntakenBranchesAsSpeculationsPhase}), only when
+ * compiling from the body's HotSpot profile ({@link Speculation#UNTAKEN_BRANCHES}, the parser then
+ * removing never-executed code): the parser's exits for never-taken branches name that speculation.</li>
  * <li>"caught implicit exceptions" ({@link CaughtImplicitExceptionsPhase}): a {@code catch} of an
  * implicit exception whose object the handler does not read becomes a branch.</li>
  * <li>"box identity comparisons" ({@link BoxIdentityComparisonsPhase}): {@code ==} of two boxes
@@ -102,8 +110,9 @@ import jpai.compiler.plugin.PipelinePoint;
  * with {@code -Djpai.math=opencl} unless {@code -Djpai.floatmath=false}); "loop-invariant exits"
  * ({@link LoopInvariantExitsPhase}); "counted loop index stamps" ({@link CountedLoopIndexStampPhase});
  * Graal's conditional elimination;
- * "speculative bounds check hoisting"
- * ({@link SpeculativeBoundsCheckHoistingPhase}).</li>
+ * "speculative bounds check hoisting" ({@link SpeculativeBoundsCheckHoistingPhase}), unless
+ * {@link Speculation#HOISTED_BOUNDS_CHECKS} is not allowed (it failed before); likewise "loop-invariant
+ * exits" moves exits out of loop bodies only while {@link Speculation#HOISTED_LOOP_EXITS} is.</li>
  * <li>Graal's conditional elimination and dead code elimination, once more.</li>
  * </ol>
  *
@@ -182,20 +191,35 @@ public final class KernelGraphCompiler {
      * @throws KernelBailoutException if the code cannot become a kernel; the message says why and where
      */
     public KernelGraph compile(Object function, Method interfaceMethod, KernelSignature signature) {
+        return compile(function, interfaceMethod, signature, Speculations.WITHOUT_PROFILE);
+    }
+
+    /**
+     * {@link #compile(Object, Method, KernelSignature)} (which makes {@link Speculations#WITHOUT_PROFILE})
+     * making only the {@code speculations} given:
+     * the runtime leaves out those it saw fail for this function. A speculation left out keeps the
+     * exits where Java's code has them ({@link Speculation}).
+     */
+    public KernelGraph compile(Object function, Method interfaceMethod, KernelSignature signature, Speculations speculations) {
+        java.util.Objects.requireNonNull(speculations, "speculations");
         ResolvedJavaMethod entry = resolveImplementation(function, interfaceMethod);
         PhaseTimings timings = new PhaseTimings();
         LambdaDescription lambda = describe(function.getClass(), entry);
         DebugContext debug = graal.newDebugContext(lambda.identifier());
+        boolean fromProfile = speculations.allows(Speculation.UNTAKEN_BRANCHES) && isMature(lambda.bodyMethod().getProfilingInfo());
         try (DebugContext.Scope scope = debug.scope("JPAI", lambda.identifier())) {
             // No inlining while parsing: it would bypass KernelInliningPolicy, which keeps the Math
             // functions the device computes as calls (the InliningPhase inlines everything else).
             OptionValues options = new OptionValues(graal.options(), BytecodeParserOptions.InlineDuringParsing, false);
-            StructuredGraph graph = new StructuredGraph.Builder(options, debug, AllowAssumptions.NO)
+            StructuredGraph.Builder builder = new StructuredGraph.Builder(options, debug, AllowAssumptions.NO)
                     .method(entry)
                     .name(lambda.identifier())
-                    .trackNodeSourcePosition(true)
-                    .build();
-            HighTierContext context = highTierContext();
+                    .trackNodeSourcePosition(true);
+            if (fromProfile) {
+                builder.profileProvider(new BodyProfileOnly(lambda.bodyMethod()));
+            }
+            StructuredGraph graph = builder.build();
+            HighTierContext context = highTierContext(fromProfile);
             CanonicalizerPhase canonicalizer = CanonicalizerPhase.create();
 
             KernelInputs inputs = new KernelInputs(signature);
@@ -213,6 +237,9 @@ public final class KernelGraphCompiler {
             for (int round = 0; round < MAX_DISPATCH_ROUNDS && CallsOnConstantReceiversPhase.appliesTo(graph, context); round++) {
                 run("calls on constant receivers", timings, CallsOnConstantReceiversPhase::new, graph, context);
                 run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(readerMethods), canonicalizer), graph, context);
+            }
+            if (fromProfile) {
+                run("untaken branches as speculations", timings, UntakenBranchesAsSpeculationsPhase::new, graph, context);
             }
             run("caught implicit exceptions", timings, CaughtImplicitExceptionsPhase::new, graph, context);
             run("box identity comparisons", timings, BoxIdentityComparisonsPhase::new, graph, context);
@@ -243,10 +270,12 @@ public final class KernelGraphCompiler {
             if (math == MathFunctions.OPENCL_BUILTINS && floatTranscendentals()) {
                 run("float transcendentals", timings, FloatTranscendentalsPhase::new, graph, context);
             }
-            run("loop-invariant exits", timings, () -> new LoopInvariantExitsPhase(canonicalizer), graph, context);
+            run("loop-invariant exits", timings, () -> new LoopInvariantExitsPhase(canonicalizer, speculations.allows(Speculation.HOISTED_LOOP_EXITS)), graph, context);
             run("counted loop index stamps", timings, () -> new CountedLoopIndexStampPhase(canonicalizer), graph, context);
             run("conditional elimination", timings, () -> new ConditionalEliminationPhase(canonicalizer, false), graph, context);
-            run("speculative bounds check hoisting", timings, () -> new SpeculativeBoundsCheckHoistingPhase(canonicalizer), graph, context);
+            if (speculations.allows(Speculation.HOISTED_BOUNDS_CHECKS)) {
+                run("speculative bounds check hoisting", timings, () -> new SpeculativeBoundsCheckHoistingPhase(canonicalizer), graph, context);
+            }
             run("conditional elimination", timings, () -> new ConditionalEliminationPhase(canonicalizer, false), graph, context);
             run("dead code elimination", timings, DeadCodeEliminationPhase::new, graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after kernel phases");
@@ -359,6 +388,48 @@ public final class KernelGraphCompiler {
      * bounds, null and division checks would be left to lowering, which kernels never reach.
      */
     HighTierContext highTierContext() {
+        return highTierContext(false);
+    }
+
+    /**
+     * The optimistic optimisation {@link #compile} makes from a profile: never-executed code
+     * removal alone (the parser puts an {@code UnreachedCode} exit where a branch's probability is 0).
+     */
+    private static final OptimisticOptimizations NEVER_EXECUTED_CODE_ONLY = OptimisticOptimizations.ALL.remove(OptimisticOptimizations.Optimization.UseTypeCheckedInlining,
+                    OptimisticOptimizations.Optimization.UseTypeCheckHints, OptimisticOptimizations.Optimization.UseExceptionProbabilityForOperations,
+                    OptimisticOptimizations.Optimization.UseExceptionProbability, OptimisticOptimizations.Optimization.UseLoopLimitChecks);
+
+    /**
+     * Whether {@code function}'s body (the method the user wrote: a lambda's {@code lambda$...}) has
+     * a mature HotSpot profile, from running in Java: then {@link #compile} with
+     * {@link Speculation#UNTAKEN_BRANCHES} compiles the branches it never took as exits.
+     */
+    public boolean hasMatureProfile(Object function, Method interfaceMethod) {
+        return isMature(describe(function.getClass(), resolveImplementation(function, interfaceMethod)).bodyMethod().getProfilingInfo());
+    }
+
+    private static boolean isMature(ProfilingInfo profile) {
+        return profile != null && profile.isMature();
+    }
+
+    /**
+     * The profile of the function's body only: callees (the JDK's included, whose profiles come
+     * from the whole JVM's use and stop growing once HotSpot compiled them) are compiled whole.
+     */
+    private record BodyProfileOnly(ResolvedJavaMethod body) implements ProfileProvider {
+        @Override
+        public ProfilingInfo getProfilingInfo(ResolvedJavaMethod method) {
+            return getProfilingInfo(method, true, true);
+        }
+
+        @Override
+        public ProfilingInfo getProfilingInfo(ResolvedJavaMethod method, boolean includeNormal, boolean includeOSR) {
+            return method.equals(body) ? method.getProfilingInfo(includeNormal, includeOSR) : DefaultProfilingInfo.get(TriState.UNKNOWN);
+        }
+    }
+
+    /** {@link #highTierContext()}; {@code fromProfile}: with never-executed code removal ({@link Speculation#UNTAKEN_BRANCHES}). */
+    private HighTierContext highTierContext(boolean fromProfile) {
         PhaseSuite<HighTierContext> graphBuilderSuite = graal.graphBuilderSuite().copy();
         ListIterator<BasePhase<? super HighTierContext>> position = graphBuilderSuite.findPhase(GraphBuilderPhase.class);
         GraphBuilderPhase parser = (GraphBuilderPhase) position.previous();
@@ -369,7 +440,7 @@ public final class KernelGraphCompiler {
             config.getPlugins().prependNodePlugin(new MathAsStrictMathPlugin(graal.providers().getMetaAccess()));
         }
         position.set(parser.copyWithConfig(config));
-        return new HighTierContext(graal.providers(), graphBuilderSuite, OptimisticOptimizations.NONE);
+        return new HighTierContext(graal.providers(), graphBuilderSuite, fromProfile ? NEVER_EXECUTED_CODE_ONLY : OptimisticOptimizations.NONE);
     }
 
     @SuppressWarnings("unchecked")

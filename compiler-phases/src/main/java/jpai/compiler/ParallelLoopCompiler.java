@@ -124,7 +124,7 @@ public final class ParallelLoopCompiler {
      * @throws LoopCarriedDependencesPhase.LoopCarriedDependenceException if the compiler sees iterations depend on each other
      */
     public LoopKernel compile(Method body, List<ValueShape> parameterShapes, List<MarkedVariable> parallel, MarkedVariable reduce, boolean reassociate) {
-        return compile(body, parameterShapes, Map.of(), List.of(), parallel, reduce, reassociate);
+        return compile(body, parameterShapes, Map.of(), List.of(), parallel, reduce, reassociate, Speculations.WITHOUT_PROFILE);
     }
 
     /**
@@ -141,10 +141,13 @@ public final class ParallelLoopCompiler {
      * ({@link LoopBound}) count the receiver as argument 0, as the runtime's argument arrays do. A
      * write to a field of the receiver, or into an array read from a field, is refused.
      *
+     * <p>Makes only the {@code speculations} given (those from HotSpot's profile are never made for a
+     * method yet).
+     *
      * @param indexed by the method's parameter index (0 is its first declared parameter)
      */
     public LoopKernel compile(Method body, List<ValueShape> parameterShapes, Map<Integer, IndexedElements> indexed, List<CapturedValue> receiverFields, List<MarkedVariable> parallel,
-                    MarkedVariable reduce, boolean reassociate) {
+                    MarkedVariable reduce, boolean reassociate, Speculations speculations) {
         ResolvedJavaMethod method = graal.providers().getMetaAccess().lookupJavaMethod(body);
         LambdaDescription description = new LambdaDescription(method, method, SourceLocation.of(method, 0));
         int firstParameter = method.isStatic() ? 0 : 1;
@@ -213,10 +216,12 @@ public final class ParallelLoopCompiler {
             if (lambdas.math() == MathFunctions.OPENCL_BUILTINS && KernelGraphCompiler.floatTranscendentals()) {
                 KernelGraphCompiler.run("float transcendentals", timings, FloatTranscendentalsPhase::new, graph, context);
             }
-            KernelGraphCompiler.run("loop-invariant exits", timings, () -> new LoopInvariantExitsPhase(canonicalizer), graph, context);
+            KernelGraphCompiler.run("loop-invariant exits", timings, () -> new LoopInvariantExitsPhase(canonicalizer, speculations.allows(Speculation.HOISTED_LOOP_EXITS)), graph, context);
             KernelGraphCompiler.run("counted loop index stamps", timings, () -> new CountedLoopIndexStampPhase(canonicalizer), graph, context);
             KernelGraphCompiler.run("conditional elimination", timings, () -> new ConditionalEliminationPhase(canonicalizer, false), graph, context);
-            KernelGraphCompiler.run("speculative bounds check hoisting", timings, () -> new SpeculativeBoundsCheckHoistingPhase(canonicalizer), graph, context);
+            if (speculations.allows(Speculation.HOISTED_BOUNDS_CHECKS)) {
+                KernelGraphCompiler.run("speculative bounds check hoisting", timings, () -> new SpeculativeBoundsCheckHoistingPhase(canonicalizer), graph, context);
+            }
             KernelGraphCompiler.run("conditional elimination", timings, () -> new ConditionalEliminationPhase(canonicalizer, false), graph, context);
             KernelGraphCompiler.run("dead code elimination", timings, DeadCodeEliminationPhase::new, graph, context);
             KernelGraphCompiler.run("loop-carried dependences", timings, () -> new LoopCarriedDependencesPhase(inputs), graph, context);

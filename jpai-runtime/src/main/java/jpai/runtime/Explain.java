@@ -22,6 +22,16 @@ public final class Explain {
         }
     }
 
+    /**
+     * An operation's kernel exited at an element, and Java ran the elements it had to
+     * ({@code reason} says which, and what the runtime learnt). Printed with -Djpai.explain=true.
+     */
+    public static void kernelExited(String operation, String reason) {
+        if (JpaiOptions.explain()) {
+            once(operation + " left the device: " + reason);
+        }
+    }
+
     /** An accelerated method ran in Java, as written, instead of on OpenCL. Printed with -Djpai.explain=true. */
     public static void methodInJava(String method, String reason) {
         if (JpaiOptions.explain()) {
@@ -61,6 +71,13 @@ public final class Explain {
     public static void tiling(String function, String note) {
         if (JpaiOptions.explain()) {
             once(function + ": " + note);
+        }
+    }
+
+    /** What the runtime speculates about a function, or learnt from a failed speculation. Printed with -Djpai.explain=true. */
+    public static void speculation(String operation, String what) {
+        if (JpaiOptions.explain()) {
+            once(operation + ": " + what);
         }
     }
 

@@ -61,7 +61,59 @@ public final class JpaiOptions {
      */
     public static final String TILING = "jpai.tiling";
 
+    /**
+     * {@code -Djpai.speculation.maxRecompiles=N}: how many times one function's kernels are recompiled
+     * because a speculation failed (default {@value #DEFAULT_MAX_RECOMPILES}). Each recompile leaves
+     * out the speculation that failed; the one that reaches the bound leaves out every speculation, so
+     * the function's kernels stop speculating. 0: never recompiled (each failure re-runs elements in
+     * Java). Read at each failure.
+     */
+    public static final String MAX_RECOMPILES = "jpai.speculation.maxRecompiles";
+    public static final int DEFAULT_MAX_RECOMPILES = 4;
+
+    /**
+     * {@code -Djpai.speculation.profile=bailouts|always|never}: when a map's kernel is compiled from
+     * HotSpot's profile of the function's body, with the branches it never took in Java as exits
+     * ({@code Speculation.UNTAKEN_BRANCHES}). {@code bailouts} (default): only a function whose kernel
+     * did not compile, once it has run in Java (the apply's fallback, or the Java-threads executor);
+     * {@code always}: also a function compiled for the first time after it ran in Java; {@code never}.
+     */
+    public static final String PROFILE_SPECULATION = "jpai.speculation.profile";
+
+    /** The values of {@link #PROFILE_SPECULATION}. */
+    public enum ProfileSpeculation {
+        BAILOUTS, ALWAYS, NEVER
+    }
+
     private JpaiOptions() {
+    }
+
+    /** When kernels are compiled from HotSpot's profile ({@link #PROFILE_SPECULATION}). */
+    public static ProfileSpeculation profileSpeculation() {
+        String value = System.getProperty(PROFILE_SPECULATION);
+        if (value == null || value.isBlank()) {
+            return ProfileSpeculation.BAILOUTS;
+        }
+        try {
+            return ProfileSpeculation.valueOf(value.strip().toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            Explain.notice("-D" + PROFILE_SPECULATION + "=" + value + " is not bailouts, always or never; bailouts is used");
+            return ProfileSpeculation.BAILOUTS;
+        }
+    }
+
+    /** The bound on recompiles per function after failed speculations ({@link #MAX_RECOMPILES}), at least 0. */
+    public static int maxRecompiles() {
+        String value = System.getProperty(MAX_RECOMPILES);
+        if (value == null || value.isBlank()) {
+            return DEFAULT_MAX_RECOMPILES;
+        }
+        try {
+            return Math.max(0, Integer.parseInt(value.strip()));
+        } catch (NumberFormatException e) {
+            Explain.notice("-D" + MAX_RECOMPILES + "=" + value + " is not a whole number; " + DEFAULT_MAX_RECOMPILES + " recompiles are allowed per function");
+            return DEFAULT_MAX_RECOMPILES;
+        }
     }
 
     public static boolean explain() {

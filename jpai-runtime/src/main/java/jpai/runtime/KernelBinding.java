@@ -7,6 +7,7 @@ import jdk.vm.ci.meta.JavaKind;
 import jpai.PArray;
 import jpai.Tuple;
 import jpai.ocl.KernelParameter;
+import jpai.ocl.KernelStatus;
 import jpai.runtime.memory.PArrayStorage;
 import jpai.runtime.opencl.KernelLaunch;
 import jpai.runtime.opencl.LaunchResult;
@@ -183,7 +184,7 @@ final class KernelBinding {
     /** As {@link #checkStatus(LaunchResult)}, naming the element's indices in {@code indexSpace} (its extents, or null). */
     static void checkStatus(LaunchResult result, int[] indexSpace) {
         if (result.hasStatus() && result.status(0) != 0) {
-            throw new KernelDeoptimizedException(result.status(0), result.status(1), indexSpace);
+            throw new KernelDeoptimizedException(result.status(0), KernelStatus.element(result.status(0), result.status(1)), indexSpace);
         }
     }
 

@@ -18,6 +18,8 @@ import jpai.compiler.KernelGraph;
 import jpai.compiler.KernelGraphCompiler;
 import jpai.compiler.MathFunctions;
 import jpai.compiler.KernelSignature;
+import jpai.compiler.Speculation;
+import jpai.compiler.Speculations;
 import jpai.compiler.ValueShape;
 import jpai.compiler.plugin.PhasePluginConfigurationException;
 import jpai.compiler.plugin.PhasePlugins;
@@ -32,7 +34,8 @@ import jpai.runtime.profile.Profiler;
  * The kernels compiled from one user function, one per data type it was applied to and set of phase
  * plugins it was compiled with ({@code -Djpai.phases}, service providers: a kernel compiled with a
  * plugin is never served to a compilation without it), or the reason there is none. Thread-safe;
- * each kernel is compiled once.
+ * each kernel is compiled once, and again only when a speculation it makes has failed since
+ * ({@link SpeculationHistory}) or, for a map that did not compile, once from HotSpot's profile.
  */
 final class KernelCache {
 
@@ -44,11 +47,19 @@ final class KernelCache {
      * @param description the function as messages name it ("lambda at Saxpy.java:42")
      * @param captureOwners for each captured value of the kernel, in slot order, the functional
      *            object whose field it is
+     * @param compiledWith the speculations it was compiled with ({@link Speculations}; a list of the
+     *            mapper's and the combiner's for a fused reduction): a kernel compiled with
+     *            speculations since seen failing is compiled again
      */
-    record Compiled(KernelSource kernel, String bailout, String description, List<Object> captureOwners, Object[] finalCaptureValues) {
+    record Compiled(KernelSource kernel, String bailout, String description, List<Object> captureOwners, Object[] finalCaptureValues, Object compiledWith) {
 
         static Compiled failed(String bailout, String description) {
-            return new Compiled(null, bailout, description, List.of(), null);
+            return new Compiled(null, bailout, description, List.of(), null, null);
+        }
+
+        /** This compilation made with {@code speculations}: the key a later lookup compares. */
+        Compiled compiledWith(Object speculations) {
+            return new Compiled(kernel, bailout, description, captureOwners, finalCaptureValues, speculations);
         }
 
         /**
@@ -64,7 +75,7 @@ final class KernelCache {
                     allFinal &= java.lang.reflect.Modifier.isFinal(field.getModifiers());
                 }
             }
-            return new Compiled(kernel, null, description, owners, allFinal ? read(captures, owners) : null);
+            return new Compiled(kernel, null, description, owners, allFinal ? read(captures, owners) : null, null);
         }
 
         /**
@@ -111,6 +122,12 @@ final class KernelCache {
     private final Object function;
     private final Method interfaceMethod;
     private final ConcurrentHashMap<List<Object>, Compiled> kernels = new ConcurrentHashMap<>();
+    /** The speculations this function's kernels may make, narrowed when one fails. */
+    private final SpeculationHistory speculations = new SpeculationHistory();
+    /** How often a function whose kernel did not compile asks whether its profile is mature. */
+    private static final long PROFILE_CHECK_INTERVAL_NANOS = 10_000_000;
+    /** When {@link #hasMatureProfile()} may ask again ({@link System#nanoTime()}). */
+    private volatile long nextProfileCheck = System.nanoTime();
     private volatile String description;
     private volatile List<CapturedValue> captures;
     private volatile LastMap lastMap;
@@ -207,8 +224,10 @@ final class KernelCache {
             return Compiled.failed(plugins.problem(), description());
         }
         LastMap last = lastMap;
+        // a kernel compiled with no speculation since left out; a bailout may compile from a profile later
         if (last != null && last.input() == input && last.output() == output && last.indexDimensions() == indexDimensions && last.plugins() == plugins.key()
-                        && last.tiling() == JpaiOptions.tiling()) {
+                        && last.tiling() == JpaiOptions.tiling() && last.compiled().kernel() != null
+                        && ((Speculations) last.compiled().compiledWith()).isWithin(speculations.allowed())) {
             return last.compiled();
         }
         Compiled compiled = mapKernel(input, output, indexDimensions, plugins);
@@ -235,12 +254,83 @@ final class KernelCache {
     }
 
     private Compiled mapKernel(DataType input, DataType output, int indexDimensions, Plugins plugins) {
-        return kernels.computeIfAbsent(List.of("map", input, output, indexDimensions, plugins.key(), JpaiOptions.tiling()), key -> compile(() -> {
-            KernelGraph graph = graph(new KernelSignature(argumentsFor(input), KernelShapes.of(output), captures()), plugins.configured());
-            MapKernelSpec spec = new MapKernelSpec(KernelShapes.kinds(input), KernelShapes.kinds(output), indexDimensions);
-            return generate(graph, generator -> generator.map(graph, spec), ownersOf(graph, function));
-        }));
+        return kernels.compute(List.of("map", input, output, indexDimensions, plugins.key(), JpaiOptions.tiling()), (key, existing) -> {
+            Speculations allowed = speculations.allowed();
+            boolean profileAllowed = allowed.allows(Speculation.UNTAKEN_BRANCHES) && JpaiOptions.profileSpeculation() != JpaiOptions.ProfileSpeculation.NEVER;
+            boolean fromProfile;
+            if (existing != null && ((Speculations) existing.compiledWith()).isWithin(allowed)) {
+                // a function whose kernel did not compile is compiled once more when it has run in
+                // Java: its profile may show that what stopped it is on a path it never takes
+                boolean retry = existing.kernel() == null && profileAllowed && !((Speculations) existing.compiledWith()).allows(Speculation.UNTAKEN_BRANCHES) && hasMatureProfile();
+                if (!retry) {
+                    return existing;
+                }
+                fromProfile = true;
+            } else {
+                if (existing != null && existing.kernel() != null) {
+                    Profiler.recompiled();
+                }
+                fromProfile = profileAllowed && JpaiOptions.profileSpeculation() == JpaiOptions.ProfileSpeculation.ALWAYS && hasMatureProfile();
+            }
+            Speculations used = fromProfile ? allowed : allowed.without(Speculation.UNTAKEN_BRANCHES);
+            Compiled compiled = compile(() -> {
+                KernelGraph graph = graph(new KernelSignature(argumentsFor(input), KernelShapes.of(output), captures()), plugins.configured(), used);
+                MapKernelSpec spec = new MapKernelSpec(KernelShapes.kinds(input), KernelShapes.kinds(output), indexDimensions);
+                return generate(graph, generator -> generator.map(graph, spec), ownersOf(graph, function));
+            }).compiledWith(used);
+            if (fromProfile) {
+                Explain.speculation("map of " + description(), compiled.kernel() != null
+                                ? "compiled from HotSpot's profile of its Java runs: the branches it never took there are exits that recompile it when taken"
+                                : "compiled again from HotSpot's profile of its Java runs, still not a kernel: " + compiled.bailout());
+            }
+            return compiled;
+        });
     }
+
+    /**
+     * Whether the function's body has a mature HotSpot profile (it ran in Java enough); false without
+     * Graal. Asked at most every {@link #PROFILE_CHECK_INTERVAL_NANOS} for a function whose kernel did
+     * not compile (the question costs JVMCI look-ups; a small map on Java threads costs microseconds).
+     */
+    private boolean hasMatureProfile() {
+        long now = System.nanoTime();
+        if (now - nextProfileCheck < 0) {
+            return false;
+        }
+        nextProfileCheck = now + PROFILE_CHECK_INTERVAL_NANOS;
+        try {
+            return new KernelGraphCompiler(MathFunctions.JAVA).hasMatureProfile(function, interfaceMethod);
+        } catch (RuntimeException | LinkageError e) {
+            return false;
+        }
+    }
+
+    /**
+     * The kernel under {@code key}, compiled by {@code compilation} unless the one there was compiled
+     * with {@code speculations}: one compiled with speculations since seen failing is replaced (and
+     * the apply's profile counts a recompile).
+     */
+    private Compiled compileUnlessCurrent(List<Object> key, Object speculations, Compilation compilation) {
+        return kernels.compute(key, (k, existing) -> {
+            if (existing != null && speculations.equals(existing.compiledWith())) {
+                return existing;
+            }
+            if (existing != null && existing.kernel() != null) {
+                Profiler.recompiled();
+            }
+            return compilation.run().compiledWith(speculations);
+        });
+    }
+
+    /**
+     * A kernel of this function (or of a fused reduction it is part of) exited because
+     * {@code failed} did not hold: the speculation is left out of its next compilation, within the
+     * bound on recompiles. Returns what happened, as a clause for the explanation.
+     */
+    String speculationFailed(Speculation failed) {
+        return speculations.learn(failed);
+    }
+
 
     /** The reduce kernel for elements of {@code type}, this cache's function being the combiner. */
     Compiled forReduce(DataType type) {
@@ -258,7 +348,8 @@ final class KernelCache {
             return Compiled.failed(plugins.problem(), description());
         }
         LastReduce last = lastReduce;
-        if (last != null && last.type() == type && last.mapper() == mapper && last.inputType() == inputType && last.plugins() == plugins.key()) {
+        if (last != null && last.type() == type && last.mapper() == mapper && last.inputType() == inputType && last.plugins() == plugins.key()
+                        && reduceSpeculations(mapper).equals(last.compiled().compiledWith())) {
             return last.compiled();
         }
         Compiled compiled = reduceKernel(type, mapper, inputType, plugins);
@@ -266,13 +357,23 @@ final class KernelCache {
         return compiled;
     }
 
+    /**
+     * The speculations of a reduction's kernel: the mapper's (none without one) and the combiner's,
+     * never from a profile (reductions are not compiled from HotSpot's profile yet).
+     */
+    private List<Speculations> reduceSpeculations(KernelCache mapper) {
+        return List.of(mapper == null ? Speculations.NONE : mapper.speculations.allowed().without(Speculation.UNTAKEN_BRANCHES),
+                        speculations.allowed().without(Speculation.UNTAKEN_BRANCHES));
+    }
+
     private Compiled reduceKernel(DataType type, KernelCache mapper, DataType inputType, Plugins plugins) {
-        return kernels.computeIfAbsent(List.of("reduce", type, mapper == null ? "" : mapper, inputType, plugins.key()), key -> compile(() -> {
+        List<Speculations> allowed = reduceSpeculations(mapper);
+        return compileUnlessCurrent(List.of("reduce", type, mapper == null ? "" : mapper, inputType, plugins.key()), allowed, () -> compile(() -> {
             ValueShape shape = KernelShapes.of(type);
-            KernelGraph combiner = graph(new KernelSignature(List.of(shape, shape), shape, captures()), plugins.configured());
+            KernelGraph combiner = graph(new KernelSignature(List.of(shape, shape), shape, captures()), plugins.configured(), allowed.get(1));
             KernelGraph mapperGraph = null;
             if (mapper != null) {
-                mapperGraph = mapper.graph(new KernelSignature(mapper.argumentsFor(inputType), shape, mapper.captures()), plugins.configured());
+                mapperGraph = mapper.graph(new KernelSignature(mapper.argumentsFor(inputType), shape, mapper.captures()), plugins.configured(), allowed.get(0));
             }
             KernelGraph mapped = mapperGraph;
             ReduceKernelSpec spec = new ReduceKernelSpec(KernelShapes.kinds(inputType), KernelShapes.kinds(type), CombiningTree.LEAF);
@@ -336,14 +437,14 @@ final class KernelCache {
         return known;
     }
 
-    private KernelGraph graph(KernelSignature signature, PhasePlugins plugins) {
+    private KernelGraph graph(KernelSignature signature, PhasePlugins plugins, Speculations allowed) {
         long start = System.nanoTime();
         KernelGraphCompiler compiler = new KernelGraphCompiler(MathFunctions.fromSystemProperty(), plugins);
         if (compiler.math() != MathFunctions.JAVA) {
             Explain.notice("kernels compute Math's sin, exp, pow and other transcendental functions with OpenCL's built-ins (-D" + MathFunctions.PROPERTY + "="
                             + compiler.math().optionValue() + "): their results are within OpenCL's error bounds (docs/java-semantics.md), up to 16 ulps, not Math's 1 to 2.5");
         }
-        KernelGraph graph = compiler.compile(function, interfaceMethod, signature);
+        KernelGraph graph = compiler.compile(function, interfaceMethod, signature, allowed);
         Profiler.graal(System.nanoTime() - start);
         return graph;
     }

@@ -4,12 +4,18 @@ import jpai.ocl.DeoptReason;
 
 /**
  * A kernel left the device path at some element because Java would have taken an exception path
- * there (an index out of bounds, a division by zero, ...): the operation must run in Java, which
- * gives Java's result or throws Java's exception.
+ * there (an index out of bounds, a division by zero, ...), or because a speculation of the kernel
+ * failed ({@link DeoptReason#speculation()}): the operation must run in Java, which gives Java's
+ * result or throws Java's exception.
  */
 final class KernelDeoptimizedException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
+
+    /** Why the kernel exited, or null when it never ran (the data could not be bound). */
+    private final transient DeoptReason reason;
+    /** The element it exited at (the lowest, for a map), or 0 when it never ran. */
+    private final int element;
 
     KernelDeoptimizedException(int code, int element) {
         this(code, element, null);
@@ -20,8 +26,9 @@ final class KernelDeoptimizedException extends RuntimeException {
      *            2-D or 3-D range, so that the message names the indices of the element too; else null
      */
     KernelDeoptimizedException(int code, int element, int[] indexSpace) {
-        super("at element " + (element == Integer.MAX_VALUE ? "2^31-1 or beyond" : element + indices(element, indexSpace)) + ", " + DeoptReason.fromCode(code).message()
-                        + "; the operation re-ran in Java");
+        super("at element " + (element == Integer.MAX_VALUE ? "2^31-1 or beyond" : element + indices(element, indexSpace)) + ", " + DeoptReason.fromCode(code).message());
+        this.reason = DeoptReason.fromCode(code);
+        this.element = element;
     }
 
     /** " (index (i, j))" of row-major element {@code element} in {@code indexSpace}, or "" for none. */
@@ -45,5 +52,22 @@ final class KernelDeoptimizedException extends RuntimeException {
     /** The kernel could not take this apply's data ({@code why}), so the operation ran in Java without launching it. */
     KernelDeoptimizedException(String why) {
         super(why + "; the operation ran in Java");
+        this.reason = null;
+        this.element = 0;
+    }
+
+    /** Why the kernel exited, or null when it did not run. */
+    DeoptReason reason() {
+        return reason;
+    }
+
+    /** The element the kernel exited at (for a map, the lowest that exited), or 0 when it did not run. */
+    int element() {
+        return element;
+    }
+
+    /** Whether a kernel ran and exited (else the data could not be bound and no kernel ran). */
+    boolean kernelExited() {
+        return reason != null;
     }
 }

@@ -120,8 +120,9 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
                 case SEQUENTIAL -> JavaMap.sequential(definition.function, input, output);
                 case THREADS -> JavaMap.threads(definition.function, input, output);
                 case AUTO, ACCELERATOR -> {
-                    if (!runOnDevice(input, output)) {
-                        JavaMap.threads(definition.function, input, output);
+                    long computed = runOnDevice(input, output);
+                    if (computed < input.length()) {
+                        JavaMap.threads(definition.function, input, output, computed);
                     }
                 }
             }
@@ -132,11 +133,19 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         }
     }
 
-    /** Tries the OpenCL device; false (after saying why) when the map must run in Java. */
-    private boolean runOnDevice(PArray<T> input, PArray<R> output) {
+    /**
+     * Tries the OpenCL device. Returns how many elements, from the first, hold Java's results when
+     * it returns: all of them when the kernel ran to the end, none (after saying why) when the map
+     * must run in Java; after a kernel exit, those before the lowest element that exited. A map
+     * kernel writes nothing but its output elements and an element it completes took the path Java
+     * takes, with no effect outside the element, so Java need only run the elements from the exit on
+     * to give the sequential loop's results, effects and exception (docs/java-semantics.md,
+     * "Re-execution after an exit").
+     */
+    private long runOnDevice(PArray<T> input, PArray<R> output) {
         DeviceChoice.OpenCL device = Offload.device(executor, () -> "map of " + definition.kernels.description());
         if (device == null) {
-            return false;
+            return 0;
         }
         int[] indexSpace = PArrayStorage.rangeExtents(input); // a range is read from no buffer: its work-items' ids are its elements
         KernelCache.Compiled compiled = definition.kernels.forMap(input.type(), output.type(), indexSpace == null ? 0 : indexSpace.length);
@@ -144,16 +153,19 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         if (reason == null) {
             try {
                 DeviceMap.run(device, compiled, input, output, indexSpace);
-                return true;
+                return input.length();
             } catch (KernelDeoptimizedException e) {
-                Offload.deoptimized("map of " + compiled.description(), e.getMessage());
-                return false;
+                long first = e.kernelExited() ? e.element() : 0;
+                String rerun = first == 0 ? "the operation re-ran in Java"
+                                : "elements " + first + " to " + (input.length() - 1) + " re-ran in Java (the kernel's results before element " + first + " are Java's and were kept)";
+                KernelExits.handle("map of " + compiled.description(), e, rerun, input.length() - first, definition.kernels);
+                return first;
             } catch (OpenCLRuntimeException e) {
                 reason = e.getMessage();
             }
         }
         Offload.fallBack("map of " + compiled.description(), reason);
-        return false;
+        return 0;
     }
 
     /** Runtime type analysis: the output type is the type of {@code f(element 0)}. */

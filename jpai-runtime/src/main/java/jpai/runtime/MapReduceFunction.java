@@ -55,7 +55,7 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
                 }
                 return reduce.resultArray(DeviceReduce.run(device, compiled, partials, reduce.identity(), reduce.type(), input));
             } catch (KernelDeoptimizedException e) {
-                Offload.deoptimized(toString(), e.getMessage());
+                KernelExits.handle(toString(), e, "the operation re-ran in Java", input.length(), map.kernels(), reduce.kernels());
             } catch (OpenCLRuntimeException e) {
                 Offload.fallBack(toString(), e.getMessage());
             }

@@ -43,13 +43,19 @@ public final class Offload {
     }
 
     /**
-     * The device ran the operation but an element took a Java exception path: the operation re-runs
-     * in Java, which gives Java's answer or throws Java's exception. This is the speculation working
-     * as designed, not a fallback, so {@code -Djpai.fallback=error} does not make it an error.
+     * The device ran the operation but an element took a Java exception path, or a speculation of
+     * the kernel failed: Java runs what it must ({@code reason} says what), which gives Java's answer
+     * or throws Java's exception. This is the speculation working as designed, not a fallback, so
+     * {@code -Djpai.fallback=error} does not make it an error; nor is a kernel that could not take
+     * this apply's data ({@code kernelRan} false: a ragged captured matrix, say), whose next apply may.
      */
-    public static void deoptimized(String operation, String reason) {
+    public static void deoptimized(String operation, String reason, boolean kernelRan) {
         Profiler.fellBack(reason);
-        Explain.fallback(operation, reason);
+        if (kernelRan) {
+            Explain.kernelExited(operation, reason);
+        } else {
+            Explain.fallback(operation, reason);
+        }
     }
 
     /** {@link #deoptimized} for an accelerated method: its original body runs from the start. */

@@ -98,7 +98,7 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
             try {
                 return DeviceReduce.run(device, compiled, compiled, identity, type, input);
             } catch (KernelDeoptimizedException e) {
-                Offload.deoptimized("reduce of " + compiled.description(), e.getMessage());
+                KernelExits.handle("reduce of " + compiled.description(), e, "the operation re-ran in Java", input.length(), kernels);
                 return null;
             } catch (OpenCLRuntimeException e) {
                 reason = e.getMessage();

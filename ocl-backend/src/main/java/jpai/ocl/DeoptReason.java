@@ -1,6 +1,8 @@
 package jpai.ocl;
 
 import jdk.vm.ci.meta.DeoptimizationReason;
+import jdk.vm.ci.meta.SpeculationLog;
+import jpai.compiler.Speculation;
 
 /**
  * Why a kernel function left before computing its result: the code an element function returns,
@@ -10,7 +12,8 @@ import jdk.vm.ci.meta.DeoptimizationReason;
  * <p>The compiler marks each Java exception path with a JVMCI {@link DeoptimizationReason}
  * ({@code ExceptionPathsToDeoptimizationPhase}), and each bounds check it hoists out of a loop
  * with {@link DeoptimizationReason#LoopLimitCheck} ({@code SpeculativeBoundsCheckHoistingPhase});
- * {@link #of(DeoptimizationReason)} maps them here.
+ * {@link #of(DeoptimizationReason)} maps them here. Exits that a speculation made ({@link Speculation}:
+ * the hoisted checks) carry it, and {@link #speculation()} names it: the runtime learns from those.
  */
 public enum DeoptReason {
     /** The function computed its result. */
@@ -40,7 +43,17 @@ public enum DeoptReason {
      * The function reached a computation kernels leave to Java by design (the compiler's
      * {@code MethodsLeftToJava}: today the reduction of huge arguments of sin, cos and tan).
      */
-    LEFT_TO_JAVA(9, "an input needs a computation kernels leave to Java (sin, cos or tan of an argument of magnitude 2^19 pi/2 or more)");
+    LEFT_TO_JAVA(9, "an input needs a computation kernels leave to Java (sin, cos or tan of an argument of magnitude 2^19 pi/2 or more)"),
+    /**
+     * An exit with a loop-invariant condition, moved from a counted loop's body to before the loop
+     * ({@code LoopInvariantExitsPhase}), failed: Java throws there only if the loop reaches the test.
+     */
+    HOISTED_LOOP_EXIT(10, "a test moved out of a loop's body failed before the loop (Java throws only if the loop reaches that test)"),
+    /**
+     * The function took a branch that HotSpot's profile said it never took while it ran in Java,
+     * which the kernel was compiled without ({@code UntakenBranchesAsSpeculationsPhase}).
+     */
+    UNTAKEN_BRANCH(11, "the function took a branch it never took while it ran in Java (the kernel was compiled from HotSpot's profile without it)");
 
     private final int code;
     private final String message;
@@ -48,6 +61,20 @@ public enum DeoptReason {
     DeoptReason(int code, String message) {
         this.code = code;
         this.message = message;
+    }
+
+    /**
+     * The speculation whose failure this exit is (the data may be fine, the kernel's assumption was
+     * wrong: recompiling without it helps), or null for an exit where Java's own code leaves the
+     * kernel's path (an exception Java raises at that element, or a computation left to Java).
+     */
+    public Speculation speculation() {
+        return switch (this) {
+            case HOISTED_BOUNDS_CHECK -> Speculation.HOISTED_BOUNDS_CHECKS;
+            case HOISTED_LOOP_EXIT -> Speculation.HOISTED_LOOP_EXITS;
+            case UNTAKEN_BRANCH -> Speculation.UNTAKEN_BRANCHES;
+            default -> null;
+        };
     }
 
     /** The number the kernel returns and writes to {@code jpai_status[0]}. */
@@ -68,6 +95,22 @@ public enum DeoptReason {
             }
         }
         return OTHER_DEOPT;
+    }
+
+    /**
+     * The reason for an exit the compiler marked with {@code reason} and {@code speculation} (Graal's
+     * speculation of the node, null for none): a speculation of JPAI's names the exit.
+     */
+    public static DeoptReason of(DeoptimizationReason reason, SpeculationLog.Speculation speculation) {
+        Speculation own = Speculation.of(speculation);
+        if (own != null) {
+            return switch (own) {
+                case HOISTED_BOUNDS_CHECKS -> HOISTED_BOUNDS_CHECK;
+                case HOISTED_LOOP_EXITS -> HOISTED_LOOP_EXIT;
+                case UNTAKEN_BRANCHES -> UNTAKEN_BRANCH;
+            };
+        }
+        return of(reason);
     }
 
     /** The reason for a deoptimisation the compiler marked with {@code reason}. */

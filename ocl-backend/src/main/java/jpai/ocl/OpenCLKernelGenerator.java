@@ -27,9 +27,10 @@ import jpai.ocl.codegen.Helper;
  *
  * <p>Every kernel ends with {@code const long n, __global int *jpai_status}: the number of elements,
  * and two ints the runtime zeroes before the launch. A work-item whose function returns a nonzero
- * {@link DeoptReason} code writes it to {@code jpai_status[0]} (the first writer wins, by
- * {@code atomic_cmpxchg}) and its element index, saturated to {@code INT_MAX}, to
- * {@code jpai_status[1]}, and stops. After the kernel, a nonzero {@code jpai_status[0]} means the
+ * {@link DeoptReason} code writes it to {@code jpai_status[0]} and its element index, saturated to
+ * {@code INT_MAX}, to {@code jpai_status[1]} (encoded: {@link KernelStatus}), and stops: in a map the
+ * lowest element wins ({@code atomic_min}), so the runtime re-runs in Java only the elements from it
+ * on; in a reduction the first writer wins ({@code atomic_cmpxchg}). After the kernel, a nonzero {@code jpai_status[0]} means the
  * outputs are not Java's: the runtime must run the operation in Java instead.
  */
 public final class OpenCLKernelGenerator {
@@ -44,10 +45,21 @@ public final class OpenCLKernelGenerator {
     public static final String FAST_MATH_BUILD_OPTIONS = "-cl-fast-relaxed-math";
 
     private static final String REPORT_FUNCTION = """
-            /* Records why the kernel cannot give Java's result: the first reason and its element win. */
+            /* Records why the kernel cannot give Java's result: the first reason and its element win
+               (the element word holds element + INT_MIN: KernelStatus). */
             static void jpai_report(__global int *jpai_status, int reason, long index) {
                 if (atomic_cmpxchg(jpai_status, 0, reason) == 0) {
-                    jpai_status[1] = (int) min(index, (long) INT_MAX);
+                    jpai_status[1] = (int) (min(index, (long) INT_MAX) + (long) INT_MIN);
+                }
+            }
+
+            /* Records the lowest element that exits (element + INT_MIN, so the zeroed word is above
+               every one) and a reason, that element's unless elements of other reasons exit at once:
+               the runtime re-runs in Java only the elements from the lowest one on. */
+            static void jpai_report_lowest(__global int *jpai_status, int reason, long index) {
+                const int word = (int) (min(index, (long) INT_MAX) + (long) INT_MIN);
+                if (atomic_min(jpai_status + 1, word) > word) {
+                    atomic_xchg(jpai_status, reason);
                 }
             }""";
 
@@ -226,7 +238,7 @@ public final class OpenCLKernelGenerator {
         List<String> results = declareComponents(code, "r", spec.outputComponents());
         code.line("int reason = " + call(function, captureNames, arguments, addressesOf(results)) + ";");
         code.open("if (reason != 0)");
-        code.line("jpai_report(jpai_status, reason, i);");
+        code.line("jpai_report_lowest(jpai_status, reason, i);");
         code.line("return;");
         code.close();
         for (int i = 0; i < results.size(); i++) {

@@ -242,6 +242,7 @@ final class OpenCLTestDevice {
                 }
             }
             clEnqueueReadBuffer(queue, statusBuffer, CL_TRUE, 0, 2L * Sizeof.cl_int, Pointer.to(status), 0, null, null);
+            status[1] = KernelStatus.element(status[0], status[1]); // the tests read the element itself
             return new Result(outputs, status);
         } finally {
             for (cl_mem buffer : buffers) {

@@ -25,6 +25,7 @@ import jdk.graal.compiler.nodes.calc.IntegerLessThanNode;
 import jdk.graal.compiler.nodes.spi.CoreProviders;
 import jdk.graal.compiler.phases.common.CanonicalizerPhase;
 import jdk.graal.compiler.phases.common.PostRunCanonicalizationPhase;
+import jpai.compiler.Speculation;
 
 /**
  * Moves exits whose condition does not change in a counted loop to before the loop. A kernel that
@@ -46,10 +47,21 @@ import jdk.graal.compiler.phases.common.PostRunCanonicalizationPhase;
 public final class LoopInvariantExitsPhase extends PostRunCanonicalizationPhase<CoreProviders> {
 
     private final CanonicalizerPhase canonicalizer;
+    /** Whether exits in counted loop bodies move too ({@link Speculation#HOISTED_LOOP_EXITS}); those at the top of a loop always do. */
+    private final boolean hoistFromBodies;
 
     public LoopInvariantExitsPhase(CanonicalizerPhase canonicalizer) {
+        this(canonicalizer, true);
+    }
+
+    /**
+     * @param hoistFromBodies whether to move exits out of counted loop bodies as well, a speculation
+     *            (they may not run at all in Java); false once the runtime saw one fail
+     */
+    public LoopInvariantExitsPhase(CanonicalizerPhase canonicalizer, boolean hoistFromBodies) {
         super(canonicalizer);
         this.canonicalizer = canonicalizer;
+        this.hoistFromBodies = hoistFromBodies;
     }
 
     @Override
@@ -72,7 +84,7 @@ public final class LoopInvariantExitsPhase extends PostRunCanonicalizationPhase<
                 canonicalizer.apply(graph, context);
             }
             for (LoopBeginNode loop : graph.getNodes(LoopBeginNode.TYPE).snapshot()) {
-                if (loop.isAlive()) {
+                if (hoistFromBodies && loop.isAlive()) {
                     moved |= hoistFromCountedBody(graph, loop);
                 }
             }
@@ -90,7 +102,7 @@ public final class LoopInvariantExitsPhase extends PostRunCanonicalizationPhase<
         while (node != null) {
             ExitTest exit = node instanceof IfNode test ? ExitTest.of(test, loop) : null;
             if (exit != null) {
-                guardBefore(graph, loop, exit.test().condition(), exit.exitWhen(), exit.exit(), exit.exit().getNodeSourcePosition());
+                guardBefore(graph, loop, exit.test().condition(), exit.exitWhen(), exit.exit(), exit.exit().getNodeSourcePosition(), false);
                 node = exit.takeTheOtherBranch(graph).next();
                 moved = true;
             } else if (node instanceof FixedWithNextNode withNext && !(node instanceof LoopExitNode) && !(node instanceof AbstractMergeNode) && !(node instanceof Invoke)) {
@@ -111,11 +123,11 @@ public final class LoopInvariantExitsPhase extends PostRunCanonicalizationPhase<
         for (Node node : CountedLoop.bodyNodes(loop)) {
             ExitTest exit = node instanceof IfNode test ? ExitTest.of(test, loop) : null;
             if (exit != null) {
-                guardBefore(graph, loop, whenRunning(graph, counted, exit.test().condition(), exit.exitWhen()), true, exit.exit(), exit.exit().getNodeSourcePosition());
+                guardBefore(graph, loop, whenRunning(graph, counted, exit.test().condition(), exit.exitWhen()), true, exit.exit(), exit.exit().getNodeSourcePosition(), true);
                 exit.takeTheOtherBranch(graph);
                 moved = true;
             } else if (node instanceof FixedGuardNode guard && !(guard.getCondition() instanceof LogicConstantNode) && CountedLoop.isInvariant(guard.getCondition(), loop)) {
-                guardBefore(graph, loop, whenRunning(graph, counted, guard.getCondition(), guard.isNegated()), true, guard, guard.getNodeSourcePosition());
+                guardBefore(graph, loop, whenRunning(graph, counted, guard.getCondition(), guard.isNegated()), true, guard, guard.getNodeSourcePosition(), true);
                 guard.setCondition(LogicConstantNode.forBoolean(!guard.isNegated(), graph), guard.isNegated());
                 moved = true;
             }
@@ -148,9 +160,16 @@ public final class LoopInvariantExitsPhase extends PostRunCanonicalizationPhase<
         }
     }
 
-    /** Before {@code loop}: a guard that exits with {@code exit}'s reason and action when {@code condition} is {@code exitWhen}. */
-    private static void guardBefore(StructuredGraph graph, LoopBeginNode loop, LogicNode condition, boolean exitWhen, StaticDeoptimizingNode exit, NodeSourcePosition position) {
-        FixedGuardNode guard = graph.add(new FixedGuardNode(condition, exit.getReason(), exit.getAction(), exitWhen));
+    /**
+     * Before {@code loop}: a guard that exits with {@code exit}'s reason and action when
+     * {@code condition} is {@code exitWhen}; {@code speculative}: the exit might not have run in
+     * Java (it was in the body), so the guard carries {@link Speculation#HOISTED_LOOP_EXITS} and its
+     * exit names that speculation, not Java's exception.
+     */
+    private static void guardBefore(StructuredGraph graph, LoopBeginNode loop, LogicNode condition, boolean exitWhen, StaticDeoptimizingNode exit, NodeSourcePosition position,
+                    boolean speculative) {
+        FixedGuardNode guard = graph.add(speculative ? new FixedGuardNode(condition, exit.getReason(), exit.getAction(), Speculation.HOISTED_LOOP_EXITS.asGraalSpeculation(), exitWhen)
+                        : new FixedGuardNode(condition, exit.getReason(), exit.getAction(), exitWhen));
         guard.setNodeSourcePosition(position);
         graph.addBeforeFixed(loop.forwardEnd(), guard);
     }

@@ -17,6 +17,7 @@ import jdk.vm.ci.meta.DeoptimizationReason;
 import jdk.vm.ci.meta.JavaKind;
 import jpai.compiler.KernelBailoutException;
 import jpai.compiler.ParallelLoopCompiler;
+import jpai.compiler.Speculations;
 import jpai.compiler.ValueShape;
 import jpai.compiler.loops.IndexedElements;
 import jpai.compiler.loops.LoopBound;
@@ -86,7 +87,7 @@ class IndexedParametersToArraysPhaseTest {
         ValueShape floatArray = new ValueShape.PrimitiveArray(JavaKind.Float);
         // the loop variable i is in slot 3 (after alpha, x, y) over the whole method
         ParallelLoopCompiler.LoopKernel loop = new ParallelLoopCompiler().compile(method("saxpy"), List.of(new ValueShape.Primitive(JavaKind.Float), floatArray, floatArray),
-                        Map.of(1, floats(), 2, floats()), List.of(), List.of(new MarkedVariable(3, 0, 10_000)), null, false);
+                        Map.of(1, floats(), 2, floats()), List.of(), List.of(new MarkedVariable(3, 0, 10_000)), null, false, Speculations.WITHOUT_PROFILE);
         var graph = loop.graph().graph();
         assertEquals(0, graph.getNodes().filter(n -> n instanceof Invoke).count(), "no call is left");
         assertEquals(1, graph.getNodes().filter(StoreIndexedNode.class).count(), "y.put is one element store");
@@ -100,7 +101,7 @@ class IndexedParametersToArraysPhaseTest {
     @Test
     void anyOtherCallOnTheParameterIsRefusedNamingIt() {
         KernelBailoutException e = assertThrows(KernelBailoutException.class, () -> new ParallelLoopCompiler().compile(method("callsAnotherMethod"),
-                        List.of(new ValueShape.PrimitiveArray(JavaKind.Float)), Map.of(0, floats()), List.of(), List.of(new MarkedVariable(1, 0, 10_000)), null, false));
+                        List.of(new ValueShape.PrimitiveArray(JavaKind.Float)), Map.of(0, floats()), List.of(), List.of(new MarkedVariable(1, 0, 10_000)), null, false, Speculations.WITHOUT_PROFILE));
         assertTrue(e.getMessage().startsWith("the parameter x (a Elements<Float>) is used by"), e.getMessage());
         assertTrue(e.getMessage().contains("put(long, value)"), e.getMessage());
     }

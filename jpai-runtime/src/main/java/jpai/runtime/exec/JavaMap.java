@@ -28,6 +28,15 @@ public final class JavaMap {
 
     /** The Java-threads executor. */
     public static <T, R> void threads(Function<T, R> function, PArray<T> input, PArray<R> output) {
+        threads(function, input, output, 0);
+    }
+
+    /**
+     * The Java-threads executor on elements {@code first} to the last only: the others of
+     * {@code output} keep what they hold (a kernel's results, brought back to the host first).
+     * A failure is the one of the first failing element from {@code first} on.
+     */
+    public static <T, R> void threads(Function<T, R> function, PArray<T> input, PArray<R> output, long first) {
         ChunkLoops loops = ChunkLoopCopies.of(function);
         // Leased, not through arenas: closing the output (every apply makes one) then costs no
         // thread handshake. Taken once here, on the calling thread: the workers then only read and
@@ -35,7 +44,7 @@ public final class JavaMap {
         try (BufferLeases leases = BufferLeases.of(input, output)) {
             ElementReader reader = ElementReader.ofLeased(input);
             ElementWriter writer = ElementWriter.ofLeased(output);
-            Chunks.forEach(input.length(), (from, to) -> loops.map(erased(function), reader, writer, from, to));
+            Chunks.forEach(input.length() - first, (from, to) -> loops.map(erased(function), reader, writer, first + from, first + to));
         }
     }
 

@@ -14,6 +14,8 @@ import jpai.agent.MarkedLocal;
 import jpai.compiler.KernelBailoutException;
 import jpai.compiler.CapturedValue;
 import jpai.compiler.ParallelLoopCompiler;
+import jpai.compiler.Speculation;
+import jpai.compiler.Speculations;
 import jpai.compiler.ValueShape;
 import jpai.compiler.loops.IndexedElements;
 import jpai.compiler.loops.MarkedVariable;
@@ -25,6 +27,8 @@ import jpai.runtime.Explain;
 import jpai.FallbackException;
 import jpai.runtime.JpaiOptions;
 import jpai.runtime.Offload;
+import jpai.runtime.SpeculationHistory;
+import jpai.runtime.profile.Profiler;
 import jpai.runtime.device.DeviceChoice;
 import jpai.runtime.opencl.InPlaceUpdate;
 import jpai.runtime.opencl.OpenCLRuntime;
@@ -45,6 +49,10 @@ final class AcceleratedMethod {
     private final boolean reassociate;
     private volatile String name;
     private volatile CompiledLoop compiled;
+    /** The speculations {@link #compiled} was compiled with. */
+    private volatile Speculations compiledWith;
+    /** The speculations the method's kernel may still make, narrowed when one fails. */
+    private final SpeculationHistory speculations = new SpeculationHistory();
 
     private AcceleratedMethod(Method body, List<MarkedVariable> parallel, MarkedVariable reduce, boolean reassociate) {
         this.body = body;
@@ -83,8 +91,12 @@ final class AcceleratedMethod {
         return known;
     }
 
-    /** One call: its result on the device, or {@link AcceleratedMethods#NOT_RUN}. */
+    /**
+     * One call: its result on the device, or {@link AcceleratedMethods#NOT_RUN}. Profiled as an
+     * apply is ({@code AF.lastProfile()}): the device's part, and whether the original body must run.
+     */
     Object call(Object[] arguments) {
+        Profiler.begin(name());
         try {
             return callOnDevice(arguments);
         } catch (FallbackException e) {
@@ -95,6 +107,8 @@ final class AcceleratedMethod {
         } catch (RuntimeException | LinkageError | AssertionError e) {
             Offload.methodFallBack(name(), "JPAI failed (" + e + ")");
             return AcceleratedMethods.NOT_RUN;
+        } finally {
+            Profiler.end();
         }
     }
 
@@ -133,16 +147,22 @@ final class AcceleratedMethod {
         if (loop.innerNotParallel() != null) {
             Explain.methodPartlySequential(name(), loop.innerNotParallel());
         }
-        return LoopLaunch.run(device, loop, arguments, values, name());
+        return LoopLaunch.run(device, loop, arguments, values, name(), speculations);
     }
 
+    /** The compiled loop, compiled again when a speculation it makes has failed since (bounded: {@link SpeculationHistory}). */
     private CompiledLoop compiled() {
         CompiledLoop known = compiled;
-        if (known == null) {
+        Speculations allowed = speculations.allowed().without(Speculation.UNTAKEN_BRANCHES);
+        if (known == null || !compiledWith.isWithin(allowed)) {
             synchronized (this) {
                 known = compiled;
-                if (known == null) {
-                    known = compile();
+                if (known == null || !compiledWith.isWithin(allowed)) {
+                    if (known != null && known.kernel() != null) {
+                        Profiler.recompiled();
+                    }
+                    known = compile(allowed);
+                    compiledWith = allowed;
                     compiled = known;
                 }
             }
@@ -150,7 +170,7 @@ final class AcceleratedMethod {
         return known;
     }
 
-    private CompiledLoop compile() {
+    private CompiledLoop compile(Speculations allowed) {
         boolean instance = !Modifier.isStatic(body.getModifiers());
         List<ValueShape> shapes = new ArrayList<>();
         Map<Integer, IndexedElements> indexed = new HashMap<>();
@@ -177,7 +197,7 @@ final class AcceleratedMethod {
         }
         try {
             List<CapturedValue> fields = instance ? ReceiverFields.of(body) : List.of();
-            ParallelLoopCompiler.LoopKernel loop = new ParallelLoopCompiler().compile(body, shapes, indexed, fields, parallel, reduce, reassociate);
+            ParallelLoopCompiler.LoopKernel loop = new ParallelLoopCompiler().compile(body, shapes, indexed, fields, parallel, reduce, reassociate, allowed);
             JavaKind reductionKind = null;
             if (loop.reduction() != null) {
                 reductionKind = loop.graph().signature().resultComponents().get(0);

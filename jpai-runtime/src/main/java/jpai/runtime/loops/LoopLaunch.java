@@ -11,6 +11,10 @@ import jpai.AF;
 import jpai.PArray;
 import jpai.compiler.loops.LoopBound;
 import jpai.ocl.DeoptReason;
+import jpai.ocl.KernelStatus;
+import jpai.compiler.Speculation;
+import jpai.runtime.SpeculationHistory;
+import jpai.runtime.profile.Profiler;
 import jpai.ocl.KernelParameter;
 import jpai.runtime.Explain;
 import jpai.runtime.Offload;
@@ -55,8 +59,10 @@ final class LoopLaunch {
     /**
      * @param arguments the call's arguments (an instance method's receiver first): what the loop bounds read
      * @param values the kernel's captured values by slot ({@link ReceiverFields#values})
+     * @param speculations what the method's kernels speculate: learns from a failed speculation, so
+     *            that the next call runs a kernel compiled without it
      */
-    static Object run(DeviceChoice.OpenCL device, CompiledLoop loop, Object[] arguments, Object[] values, String name) {
+    static Object run(DeviceChoice.OpenCL device, CompiledLoop loop, Object[] arguments, Object[] values, String name, SpeculationHistory speculations) {
         Object[] boundArguments = boundArguments(arguments);
         int dimensions = loop.dimensions();
         long[] firsts = new long[dimensions];
@@ -144,10 +150,15 @@ final class LoopLaunch {
             launched = true;
             LaunchResult result = context.launch(loop.kernel(), launch);
             if (result.hasStatus() && result.status(0) != 0) {
-                int element = result.status(1);
+                int element = KernelStatus.element(result.status(0), result.status(1));
                 String at = element == Integer.MAX_VALUE ? "at an iteration past 2^31 - 1" : "at iteration " + iteration(element, firsts, extents);
                 undo(updates);
-                Offload.methodDeoptimized(name, at + ", " + DeoptReason.fromCode(result.status(0)).message() + "; the call re-ran in Java from the start");
+                DeoptReason reason = DeoptReason.fromCode(result.status(0));
+                Speculation failed = reason.speculation();
+                Profiler.kernelExit(failed != null);
+                Profiler.reexecuted(iterations);
+                String learnt = failed == null ? "" : "; " + speculations.learn(failed);
+                Offload.methodDeoptimized(name, at + ", " + reason.message() + "; the call re-ran in Java from the start" + learnt);
                 return AcceleratedMethods.NOT_RUN;
             }
             for (WrittenArray array : written) {

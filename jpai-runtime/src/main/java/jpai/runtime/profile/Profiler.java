@@ -170,6 +170,33 @@ public final class Profiler {
         }
     }
 
+    /** A kernel exited at an element that left the device's path; {@code failedSpeculation}: a speculation failed, not a Java exception path. */
+    public static void kernelExit(boolean failedSpeculation) {
+        Collector collector = OPEN.get();
+        if (collector != null) {
+            collector.kernelExits++;
+            if (failedSpeculation) {
+                collector.failedSpeculations++;
+            }
+        }
+    }
+
+    /** A kernel was compiled again because a speculation of the one before failed. */
+    public static void recompiled() {
+        Collector collector = OPEN.get();
+        if (collector != null) {
+            collector.recompiles++;
+        }
+    }
+
+    /** Java ran {@code elements} elements again after a kernel exit. */
+    public static void reexecuted(long elements) {
+        Collector collector = OPEN.get();
+        if (collector != null) {
+            collector.reexecutedElements += elements;
+        }
+    }
+
     private static void print(ApplyProfile profile) {
         synchronized (Profiler.class) {
             if (!headerPrinted) {
@@ -200,6 +227,10 @@ public final class Profiler {
         long deviceToHostBytes;
         int deviceToHostCount;
         String fallbackReason;
+        int kernelExits;
+        int failedSpeculations;
+        int recompiles;
+        long reexecutedElements;
 
         Collector(String operation, Collector parent) {
             this.operation = operation;
@@ -209,7 +240,7 @@ public final class Profiler {
         ApplyProfile finish(long now) {
             return new ApplyProfile(operation, device, now - start, graal, codeGeneration, driverBuild, driverBuilds, diskCacheLoads,
                     hostToDevice, hostToDeviceBytes, hostToDeviceCount, kernel, kernelCount, deviceToHost, deviceToHostBytes,
-                    deviceToHostCount, fallbackReason != null, fallbackReason);
+                    deviceToHostCount, fallbackReason != null, fallbackReason, kernelExits, failedSpeculations, recompiles, reexecutedElements);
         }
 
         /** An inner apply's share, added to this outer one (its wall time is already inside ours). */
@@ -227,6 +258,10 @@ public final class Profiler {
             deviceToHost += inner.deviceToHostNanos();
             deviceToHostBytes += inner.deviceToHostBytes();
             deviceToHostCount += inner.deviceToHostCount();
+            kernelExits += inner.kernelExits();
+            failedSpeculations += inner.failedSpeculations();
+            recompiles += inner.recompiles();
+            reexecutedElements += inner.reexecutedElements();
             if (inner.fellBack() && fallbackReason == null) {
                 fallbackReason = inner.fallbackReason();
             }

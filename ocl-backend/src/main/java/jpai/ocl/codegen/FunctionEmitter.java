@@ -551,7 +551,7 @@ public final class FunctionEmitter {
         } else if (end instanceof ReturnNode ret) {
             emitReturn(ret, code);
         } else if (end instanceof DeoptimizeNode deoptimize) {
-            code.add(exit(exitCode(DeoptReason.of(deoptimize.getReason()), deoptimize)));
+            code.add(exit(exitCode(DeoptReason.of(deoptimize.getReason(), deoptimize.getSpeculation()), deoptimize)));
         } else if (end instanceof ControlSplitNode || end instanceof ControlSinkNode) {
             throw KernelBailoutException.at(end, describeUnsupported(end));
         } else if (block.getSuccessorCount() == 1) {
@@ -731,7 +731,7 @@ public final class FunctionEmitter {
         if (node instanceof FixedGuardNode guard) {
             String condition = operand(guard.condition());
             String fails = guard.isNegated() ? condition : "!" + parenthesized(condition);
-            code.add(new If(text(fails), Block.of(exit(exitCode(DeoptReason.of(guard.getReason()), guard)))));
+            code.add(new If(text(fails), Block.of(exit(exitCode(DeoptReason.of(guard.getReason(), guard.getSpeculation()), guard)))));
         } else if (node instanceof IntegerDivRemNode division) {
             emitDivision(division, code);
         } else if (node instanceof LoadIndexedNode load) {

@@ -17,6 +17,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import jpai.AF;
+import jpai.ApplyProfile;
 import jpai.runtime.opencl.KernelLaunches;
 
 /**
@@ -222,6 +224,31 @@ class AcceleratedMethodsTest extends WithTheAgent {
         assertEquals(javas.getMessage(), thrown[0].getMessage(), "at the element a sequential loop throws at");
         assertArrayEquals(expected, out, "with the writes before it, and none after");
         assertTrue(call.said().contains("at iteration i = ") && call.said().contains("re-ran in Java"), call.said());
+    }
+
+    @Test
+    void anEarlyBreakingInnerLoopExitsOnceIsRecompiledAndStaysOnTheDevice() {
+        int[] table = {5, 7, 11, 13};
+        Random random = new Random(17);
+        for (int call = 0; call < 4; call++) {
+            int[] keys = new int[N];
+            for (int k = 0; k < N; k++) {
+                keys[k] = random.nextInt();
+            }
+            int[] expected = new int[N];
+            assertNull(OriginalBodies.run("earlyBreakingSums", keys, table, 100, expected).thrown());
+            int[] out = new int[N];
+            Call<Void> result = run(() -> LoopKernels.earlyBreakingSums(keys, table, 100, out));
+            ApplyProfile profile = AF.lastProfile();
+            assertTrue(result.launched(), "call " + call + " launched a kernel");
+            assertArrayEquals(expected, out, "call " + call + ": Java's sums");
+            if (call == 0) {
+                assertTrue(profile.kernelExits() == 1 && profile.failedSpeculations() == 1 && profile.fellBack(), "the hoisted check failed once: " + profile);
+                assertTrue(result.said().contains("recompiled without it (recompile 1 of at most"), result.said());
+            } else {
+                assertTrue(profile.kernelExits() == 0 && !profile.fellBack() && profile.recompiles() == (call == 1 ? 1 : 0), "call " + call + " on the device: " + profile);
+            }
+        }
     }
 
     @Test

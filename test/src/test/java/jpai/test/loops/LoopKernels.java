@@ -135,6 +135,21 @@ final class LoopKernels {
 
     // ------------------------------------------------------------ Java exceptions inside the loop
 
+    /** Sums {@code table[0..bound)} until {@code j == keys[i] & 3}: its bounds check is hoisted, and fails where {@code bound > table.length}. */
+    @Accelerate
+    static void earlyBreakingSums(int[] keys, int[] table, int bound, int[] out) {
+        for (@Parallel int i = 0; i < out.length; i++) {
+            int sum = 0;
+            for (int j = 0; j < bound; j++) {
+                if (j == (keys[i] & 3)) {
+                    break;
+                }
+                sum += table[j];
+            }
+            out[i] = sum;
+        }
+    }
+
     @Accelerate
     static void shifted(int[] a, int[] out, int offset) {
         for (@Parallel int i = 0; i < out.length; i++) {
