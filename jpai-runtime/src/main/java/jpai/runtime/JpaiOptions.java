@@ -2,6 +2,9 @@ package jpai.runtime;
 
 import java.nio.file.Path;
 
+import jpai.ocl.ExactFloatDivSqrt;
+import jpai.ocl.GeneratorOptions;
+
 /**
  * The system properties users set to steer the runtime, read at each use so tests may change them.
  * Documented in the README.
@@ -55,6 +58,14 @@ public final class JpaiOptions {
      */
     public static final String FAST_MATH = "jpai.fastmath";
 
+    /**
+     * {@code -Djpai.exactDivSqrt=builtin|double|fma}: how kernels compute Java's correctly rounded
+     * float division and square root ({@link ExactFloatDivSqrt}); every choice gives Java's bits, they
+     * differ in speed by device. Default {@code builtin}. Read when a kernel is first compiled; kernels
+     * are kept per choice.
+     */
+    public static final String EXACT_DIV_SQRT = "jpai.exactDivSqrt";
+
     private JpaiOptions() {
     }
 
@@ -74,6 +85,21 @@ public final class JpaiOptions {
 
     public static boolean fastMath() {
         return Boolean.getBoolean(FAST_MATH);
+    }
+
+    /**
+     * What the code generator is asked for now ({@link #FAST_MATH}, {@link #EXACT_DIV_SQRT}); an
+     * IllegalArgumentException naming the property for a value it does not know.
+     */
+    public static GeneratorOptions generatorOptions() {
+        String value = System.getProperty(EXACT_DIV_SQRT);
+        ExactFloatDivSqrt divSqrt;
+        try {
+            divSqrt = value == null || value.isBlank() ? ExactFloatDivSqrt.BUILTIN : ExactFloatDivSqrt.fromOptionValue(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("-D" + EXACT_DIV_SQRT + "=" + value + ": " + e.getMessage(), e);
+        }
+        return new GeneratorOptions(fastMath(), divSqrt);
     }
 
     public static boolean profile() {

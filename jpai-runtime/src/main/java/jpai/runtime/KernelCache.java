@@ -30,9 +30,10 @@ import jpai.runtime.exec.CombiningTree;
 import jpai.runtime.profile.Profiler;
 
 /**
- * The kernels compiled from one user function, one per data type it was applied to and set of phase
+ * The kernels compiled from one user function, one per data type it was applied to, set of phase
  * plugins it was compiled with ({@code -Djpai.phases}, service providers: a kernel compiled with a
- * plugin is never served to a compilation without it), or the reason there is none. Thread-safe;
+ * plugin is never served to a compilation without it) and code generator options
+ * ({@code -Djpai.fastmath}, {@code -Djpai.exactDivSqrt}), or the reason there is none. Thread-safe;
  * each kernel is compiled once.
  */
 final class KernelCache {
@@ -87,11 +88,11 @@ final class KernelCache {
     }
 
     /** The last map kernel looked up, for the common case of a function applied again and again to one type. */
-    private record LastMap(DataType input, DataType output, int indexDimensions, Object plugins, Compiled compiled) {
+    private record LastMap(DataType input, DataType output, int indexDimensions, Object plugins, GeneratorOptions options, Compiled compiled) {
     }
 
     /** The last reduce kernel looked up (see {@link LastMap}). */
-    private record LastReduce(DataType type, KernelCache mapper, DataType inputType, Object plugins, Compiled compiled) {
+    private record LastReduce(DataType type, KernelCache mapper, DataType inputType, Object plugins, GeneratorOptions options, Compiled compiled) {
     }
 
     /**
@@ -207,12 +208,19 @@ final class KernelCache {
         if (plugins.problem() != null) {
             return Compiled.failed(plugins.problem(), description());
         }
+        GeneratorOptions options;
+        try {
+            options = JpaiOptions.generatorOptions();
+        } catch (IllegalArgumentException e) {
+            return Compiled.failed(e.getMessage(), description());
+        }
         LastMap last = lastMap;
-        if (last != null && last.input() == input && last.output() == output && last.indexDimensions() == indexDimensions && last.plugins() == plugins.key()) {
+        if (last != null && last.input() == input && last.output() == output && last.indexDimensions() == indexDimensions && last.plugins() == plugins.key()
+                        && last.options().equals(options)) {
             return last.compiled();
         }
-        Compiled compiled = mapKernel(input, output, indexDimensions, plugins);
-        lastMap = new LastMap(input, output, indexDimensions, plugins.key(), compiled);
+        Compiled compiled = mapKernel(input, output, indexDimensions, plugins, options);
+        lastMap = new LastMap(input, output, indexDimensions, plugins.key(), options, compiled);
         return compiled;
     }
 
@@ -234,11 +242,11 @@ final class KernelCache {
         }
     }
 
-    private Compiled mapKernel(DataType input, DataType output, int indexDimensions, Plugins plugins) {
-        return kernels.computeIfAbsent(List.of("map", input, output, indexDimensions, plugins.key()), key -> compile(() -> {
+    private Compiled mapKernel(DataType input, DataType output, int indexDimensions, Plugins plugins, GeneratorOptions options) {
+        return kernels.computeIfAbsent(List.of("map", input, output, indexDimensions, plugins.key(), options), key -> compile(() -> {
             KernelGraph graph = graph(new KernelSignature(argumentsFor(input), KernelShapes.of(output), captures()), plugins.configured());
             MapKernelSpec spec = new MapKernelSpec(KernelShapes.kinds(input), KernelShapes.kinds(output), indexDimensions);
-            return generate(graph, generator -> generator.map(graph, spec), ownersOf(graph, function));
+            return generate(graph, options, generator -> generator.map(graph, spec), ownersOf(graph, function));
         }));
     }
 
@@ -257,17 +265,24 @@ final class KernelCache {
         if (plugins.problem() != null) {
             return Compiled.failed(plugins.problem(), description());
         }
+        GeneratorOptions options;
+        try {
+            options = JpaiOptions.generatorOptions();
+        } catch (IllegalArgumentException e) {
+            return Compiled.failed(e.getMessage(), description());
+        }
         LastReduce last = lastReduce;
-        if (last != null && last.type() == type && last.mapper() == mapper && last.inputType() == inputType && last.plugins() == plugins.key()) {
+        if (last != null && last.type() == type && last.mapper() == mapper && last.inputType() == inputType && last.plugins() == plugins.key()
+                        && last.options().equals(options)) {
             return last.compiled();
         }
-        Compiled compiled = reduceKernel(type, mapper, inputType, plugins);
-        lastReduce = new LastReduce(type, mapper, inputType, plugins.key(), compiled);
+        Compiled compiled = reduceKernel(type, mapper, inputType, plugins, options);
+        lastReduce = new LastReduce(type, mapper, inputType, plugins.key(), options, compiled);
         return compiled;
     }
 
-    private Compiled reduceKernel(DataType type, KernelCache mapper, DataType inputType, Plugins plugins) {
-        return kernels.computeIfAbsent(List.of("reduce", type, mapper == null ? "" : mapper, inputType, plugins.key()), key -> compile(() -> {
+    private Compiled reduceKernel(DataType type, KernelCache mapper, DataType inputType, Plugins plugins, GeneratorOptions options) {
+        return kernels.computeIfAbsent(List.of("reduce", type, mapper == null ? "" : mapper, inputType, plugins.key(), options), key -> compile(() -> {
             ValueShape shape = KernelShapes.of(type);
             KernelGraph combiner = graph(new KernelSignature(List.of(shape, shape), shape, captures()), plugins.configured());
             KernelGraph mapperGraph = null;
@@ -281,7 +296,7 @@ final class KernelCache {
                 owners.addAll(ownersOf(mapped, mapper.function));
             }
             owners.addAll(ownersOf(combiner, function));
-            return generate(combiner, generator -> generator.reduce(combiner, mapped, spec), owners);
+            return generate(combiner, options, generator -> generator.reduce(combiner, mapped, spec), owners);
         }, mapper));
     }
 
@@ -354,13 +369,13 @@ final class KernelCache {
     }
 
     /** Runs the generator, times it and dumps the kernel; {@code owners} says whose fields the captures are. */
-    private Compiled generate(KernelGraph main, Function<OpenCLKernelGenerator, KernelSource> generation, List<Object> owners) {
+    private Compiled generate(KernelGraph main, GeneratorOptions options, Function<OpenCLKernelGenerator, KernelSource> generation, List<Object> owners) {
         long start = System.nanoTime();
-        if (JpaiOptions.fastMath()) {
+        if (options.fastMath()) {
             Explain.notice("kernels are built with OpenCL's relaxed math (-D" + JpaiOptions.FAST_MATH + "=true): floating-point results may differ from Java's"
                             + " (fused multiply-adds; NaN, infinities and signed zeros not kept)");
         }
-        KernelSource source = generation.apply(new OpenCLKernelGenerator(JpaiOptions.fastMath() ? new GeneratorOptions(true) : GeneratorOptions.JAVA_SEMANTICS));
+        KernelSource source = generation.apply(new OpenCLKernelGenerator(options));
         Profiler.codeGeneration(System.nanoTime() - start);
         dump(main, source);
         return Compiled.of(source, description(), owners);

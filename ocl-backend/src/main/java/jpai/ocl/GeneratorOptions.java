@@ -2,16 +2,35 @@ package jpai.ocl;
 
 /**
  * How the generator trades Java's exact results for speed. The backend reads no system property;
- * the runtime maps its options (e.g. {@code -Djpai.fastmath=true}) to this record.
+ * the runtime maps its options (e.g. {@code -Djpai.fastmath=true}, {@code -Djpai.exactDivSqrt}) to
+ * this record.
  *
  * @param fastMath off (the default): floating-point results are Java's, bit for bit, except the
  *            transcendental functions listed in {@code docs/java-semantics.md}. On: the program is
  *            built with {@code -cl-fast-relaxed-math} and may contract {@code a * b + c} into fused
  *            multiply-adds, so results may differ from Java's in the last bits, and NaN, infinities
  *            and signed zeros may not be kept.
+ * @param divSqrt how {@code float} division and square root are computed exactly; ignored under
+ *            {@code fastMath} (OpenCL's relaxed {@code /} and {@code sqrt} then)
  */
-public record GeneratorOptions(boolean fastMath) {
+public record GeneratorOptions(boolean fastMath, ExactFloatDivSqrt divSqrt) {
 
-    /** Java's semantics: no fast math. */
-    public static final GeneratorOptions JAVA_SEMANTICS = new GeneratorOptions(false);
+    /** Java's semantics: no fast math, OpenCL's correctly rounded built-in division and sqrt. */
+    public static final GeneratorOptions JAVA_SEMANTICS = new GeneratorOptions(false, ExactFloatDivSqrt.BUILTIN);
+
+    public GeneratorOptions {
+        if (divSqrt == null) {
+            throw new IllegalArgumentException("divSqrt is null");
+        }
+    }
+
+    /** Fast math or not, with the built-in exact division and sqrt. */
+    public GeneratorOptions(boolean fastMath) {
+        this(fastMath, ExactFloatDivSqrt.BUILTIN);
+    }
+
+    /** The formulation of float division and sqrt the emitted code calls, or null for OpenCL's own {@code /} and {@code sqrt}. */
+    public ExactFloatDivSqrt helperFormulation() {
+        return fastMath || divSqrt == ExactFloatDivSqrt.BUILTIN ? null : divSqrt;
+    }
 }

@@ -80,7 +80,7 @@ public final class OpenCLKernelGenerator {
      * runtime may split its launch into slabs along the last NDRange dimension.
      */
     public KernelSource map(KernelGraph kernel, MapKernelSpec spec) {
-        EmittedFunction function = new FunctionEmitter(kernel, "jpai_" + kernel.lambda().identifier()).emit();
+        EmittedFunction function = new FunctionEmitter(kernel, "jpai_" + kernel.lambda().identifier(), options.helperFormulation()).emit();
         requireComponents("the function's arguments", function.parameters(ParameterKind.ARGUMENT), spec.inputComponents());
         requireComponents("the function's result", function.parameters(ParameterKind.RESULT), spec.outputComponents());
 
@@ -203,14 +203,14 @@ public final class OpenCLKernelGenerator {
      */
     public KernelSource reduce(KernelGraph combiner, KernelGraph mapper, ReduceKernelSpec spec) {
         List<JavaKind> element = spec.elementComponents();
-        EmittedFunction combine = new FunctionEmitter(combiner, "jpai_combine_" + combiner.lambda().identifier()).emit();
+        EmittedFunction combine = new FunctionEmitter(combiner, "jpai_combine_" + combiner.lambda().identifier(), options.helperFormulation()).emit();
         List<JavaKind> twoElements = new ArrayList<>(element);
         twoElements.addAll(element);
         requireComponents("the combiner's arguments", combine.parameters(ParameterKind.ARGUMENT), twoElements);
         requireComponents("the combiner's result", combine.parameters(ParameterKind.RESULT), element);
         EmittedFunction map = null;
         if (mapper != null) {
-            map = new FunctionEmitter(mapper, "jpai_map_" + mapper.lambda().identifier()).emit();
+            map = new FunctionEmitter(mapper, "jpai_map_" + mapper.lambda().identifier(), options.helperFormulation()).emit();
             requireComponents("the mapper's arguments", map.parameters(ParameterKind.ARGUMENT), spec.inputComponents());
             requireComponents("the mapper's result", map.parameters(ParameterKind.RESULT), element);
         } else {
@@ -427,8 +427,16 @@ public final class OpenCLKernelGenerator {
         code.close();
     }
 
+    /**
+     * The build options: relaxed math, or the correctly rounded built-in float division and sqrt, or
+     * none where helpers compute them exactly ({@link GeneratorOptions#helperFormulation()}): the
+     * option would only slow down {@code /} and {@code sqrt} the program no longer uses on floats.
+     */
     private String buildOptions() {
-        return options.fastMath() ? FAST_MATH_BUILD_OPTIONS : JAVA_SEMANTICS_BUILD_OPTIONS;
+        if (options.fastMath()) {
+            return FAST_MATH_BUILD_OPTIONS;
+        }
+        return options.helperFormulation() == null ? JAVA_SEMANTICS_BUILD_OPTIONS : "";
     }
 
     /**

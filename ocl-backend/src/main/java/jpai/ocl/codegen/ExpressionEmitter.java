@@ -86,6 +86,7 @@ import jdk.graal.compiler.replacements.nodes.UnaryMathIntrinsicNode;
 import jpai.compiler.JavaConstructs;
 import jpai.compiler.KernelBailoutException;
 import jpai.compiler.nodes.MathCallNode;
+import jpai.ocl.ExactFloatDivSqrt;
 import jpai.ocl.OpenCLTypes;
 
 /**
@@ -101,14 +102,17 @@ final class ExpressionEmitter {
 
     private final Function<ValueNode, String> operand;
     private final Set<Helper> helpers;
+    private final ExactFloatDivSqrt divSqrt;
 
     /**
      * @param operand names an input value
      * @param helpers collects the {@link Helper}s the expressions call
+     * @param divSqrt the helpers for float {@code /} and {@code sqrt}, or null for OpenCL's operators
      */
-    ExpressionEmitter(Function<ValueNode, String> operand, Set<Helper> helpers) {
+    ExpressionEmitter(Function<ValueNode, String> operand, Set<Helper> helpers, ExactFloatDivSqrt divSqrt) {
         this.operand = operand;
         this.helpers = helpers;
+        this.divSqrt = divSqrt;
     }
 
     /** True if computing {@code node} has no effect besides its value (it may be dropped when unused). */
@@ -175,6 +179,10 @@ final class ExpressionEmitter {
             return call(Helper.FLOAT_TO_HALF, "jpai_float_to_half", x(half.getValue()));
         }
         if (node instanceof SqrtNode sqrt) {
+            if (divSqrt != null && type(sqrt).equals("float")) {
+                return divSqrt == ExactFloatDivSqrt.DOUBLE ? call(Helper.SQRT_FLOAT_DOUBLE, "jpai_sqrt_float_double", x(sqrt.getValue()))
+                                : call(Helper.SQRT_FLOAT_FMA, "jpai_sqrt_float_fma", x(sqrt.getValue()));
+            }
             return "sqrt(" + x(sqrt.getValue()) + ")";
         }
         // 1-bit values (Graal's stamps for booleans in some conversions) are C bools: true is 1.
@@ -428,6 +436,10 @@ final class ExpressionEmitter {
         if (!isInteger(node)) {
             if (node instanceof RemNode) {
                 return "fmod(" + a + ", " + b + ")"; // Java's % on floats truncates, as fmod does, exactly.
+            }
+            if (node instanceof FloatDivNode && divSqrt != null && type(node).equals("float")) {
+                return divSqrt == ExactFloatDivSqrt.DOUBLE ? call(Helper.DIV_FLOAT_DOUBLE, "jpai_div_float_double", a, b)
+                                : call(Helper.DIV_FLOAT_FMA, "jpai_div_float_fma", a, b);
             }
             return "(" + a + " " + floatOperator(node) + " " + b + ")";
         }

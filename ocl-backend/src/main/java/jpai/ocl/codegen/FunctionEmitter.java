@@ -70,6 +70,7 @@ import jpai.compiler.ImmutableJdkTables;
 import jpai.compiler.JavaConstructs;
 import jpai.compiler.KernelBailoutException;
 import jpai.compiler.KernelGraph;
+import jpai.ocl.ExactFloatDivSqrt;
 import jpai.compiler.SourceLocation;
 import jpai.compiler.ValueShape;
 import jpai.compiler.nodes.TupleValueNode;
@@ -198,10 +199,18 @@ public final class FunctionEmitter {
     private final Set<HIRBlock> continueTargets = new HashSet<>();
 
     public FunctionEmitter(KernelGraph kernel, String name) {
+        this(kernel, name, null);
+    }
+
+    /**
+     * @param divSqrt the helpers that compute float {@code /} and {@code sqrt}, or null for OpenCL's
+     *            own operators ({@link jpai.ocl.GeneratorOptions#helperFormulation()})
+     */
+    public FunctionEmitter(KernelGraph kernel, String name, ExactFloatDivSqrt divSqrt) {
         this.kernel = kernel;
         this.graph = kernel.graph();
         this.name = name;
-        this.expressions = new ExpressionEmitter(this::operand, helpers);
+        this.expressions = new ExpressionEmitter(this::operand, helpers, divSqrt);
     }
 
     public EmittedFunction emit() {
