@@ -45,10 +45,34 @@ final class ExactFloatDivSqrtSimulation {
         return x < 0.0f ? Float.NaN : x + x;
     }
 
-    private static float sqrtInRange(float x, int error) {
+    /** {@code jpai_reciprocal_sqrt_float_fma(x)}: Java's {@code 1.0f / (float) Math.sqrt(x)}. */
+    static float reciprocalSqrt(float x, int error) {
+        if (Integer.compareUnsigned((Float.floatToRawIntBits(x) >>> 23) - 27, 227) > 0) {
+            return divide(1.0f, sqrt(x, error), error);
+        }
+        float y = rsqrtApproximation(x, error);
+        float s = sqrtFrom(x, y);
+        float r = Math.fma(Math.fma(-s, y, 1.0f), y, y);
+        float rr = Math.fma(-s, r, 1.0f);
+        if (rr == 0.0f) {
+            return r;
+        }
+        float n = Float.intBitsToFloat(Float.floatToRawIntBits(r) + (rr > 0.0f ? 1 : -1));
+        float rn = Math.fma(-s, n, 1.0f);
+        return Math.abs(rn) < Math.abs(rr) ? n : r;
+    }
+
+    private static float rsqrtApproximation(float x, int error) {
         float y = off((float) (1.0 / Math.sqrt(x)), error);
         y = Math.fma(0.5f * y, Math.fma(-(x * y), y, 1.0f), y);
-        y = Math.fma(0.5f * y, Math.fma(-(x * y), y, 1.0f), y);
+        return Math.fma(0.5f * y, Math.fma(-(x * y), y, 1.0f), y);
+    }
+
+    private static float sqrtInRange(float x, int error) {
+        return sqrtFrom(x, rsqrtApproximation(x, error));
+    }
+
+    private static float sqrtFrom(float x, float y) {
         float s = x * y;
         s = Math.fma(Math.fma(-s, s, x), 0.5f * y, s);
         float r = Math.fma(-s, s, x);
@@ -69,7 +93,7 @@ final class ExactFloatDivSqrtSimulation {
     }
 
     /**
-     * The exhaustive check: every float's square root, for each error in {@code args} (default -8192,
+     * The exhaustive check: every float's square root and its reciprocal, for each error in {@code args} (default -8192,
      * 0, 8192); prints the mismatches. Minutes on one core; run from the test classpath.
      */
     public static void main(String[] args) {
@@ -80,6 +104,11 @@ final class ExactFloatDivSqrtSimulation {
                 return Float.floatToIntBits(sqrt(x, error)) != Float.floatToIntBits((float) Math.sqrt(x));
             }).count();
             System.out.println("sqrt, approximation " + error + " ulps off: " + mismatches + " mismatches in 2^32 floats");
+            long reciprocals = java.util.stream.LongStream.rangeClosed(0, 0xFFFFFFFFL).parallel().filter(bits -> {
+                float x = Float.intBitsToFloat((int) bits);
+                return Float.floatToIntBits(reciprocalSqrt(x, error)) != Float.floatToIntBits(1.0f / (float) Math.sqrt(x));
+            }).count();
+            System.out.println("1 / sqrt, approximation " + error + " ulps off: " + reciprocals + " mismatches in 2^32 floats");
         }
     }
 }

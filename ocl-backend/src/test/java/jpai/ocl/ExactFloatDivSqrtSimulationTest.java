@@ -17,7 +17,7 @@ class ExactFloatDivSqrtSimulationTest {
     private static final int[] ERRORS = {-8192, -8191, -4096, -1, 0, 1, 4096, 8191, 8192};
 
     @Test
-    void squareRootIsJavasForEveryExponentOnADenseSampleOfSignificands() {
+    void squareRootAndItsReciprocalAreJavasForEveryExponentOnADenseSampleOfSignificands() {
         SplittableRandom random = new SplittableRandom(1);
         long mismatches = 0;
         for (int error : ERRORS) {
@@ -26,6 +26,7 @@ class ExactFloatDivSqrtSimulationTest {
                     int significand = k < 4 ? new int[] {0, 1, 0x7FFFFF, 0x7FFFFE}[k] : random.nextInt(1 << 23);
                     float x = Float.intBitsToFloat(biased << 23 | significand);
                     mismatches += Float.floatToIntBits(ExactFloatDivSqrtSimulation.sqrt(x, error)) != Float.floatToIntBits((float) Math.sqrt(x)) ? 1 : 0;
+                    mismatches += Float.floatToIntBits(ExactFloatDivSqrtSimulation.reciprocalSqrt(x, error)) != Float.floatToIntBits(1.0f / (float) Math.sqrt(x)) ? 1 : 0;
                 }
             }
             for (int k = 0; k < 20000; k++) { // squares of floats and their neighbours: roots on a float and just beside one

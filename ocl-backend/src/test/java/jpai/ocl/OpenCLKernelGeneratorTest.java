@@ -238,7 +238,7 @@ class OpenCLKernelGeneratorTest {
     @Test
     void eachFormulationOfFloatDivisionAndSqrtEmitsItsHelpersAndBuildOptions() throws Exception {
         Method apply = Function.class.getMethod("apply", Object.class);
-        Function<Float, Float> f = x -> 1.0f / (float) Math.sqrt(x) + (float) (1.0 / Math.sqrt(x));
+        Function<Float, Float> f = x -> 1.0f / (float) Math.sqrt(x) + x / 3f + (float) (1.0 / Math.sqrt(x));
         KernelGraph graph = new KernelGraphCompiler().compile(f, apply, new KernelSignature(List.of(ValueShape.ofBoxed(Float.class)), ValueShape.ofBoxed(Float.class)));
         MapKernelSpec spec = new MapKernelSpec(List.of(JavaKind.Float), List.of(JavaKind.Float));
         KernelSource builtin = new OpenCLKernelGenerator(new GeneratorOptions(false, ExactFloatDivSqrt.BUILTIN)).map(graph, spec);
@@ -249,7 +249,11 @@ class OpenCLKernelGeneratorTest {
             String text = source.text();
             String suffix = "_float_" + formulation.optionValue() + "(";
             assertTrue(text.contains("static float jpai_div" + suffix) && text.contains("static float jpai_sqrt" + suffix), text);
-            assertTrue(text.contains("= jpai_div" + suffix) || text.contains(" jpai_div" + suffix), "the float division calls the helper: " + text);
+            assertTrue(text.split(java.util.regex.Pattern.quote("jpai_div" + suffix), -1).length - 1 >= 2, "the float division x / 3f calls the helper: " + text);
+            if (formulation == ExactFloatDivSqrt.FMA) {
+                assertTrue(text.contains("static float jpai_reciprocal_sqrt_float_fma(") && text.indexOf("static float jpai_reciprocal_sqrt_float_fma(") > text.indexOf("static float jpai_sqrt_float_fma("),
+                                "1.0f / sqrt: one helper, defined after the two it calls: " + text);
+            }
             assertTrue(text.contains("sqrt(convert_double(") || text.contains("sqrt(x"), "the double sqrt of the lambda stays: " + text);
             assertTrue(text.contains("cl_khr_fp64"), "both programs use double: " + text);
             assertEquals("", source.buildOptions(), "no option slows the float / and sqrt the helpers replaced");

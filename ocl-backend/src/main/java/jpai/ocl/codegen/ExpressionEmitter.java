@@ -10,6 +10,7 @@ import jdk.graal.compiler.core.common.type.IntegerStamp;
 import jdk.graal.compiler.core.common.type.Stamp;
 import jdk.graal.compiler.graph.Node;
 import jdk.graal.compiler.lir.gen.ArithmeticLIRGeneratorTool.RoundingMode;
+import jdk.graal.compiler.nodes.ConstantNode;
 import jdk.graal.compiler.nodes.FixedNode;
 import jdk.graal.compiler.nodes.LogicNegationNode;
 import jdk.graal.compiler.nodes.calc.CopySignNode;
@@ -438,8 +439,16 @@ final class ExpressionEmitter {
                 return "fmod(" + a + ", " + b + ")"; // Java's % on floats truncates, as fmod does, exactly.
             }
             if (node instanceof FloatDivNode && divSqrt != null && type(node).equals("float")) {
-                return divSqrt == ExactFloatDivSqrt.DOUBLE ? call(Helper.DIV_FLOAT_DOUBLE, "jpai_div_float_double", a, b)
-                                : call(Helper.DIV_FLOAT_FMA, "jpai_div_float_fma", a, b);
+                if (divSqrt == ExactFloatDivSqrt.DOUBLE) {
+                    return call(Helper.DIV_FLOAT_DOUBLE, "jpai_div_float_double", a, b);
+                }
+                if (isFloatOne(node.getX()) && node.getY() instanceof SqrtNode root) {
+                    // 1.0f / (float) Math.sqrt(x): both roundings, one shared approximation (the helper calls the other two)
+                    helpers.add(Helper.DIV_FLOAT_FMA);
+                    helpers.add(Helper.SQRT_FLOAT_FMA);
+                    return call(Helper.RECIPROCAL_SQRT_FLOAT_FMA, "jpai_reciprocal_sqrt_float_fma", x(root.getValue()));
+                }
+                return call(Helper.DIV_FLOAT_FMA, "jpai_div_float_fma", a, b);
             }
             return "(" + a + " " + floatOperator(node) + " " + b + ")";
         }
@@ -466,6 +475,12 @@ final class ExpressionEmitter {
             return wrapped(type(node), "(" + unsigned + ")" + a + " >> " + count);
         }
         throw KernelBailoutException.at(node, JavaConstructs.describe(node) + " on integers is not supported on OpenCL");
+    }
+
+    /** True for the float constant 1.0f. */
+    private static boolean isFloatOne(ValueNode value) {
+        return value instanceof ConstantNode constant && constant.asJavaConstant() != null && constant.asJavaConstant().getJavaKind() == jdk.vm.ci.meta.JavaKind.Float
+                        && Float.floatToRawIntBits(constant.asJavaConstant().asFloat()) == Float.floatToRawIntBits(1.0f);
     }
 
     private static String floatOperator(BinaryNode node) {

@@ -262,10 +262,13 @@ public enum Helper {
      * negative: NaN.
      */
     SQRT_FLOAT_FMA(false, """
-            static float jpai_sqrt_float_fma_in_range(float x) {
+            static float jpai_rsqrt_approx_fma(float x) { /* within about 2^-23 of 1 / sqrt(x), for x in [2^-100, 2^128) */
                 float y = half_rsqrt(x);
                 y = fma(0.5f * y, fma(-(x * y), y, 1.0f), y);
-                y = fma(0.5f * y, fma(-(x * y), y, 1.0f), y);
+                return fma(0.5f * y, fma(-(x * y), y, 1.0f), y);
+            }
+
+            static float jpai_sqrt_float_fma_from(float x, float y) { /* sqrt(x) correctly rounded, y from jpai_rsqrt_approx_fma */
                 float s = x * y;
                 s = fma(fma(-s, s, x), 0.5f * y, s);
                 float r = fma(-s, s, x); /* exact: x - s^2 */
@@ -281,9 +284,33 @@ public enum Helper {
             }
 
             static float jpai_sqrt_float_fma(float x) {
-                if ((as_uint(x) >> 23) - 27u <= 227u) return jpai_sqrt_float_fma_in_range(x); /* positive, [2^-100, 2^128) */
-                if (x > 0.0f && x < 0x1.0p-100f) return jpai_sqrt_float_fma_in_range(x * 0x1.0p100f) * 0x1.0p-50f;
+                if ((as_uint(x) >> 23) - 27u <= 227u) return jpai_sqrt_float_fma_from(x, jpai_rsqrt_approx_fma(x)); /* positive, [2^-100, 2^128) */
+                if (x > 0.0f && x < 0x1.0p-100f) {
+                    float scaled = x * 0x1.0p100f;
+                    return jpai_sqrt_float_fma_from(scaled, jpai_rsqrt_approx_fma(scaled)) * 0x1.0p-50f;
+                }
                 return x < 0.0f ? NAN : x + x; /* 0 and -0, infinity, NaN */
+            }"""),
+    /**
+     * Java's {@code 1.0f / (float) Math.sqrt(x)} (N-Body's inverse distance), rounded twice as in Java
+     * (a fused rsqrt rounds once and differs), with the approximation shared: the refined y of
+     * {@link #SQRT_FLOAT_FMA} is within about 2^-23 of 1 / sqrt(x), so within about 2^-22 of 1 / s for
+     * the rounded root s; one Newton step with fma lands within 2^-43 of 1 / s before its rounding, so r
+     * is one of the two floats around 1 / s, and the exact choice of {@link #DIV_FLOAT_FMA} with a = 1
+     * follows (1 - s * r is exact: s in [2^-50, 2^64), its bits multiples of 2^-47). Outside sqrt's
+     * range, the two helpers one after the other. Emitted with both, which it calls.
+     */
+    RECIPROCAL_SQRT_FLOAT_FMA(true, """
+            static float jpai_reciprocal_sqrt_float_fma(float x) {
+                if ((as_uint(x) >> 23) - 27u > 227u) return jpai_div_float_fma(1.0f, jpai_sqrt_float_fma(x));
+                float y = jpai_rsqrt_approx_fma(x);
+                float s = jpai_sqrt_float_fma_from(x, y);
+                float r = fma(fma(-s, y, 1.0f), y, y);
+                float rr = fma(-s, r, 1.0f); /* exact: s * (1 / s - r) */
+                if (rr == 0.0f) return r;
+                float n = as_float(as_uint(r) + (rr > 0.0f ? 1u : 0xFFFFFFFFu)); /* the other float around 1 / s */
+                float rn = fma(-s, n, 1.0f);
+                return fabs(rn) < fabs(rr) ? n : r;
             }"""),
     /** {@code Integer.reverse}: the bits in reverse order (swaps of halves, pairs, nibbles; then the bytes). */
     REVERSE_BITS_INT(false, """

@@ -18,7 +18,8 @@ import jpai.runtime.JpaiOptions;
 /**
  * The long proof that each formulation of float division and square root
  * ({@code -Djpai.exactDivSqrt}) gives Java's bits on this machine's OpenCL device: the square root of
- * every one of the 2^32 floats (or every {@code --sqrt-stride}-th bit pattern), then every pair of
+ * every one of the 2^32 floats and {@code 1.0f} divided by it (or every {@code --sqrt-stride}-th bit
+ * pattern), then every pair of
  * edge values and {@code --pairs} random quotients ({@link FloatDivSqrtCases}), each compared with
  * the JVM bit for bit (NaNs as NaN). Every apply must run on the device ({@code -Djpai.fallback=error}).
  * Prints one line per formulation and check and exits 1 on any mismatch.
@@ -59,11 +60,22 @@ public final class ExactDivSqrtProof {
         System.exit(failures == 0 ? 0 : 1);
     }
 
-    /** The root of bit pattern {@code base[0] + stride * i} for every {@code i} of a chunk, as int bits. */
+    /**
+     * The root of bit pattern {@code base[0] + stride * i} for every {@code i} of a chunk, as int
+     * bits, and its reciprocal {@code 1.0f / root} (N-Body's form, which the fma formulation fuses).
+     */
     private static long sqrtOfEveryFloat(ExactFloatDivSqrt formulation, long stride) {
         int[] base = new int[1];
         int step = (int) stride;
         ArrayFunction<Integer, Integer> roots = AF.map((Integer i) -> Float.floatToIntBits((float) Math.sqrt(Float.intBitsToFloat(base[0] + step * i))));
+        ArrayFunction<Integer, Integer> reciprocals = AF.map((Integer i) -> Float.floatToIntBits(1.0f / (float) Math.sqrt(Float.intBitsToFloat(base[0] + step * i))));
+        return everyFloat(formulation, stride, "sqrt", base, roots, x -> (float) Math.sqrt(x))
+                        + everyFloat(formulation, stride, "1 / sqrt", base, reciprocals, x -> 1.0f / (float) Math.sqrt(x));
+    }
+
+    /** {@code function} of every {@code stride}-th float against {@code java}, chunk by chunk ({@code base[0]} the chunk's first bit pattern). */
+    private static long everyFloat(ExactFloatDivSqrt formulation, long stride, String what, int[] base, ArrayFunction<Integer, Integer> function, FloatUnaryOperator java) {
+        int step = (int) stride;
         long start = System.nanoTime();
         long mismatches = 0;
         long checked = 0;
@@ -72,25 +84,30 @@ public final class ExactDivSqrtProof {
             for (long first = 0; first < total; first += CHUNK) {
                 base[0] = (int) (first * stride);
                 int b = base[0];
-                try (PArray<Integer> out = apply(roots, indices)) {
+                try (PArray<Integer> out = apply(function, indices)) {
                     int[] actual = out.toIntArray();
                     int count = (int) Math.min(CHUNK, total - first);
                     long bad = IntStream.range(0, count).parallel()
-                                    .filter(i -> actual[i] != Float.floatToIntBits((float) Math.sqrt(Float.intBitsToFloat(b + step * i)))).count();
+                                    .filter(i -> actual[i] != Float.floatToIntBits(java.apply(Float.intBitsToFloat(b + step * i)))).count();
                     if (bad > 0) {
-                        int i = IntStream.range(0, count).filter(k -> actual[k] != Float.floatToIntBits((float) Math.sqrt(Float.intBitsToFloat(b + step * k)))).findFirst().orElseThrow();
+                        int i = IntStream.range(0, count).filter(k -> actual[k] != Float.floatToIntBits(java.apply(Float.intBitsToFloat(b + step * k)))).findFirst().orElseThrow();
                         float x = Float.intBitsToFloat(b + step * i);
-                        System.out.println(formulation.optionValue() + ": sqrt(" + Float.toHexString(x) + ") is " + Float.toHexString(Float.intBitsToFloat(actual[i])) + ", Java gives "
-                                        + Float.toHexString((float) Math.sqrt(x)));
+                        System.out.println(formulation.optionValue() + ": " + what + " of " + Float.toHexString(x) + " is " + Float.toHexString(Float.intBitsToFloat(actual[i]))
+                                        + ", Java gives " + Float.toHexString(java.apply(x)));
                     }
                     mismatches += bad;
                     checked += count;
                 }
             }
         }
-        System.out.printf(Locale.ROOT, "%-8s sqrt: %d floats (every %s), %d mismatches, %.1f s%n", formulation.optionValue(), checked, stride == 1 ? "bit pattern" : stride + "th", mismatches,
+        System.out.printf(Locale.ROOT, "%-8s %s: %d floats (every %s), %d mismatches, %.1f s%n", formulation.optionValue(), what, checked, stride == 1 ? "bit pattern" : stride + "th", mismatches,
                         (System.nanoTime() - start) / 1e9);
         return mismatches;
+    }
+
+    /** A float function, for Java's side. */
+    private interface FloatUnaryOperator {
+        float apply(float x);
     }
 
     /** Every pair of edge values, then {@code pairs} random pairs in chunks. */
