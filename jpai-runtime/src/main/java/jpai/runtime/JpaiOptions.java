@@ -1,6 +1,7 @@
 package jpai.runtime;
 
 import java.nio.file.Path;
+import java.util.Objects;
 
 import jpai.ocl.ExactFloatDivSqrt;
 import jpai.ocl.GeneratorOptions;
@@ -92,15 +93,28 @@ public final class JpaiOptions {
      * IllegalArgumentException naming the property for a value it does not know.
      */
     public static GeneratorOptions generatorOptions() {
+        String fastMath = System.getProperty(FAST_MATH);
         String value = System.getProperty(EXACT_DIV_SQRT);
+        ReadGeneratorOptions last = lastGeneratorOptions;
+        if (last != null && Objects.equals(last.fastMath(), fastMath) && Objects.equals(last.divSqrt(), value)) {
+            return last.options(); // every apply asks: no parsing and no allocation while the properties stay
+        }
         ExactFloatDivSqrt divSqrt;
         try {
             divSqrt = value == null || value.isBlank() ? ExactFloatDivSqrt.BUILTIN : ExactFloatDivSqrt.fromOptionValue(value);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("-D" + EXACT_DIV_SQRT + "=" + value + ": " + e.getMessage(), e);
         }
-        return new GeneratorOptions(fastMath(), divSqrt);
+        GeneratorOptions options = new GeneratorOptions(Boolean.parseBoolean(fastMath), divSqrt);
+        lastGeneratorOptions = new ReadGeneratorOptions(fastMath, value, options);
+        return options;
     }
+
+    /** The property values {@link #generatorOptions()} last read, and what they gave. */
+    private record ReadGeneratorOptions(String fastMath, String divSqrt, GeneratorOptions options) {
+    }
+
+    private static volatile ReadGeneratorOptions lastGeneratorOptions;
 
     public static boolean profile() {
         return Boolean.getBoolean(PROFILE);
