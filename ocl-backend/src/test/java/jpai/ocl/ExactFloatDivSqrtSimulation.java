@@ -25,9 +25,6 @@ final class ExactFloatDivSqrtSimulation {
         float q = a * r;
         q = Math.fma(Math.fma(-b, q, a), r, q);
         float rq = Math.fma(-b, q, a);
-        if (rq == 0.0f) {
-            return q;
-        }
         int step = ((Float.floatToRawIntBits(rq) ^ Float.floatToRawIntBits(b) ^ Float.floatToRawIntBits(q)) >>> 31) == 0 ? 1 : -1;
         float n = Float.intBitsToFloat(Float.floatToRawIntBits(q) + step);
         float rn = Math.fma(-b, n, a);
@@ -54,9 +51,6 @@ final class ExactFloatDivSqrtSimulation {
         float s = sqrtFrom(x, y);
         float r = Math.fma(Math.fma(-s, y, 1.0f), y, y);
         float rr = Math.fma(-s, r, 1.0f);
-        if (rr == 0.0f) {
-            return r;
-        }
         float n = Float.intBitsToFloat(Float.floatToRawIntBits(r) + (rr > 0.0f ? 1 : -1));
         float rn = Math.fma(-s, n, 1.0f);
         return Math.abs(rn) < Math.abs(rr) ? n : r;
@@ -76,15 +70,9 @@ final class ExactFloatDivSqrtSimulation {
         float s = x * y;
         s = Math.fma(Math.fma(-s, s, x), 0.5f * y, s);
         float r = Math.fma(-s, s, x);
-        if (r > 0.0f) {
-            float up = Float.intBitsToFloat(Float.floatToRawIntBits(s) + 1);
-            return r > s * (up - s) ? up : s;
-        }
-        if (r < 0.0f) {
-            float down = Float.intBitsToFloat(Float.floatToRawIntBits(s) - 1);
-            return r <= -(s * (s - down)) ? down : s;
-        }
-        return s;
+        float up = Float.intBitsToFloat(Float.floatToRawIntBits(s) + 1);
+        float down = Float.intBitsToFloat(Float.floatToRawIntBits(s) - 1);
+        return r > s * (up - s) ? up : r <= -(s * (s - down)) ? down : s;
     }
 
     /** {@code value} moved {@code ulps} floats up (positive) or down, as a poor approximation would be. */

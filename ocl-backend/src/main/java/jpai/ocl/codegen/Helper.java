@@ -240,8 +240,7 @@ public enum Helper {
                 r = fma(fma(-b, r, 1.0f), r, r);
                 float q = a * r;
                 q = fma(fma(-b, q, a), r, q);
-                float rq = fma(-b, q, a); /* exact: b * (a / b - q) */
-                if (rq == 0.0f) return q;
+                float rq = fma(-b, q, a); /* exact: b * (a / b - q); 0 keeps q below (no |rn| is < 0) */
                 /* the other float around a / b: one step away from zero if |a / b| > |q|, else toward it */
                 uint step = ((as_uint(rq) ^ as_uint(b) ^ as_uint(q)) >> 31) == 0u ? 1u : 0xFFFFFFFFu;
                 float n = as_float(as_uint(q) + step);
@@ -272,15 +271,10 @@ public enum Helper {
                 float s = x * y;
                 s = fma(fma(-s, s, x), 0.5f * y, s);
                 float r = fma(-s, s, x); /* exact: x - s^2 */
-                if (r > 0.0f) {
-                    float up = as_float(as_uint(s) + 1u);
-                    return r > s * (up - s) ? up : s;
-                }
-                if (r < 0.0f) {
-                    float down = as_float(as_uint(s) - 1u);
-                    return r <= -(s * (s - down)) ? down : s;
-                }
-                return s;
+                float up = as_float(as_uint(s) + 1u);
+                float down = as_float(as_uint(s) - 1u);
+                /* selects, no branches: r > s * u needs r > 0, r <= -(s * d) needs r < 0 */
+                return r > s * (up - s) ? up : r <= -(s * (s - down)) ? down : s;
             }
 
             static float jpai_sqrt_float_fma(float x) {
@@ -306,8 +300,7 @@ public enum Helper {
                 float y = jpai_rsqrt_approx_fma(x);
                 float s = jpai_sqrt_float_fma_from(x, y);
                 float r = fma(fma(-s, y, 1.0f), y, y);
-                float rr = fma(-s, r, 1.0f); /* exact: s * (1 / s - r) */
-                if (rr == 0.0f) return r;
+                float rr = fma(-s, r, 1.0f); /* exact: s * (1 / s - r); 0 keeps r below */
                 float n = as_float(as_uint(r) + (rr > 0.0f ? 1u : 0xFFFFFFFFu)); /* the other float around 1 / s */
                 float rn = fma(-s, n, 1.0f);
                 return fabs(rn) < fabs(rr) ? n : r;
