@@ -194,8 +194,8 @@ public enum Helper {
      * Java's float division and square root, correctly rounded, without the build option
      * -cl-fp32-correctly-rounded-divide-sqrt (ExactFloatDivSqrt; docs/java-semantics.md, "Float
      * division and square root"). Each is exact for every operand; the tests prove it on PoCL
-     * (every float for sqrt; edge classes and random pairs for division: ExactFloatDivSqrtOnDeviceTest,
-     * jpai.test.exactness.ExactDivSqrtProof) and on the H100 (bin/gpu-check exactness).
+     * (every float for sqrt and 1 / sqrt; edge classes and random pairs for division:
+     * jpai.test.exactness.ExactDivSqrtTest and ExactDivSqrtProof), in Java (ExactFloatDivSqrtSimulation) and on the H100 (bin/gpu-check exactness).
      */
     /**
      * {@code a / b} through double: the quotient of two floats rounded once to double, then to float.
@@ -251,7 +251,9 @@ public enum Helper {
      * {@code (float) Math.sqrt(x)} in float arithmetic only. For x in [2^-100, 2^128): half_rsqrt
      * within 8192 ulp (2^-10), two Newton steps with fma (about 2^-23), s = x * y, and the correction
      * s + (x - s * s) * y / 2 lands within 2^-44 of sqrt(x) before its rounding, so s is one of the two
-     * floats around it. Then x - s * s is exact (fma; it is a multiple of ulp(s)^2 >= 2^-146), and the
+     * floats around it. Then x - s * s is exact (fma; the remainder of a faithful root is a float: Boldo
+     * and Daumas, "Representable correcting terms for possibly underflowing floating point operations",
+     * ARITH 2003; it is a multiple of ulp(s)^2 >= 2^-146, so nothing underflows), and the
      * midpoint test needs no rounding: sqrt(x) > s + u / 2 (u = the step up, exact) iff
      * x - s^2 - s * u > u^2 / 4, and as x - s^2 - s * u is a multiple of u^2 that is iff it is > 0, that
      * is x - s^2 > s * u (exact: a power-of-two multiple of s); below s likewise with the step down
