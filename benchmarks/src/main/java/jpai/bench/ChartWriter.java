@@ -29,8 +29,8 @@ public final class ChartWriter {
 
     public static final String FILE = "speedups.png";
 
-    private static final List<VersionKind> BARS = List.of(VersionKind.STREAMS, VersionKind.JPAI_THREADS, VersionKind.JPAI_OPENCL, VersionKind.OPENCL, VersionKind.APARAPI);
-    private static final Color[] COLORS = {new Color(0x8c8c8c), new Color(0x6baed6), new Color(0x08519c), new Color(0xe6550d), new Color(0x31a354)};
+    private static final List<VersionKind> BARS = List.of(VersionKind.STREAMS, VersionKind.JPAI_THREADS, VersionKind.JPAI_OPENCL, VersionKind.JPAI_FAST_MATH, VersionKind.OPENCL, VersionKind.APARAPI);
+    private static final Color[] COLORS = {new Color(0x8c8c8c), new Color(0x6baed6), new Color(0x08519c), new Color(0x756bb1), new Color(0xe6550d), new Color(0x31a354)};
 
     private ChartWriter() {
     }

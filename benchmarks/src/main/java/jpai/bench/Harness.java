@@ -124,7 +124,7 @@ public final class Harness {
                     time(context, kind, () -> program.jpai(data), "Java threads (jpai.device=java)");
                 }
             }
-            case JPAI_OPENCL -> measureJpaiOpenCL(context, kind);
+            case JPAI_OPENCL, JPAI_FAST_MATH -> measureJpaiOpenCL(context, kind);
             case OPENCL -> {
                 if (jocl == null) {
                     throw new NotRunException("not run", joclUnavailable);
@@ -147,7 +147,8 @@ public final class Harness {
     @SuppressWarnings("try") // the JpaiExecution scopes are held for their side effect
     private <D> void measureJpaiOpenCL(Context<D> context, VersionKind kind) {
         String where;
-        try (JpaiExecution ignored = JpaiExecution.enter(JpaiExecution.Executor.OPENCL, true)) {
+        boolean fastMath = kind == VersionKind.JPAI_FAST_MATH;
+        try (JpaiExecution ignored = JpaiExecution.enter(JpaiExecution.Executor.OPENCL, true, fastMath)) {
             where = JpaiExecution.where();
             if (!where.startsWith("OpenCL")) {
                 throw new NotRunException("not run", "JPAI has no OpenCL device in use (" + where + ")");
@@ -163,9 +164,9 @@ public final class Harness {
         if (!EXPECTED_FALLBACKS.contains(context.program.name())) {
             // A JPAI version that does not run on the device is a failure of the suite, not a timing
             // of Java threads under JPAI's name (issue 11: CI stayed green on a fallback).
-            failures.add(context.program.name() + " " + context.sizeClass + ": JPAI on OpenCL fell back to Java threads, which no program of the suite is expected to: " + context.fallbackReason);
+            failures.add(context.program.name() + " " + context.sizeClass + ": " + kind.title() + " fell back to Java threads, which no program of the suite is expected to: " + context.fallbackReason);
         }
-        try (JpaiExecution ignored = JpaiExecution.enter(JpaiExecution.Executor.OPENCL, false)) {
+        try (JpaiExecution ignored = JpaiExecution.enter(JpaiExecution.Executor.OPENCL, false, fastMath)) {
             time(context, kind, () -> context.program.jpai(context.data), "Java threads (fallback)");
         } finally {
             context.fallbackReason = null;
@@ -186,7 +187,8 @@ public final class Harness {
             if (kind == VersionKind.SEQUENTIAL) {
                 problem = output.allZero() ? "the reference output is all zero" : null;
             } else {
-                problem = context.program.validate(context.data, context.n, context.reference, output);
+                problem = kind == VersionKind.JPAI_FAST_MATH ? context.program.validateFastMath(context.data, context.n, context.reference, output)
+                                : context.program.validate(context.data, context.n, context.reference, output);
             }
             if (problem != null) {
                 context.failed(kind, ranOn, problem);
@@ -209,7 +211,7 @@ public final class Harness {
             long[] kernel = new long[settings.runs()];
             Map<String, long[]> split = new HashMap<>();
             JpaiProfiler profiler = JpaiProfiler.current();
-            boolean isJpai = kind == VersionKind.JPAI_OPENCL || kind == VersionKind.JPAI_THREADS;
+            boolean isJpai = kind == VersionKind.JPAI_OPENCL || kind == VersionKind.JPAI_FAST_MATH || kind == VersionKind.JPAI_THREADS;
             int count = 0;
             long timedStart = System.nanoTime();
             while (count < settings.runs()

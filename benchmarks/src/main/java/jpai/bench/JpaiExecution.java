@@ -21,13 +21,21 @@ public final class JpaiExecution implements AutoCloseable {
 
     private static final String DEVICE = "jpai.device";
     private static final String FALLBACK = "jpai.fallback";
+    private static final String FAST_MATH = "jpai.fastmath";
 
     private final String savedDevice;
     private final String savedFallback;
+    private final String savedFastMath;
 
-    private JpaiExecution(Executor executor, boolean fallbackIsError) {
+    private JpaiExecution(Executor executor, boolean fallbackIsError, boolean fastMath) {
         savedDevice = System.getProperty(DEVICE);
         savedFallback = System.getProperty(FALLBACK);
+        savedFastMath = System.getProperty(FAST_MATH);
+        if (fastMath) {
+            System.setProperty(FAST_MATH, "true");
+        } else {
+            System.clearProperty(FAST_MATH);
+        }
         if (executor == Executor.THREADS) {
             System.setProperty(DEVICE, "java");
         }
@@ -47,7 +55,15 @@ public final class JpaiExecution implements AutoCloseable {
      *                        version's first try) instead of running on Java threads
      */
     public static JpaiExecution enter(Executor executor, boolean fallbackIsError) {
-        return new JpaiExecution(executor, fallbackIsError);
+        return new JpaiExecution(executor, fallbackIsError, false);
+    }
+
+    /**
+     * As {@link #enter(Executor, boolean)}, with {@code -Djpai.fastmath=true} when {@code fastMath}
+     * (kernels are kept per option, so an exact and a fast-math version never share one).
+     */
+    public static JpaiExecution enter(Executor executor, boolean fallbackIsError, boolean fastMath) {
+        return new JpaiExecution(executor, fallbackIsError, fastMath);
     }
 
     /** Where JPAI sends operations now: "OpenCL: device name" or "Java threads". */
@@ -63,6 +79,7 @@ public final class JpaiExecution implements AutoCloseable {
     public void close() {
         restore(DEVICE, savedDevice);
         restore(FALLBACK, savedFallback);
+        restore(FAST_MATH, savedFastMath);
         OpenCLRuntime.choice();
     }
 

@@ -48,6 +48,16 @@ public final class MarkdownReport {
         return cases;
     }
 
+    /** The median kernel time of {@code numerator} over {@code denominator}'s for case {@code c}, or a dash where either is missing or fell back. */
+    private String kernelRatio(String[] c, VersionKind numerator, VersionKind denominator) {
+        Measurement top = find(c[0], c[1], numerator, Measurement.KERNEL);
+        Measurement bottom = find(c[0], c[1], denominator, Measurement.KERNEL);
+        if (top == null || bottom == null || !top.timed() || !bottom.timed() || top.fallback() || bottom.fallback() || bottom.medianMs() <= 0) {
+            return "—";
+        }
+        return String.format(Locale.ROOT, "%.2f", top.medianMs() / bottom.medianMs());
+    }
+
     private Measurement find(String program, String sizeClass, VersionKind version, String figure) {
         for (Measurement m : rows) {
             if (m.program().equals(program) && m.sizeClass().name().equals(sizeClass) && m.version() == version && m.figure().equals(figure)) {
@@ -80,7 +90,7 @@ public final class MarkdownReport {
         for (String[] c : cases()) {
             bySize.computeIfAbsent(c[1], k -> new ArrayList<>()).add(c);
         }
-        List<VersionKind> compared = List.of(VersionKind.STREAMS, VersionKind.JPAI_THREADS, VersionKind.JPAI_OPENCL, VersionKind.OPENCL, VersionKind.APARAPI);
+        List<VersionKind> compared = List.of(VersionKind.STREAMS, VersionKind.JPAI_THREADS, VersionKind.JPAI_OPENCL, VersionKind.JPAI_FAST_MATH, VersionKind.OPENCL, VersionKind.APARAPI);
         for (Map.Entry<String, List<String[]>> size : bySize.entrySet()) {
             md.append("## Speedup over sequential Java, size ").append(size.getKey().toLowerCase(Locale.ROOT)).append("\n\n");
             md.append("| program | size | precision | sequential ms |");
@@ -150,16 +160,18 @@ public final class MarkdownReport {
                     .append(" | | ").append(vsAparapi.isEmpty() ? "—" : "**" + ratio(geomean(vsAparapi)) + "** (" + vsAparapi.size() + ")").append(" |\n\n");
 
             md.append("### Kernel-only time (OpenCL events), size ").append(size.getKey().toLowerCase(Locale.ROOT)).append("\n\n");
-            md.append("| program | JPAI OpenCL | hand-written OpenCL | Aparapi |\n|---|---:|---:|---:|\n");
+            md.append("| program | JPAI OpenCL | JPAI fast math | hand-written OpenCL | Aparapi | exact / fast math | JPAI fast math / hand-written |\n|---|---:|---:|---:|---:|---:|---:|\n");
             for (String[] c : size.getValue()) {
                 md.append("| ").append(c[0]).append(" | ");
-                for (VersionKind v : List.of(VersionKind.JPAI_OPENCL, VersionKind.OPENCL, VersionKind.APARAPI)) {
+                for (VersionKind v : List.of(VersionKind.JPAI_OPENCL, VersionKind.JPAI_FAST_MATH, VersionKind.OPENCL, VersionKind.APARAPI)) {
                     Measurement k = find(c[0], c[1], v, Measurement.KERNEL);
-                    md.append(k != null && k.timed() ? ms(k.medianMs()) + " ms" : "—").append(" | ");
+                    md.append(k != null && k.timed() && !k.fallback() ? ms(k.medianMs()) + " ms" : "—").append(" | ");
                 }
-                md.append('\n');
+                md.append(kernelRatio(c, VersionKind.JPAI_OPENCL, VersionKind.JPAI_FAST_MATH)).append(" | ").append(kernelRatio(c, VersionKind.JPAI_FAST_MATH, VersionKind.OPENCL)).append(" |\n");
             }
-            md.append("\nJPAI's kernel-only time is the sum of `kernelNanos` of its applies' profiles (`AF.lastProfile()`, OpenCL events).\n\n");
+            md.append("\nJPAI's kernel-only time is the sum of `kernelNanos` of its applies' profiles (`AF.lastProfile()`, OpenCL events). "
+                    + "\"exact / fast math\" is the cost of Java's exact results (`-Djpai.fastmath=true` drops them); "
+                    + "\"JPAI fast math / hand-written\" compares the compiler with a human in the same precision class (below 1, JPAI's kernel is faster).\n\n");
 
             md.append("### JPAI on OpenCL: profiler split, size ").append(size.getKey().toLowerCase(Locale.ROOT)).append("\n\n");
             md.append("Medians over the timed runs, ms, from `AF.lastProfile()` of each apply of a call (summed over the applies). "

@@ -62,6 +62,18 @@ public abstract class Program<D> {
         return tolerance(n).check(reference, candidate);
     }
 
+    /**
+     * As {@link #validate}, for the JPAI fast-math version ({@link VersionKind#JPAI_FAST_MATH}): what
+     * passes {@link #validate} passes; else the elements must be within
+     * {@link Tolerance#relaxedForFastMath()} of the program's tolerance.
+     */
+    public String validateFastMath(D data, int n, Output reference, Output candidate) {
+        if (validate(data, n, reference, candidate) == null) {
+            return null;
+        }
+        return tolerance(n).relaxedForFastMath().check(reference, candidate);
+    }
+
     /** "2^20" for powers of two, else the number. */
     protected static String pow2(long n) {
         if (Long.bitCount(n) == 1) {

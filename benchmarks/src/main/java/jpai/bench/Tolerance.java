@@ -16,6 +16,26 @@ public record Tolerance(double relative, double absolute, double mismatchFractio
         return new Tolerance(relative, absolute, 0);
     }
 
+    /**
+     * The least relative tolerance of floating-point elements for the JPAI fast-math version
+     * ({@link VersionKind#JPAI_FAST_MATH}, {@code -Djpai.fastmath=true}): OpenCL's relaxed math
+     * allows float division and sqrt a few ulps each (2.5 and 3 in OpenCL 1.2, more under
+     * {@code -cl-fast-relaxed-math}) and fused multiply-adds, and a program's sums carry those through
+     * many steps; 1e-4 is the loosest tolerance a program of the suite already grants its hand-written
+     * and Aparapi versions, built in that class.
+     */
+    public static final double FAST_MATH_RELATIVE = 1e-4;
+
+    /**
+     * This tolerance for the JPAI fast-math version, the one place its tolerance is decided: floating-point
+     * elements within at least {@link #FAST_MATH_RELATIVE} relative (and this tolerance's absolute
+     * part), integer elements as exact as this tolerance says (a program whose integer outputs
+     * come from float arithmetic already allows the mismatches fused multiply-adds cause).
+     */
+    public Tolerance relaxedForFastMath() {
+        return new Tolerance(Math.max(relative, FAST_MATH_RELATIVE), absolute, mismatchFraction);
+    }
+
     /** One line for the reports. */
     public String describe() {
         if (relative == 0 && absolute == 0 && mismatchFraction == 0) {

@@ -1,6 +1,9 @@
 package jpai.bench;
 
-/** The six versions every program is written in, in the order they run and are reported. */
+/**
+ * The versions every program is run in, in the order they run and are reported: six written by hand
+ * or with JPAI, and the JPAI version again under fast math.
+ */
 public enum VersionKind {
     /** The baseline: one Java thread, primitive arrays, plain loops. */
     SEQUENTIAL("sequential", "Java sequential"),
@@ -10,6 +13,14 @@ public enum VersionKind {
     JPAI_THREADS("jpai-threads", "JPAI on Java threads"),
     /** The same JPAI version on the OpenCL device. */
     JPAI_OPENCL("jpai-opencl", "JPAI on OpenCL"),
+    /**
+     * The same JPAI version on the OpenCL device with {@code -Djpai.fastmath=true}: OpenCL's relaxed
+     * precision (approximate division and sqrt, contraction), the class the hand-written kernels and
+     * Aparapi are built in. Reported apart from exact JPAI, so that the compiler's quality (fast math
+     * against hand-written) and the cost of Java's exact results (exact against fast math) show
+     * separately; held to {@link Tolerance#relaxedForFastMath()}.
+     */
+    JPAI_FAST_MATH("jpai-fastmath", "JPAI fast math on OpenCL"),
     /** Hand-written OpenCL C through JOCL, as a careful human writes it. */
     OPENCL("opencl", "hand-written OpenCL"),
     /** Aparapi 3.0.2, checked to have run on the OpenCL device. */

@@ -54,6 +54,11 @@ class BenchmarkSuiteTest {
         assertNotEquals(null, Tolerance.floats(1e-7, 0).check(reference, Output.of("f", new float[] {1f, 100.01f}, "i", new int[] {1, 2, 3, 4})));
         assertNotEquals(null, Tolerance.EXACT.check(reference, Output.of("f", new float[] {1f, 100f}, "i", new int[] {1, 2, 3, 5})));
         assertNull(new Tolerance(0, 0, 0.25).check(reference, Output.of("f", new float[] {1f, 100f}, "i", new int[] {1, 2, 3, 5})));
+        // the fast-math version: floats at least 1e-4 relative, integers as exact as the program says
+        Output fused = Output.of("f", new float[] {1f, 100.005f}, "i", new int[] {1, 2, 3, 4});
+        assertNotEquals(null, Tolerance.floats(1e-6, 0).check(reference, fused));
+        assertNull(Tolerance.floats(1e-6, 0).relaxedForFastMath().check(reference, fused));
+        assertNotEquals(null, Tolerance.EXACT.relaxedForFastMath().check(reference, Output.of("f", new float[] {1f, 100f}, "i", new int[] {1, 2, 3, 5})));
     }
 
     @Test

@@ -1,6 +1,10 @@
 package jpai.runtime;
 
 import java.nio.file.Path;
+import java.util.Objects;
+
+import jpai.ocl.ExactFloatDivSqrt;
+import jpai.ocl.GeneratorOptions;
 
 /**
  * The system properties users set to steer the runtime, read at each use so tests may change them.
@@ -85,6 +89,14 @@ public final class JpaiOptions {
         BAILOUTS, ALWAYS, NEVER
     }
 
+    /**
+     * {@code -Djpai.exactDivSqrt=builtin|double|fma}: how kernels compute Java's correctly rounded
+     * float division and square root ({@link ExactFloatDivSqrt}); every choice gives Java's bits, they
+     * differ in speed by device. Default {@code builtin}. Read when a kernel is first compiled; kernels
+     * are kept per choice.
+     */
+    public static final String EXACT_DIV_SQRT = "jpai.exactDivSqrt";
+
     private JpaiOptions() {
     }
 
@@ -138,10 +150,34 @@ public final class JpaiOptions {
         return !"false".equalsIgnoreCase(System.getProperty(TILING));
     }
 
-    /** The code generator's options: {@link #fastMath()} and {@link #tiling()}. */
-    public static jpai.ocl.GeneratorOptions generatorOptions() {
-        return new jpai.ocl.GeneratorOptions(fastMath(), tiling());
+    /**
+     * What the code generator is asked for now ({@link #FAST_MATH}, {@link #EXACT_DIV_SQRT}, {@link #TILING}); an
+     * IllegalArgumentException naming the property for a value it does not know.
+     */
+    public static GeneratorOptions generatorOptions() {
+        String fastMath = System.getProperty(FAST_MATH);
+        String value = System.getProperty(EXACT_DIV_SQRT);
+        boolean tiling = tiling();
+        ReadGeneratorOptions last = lastGeneratorOptions;
+        if (last != null && Objects.equals(last.fastMath(), fastMath) && Objects.equals(last.divSqrt(), value) && last.options().tiling() == tiling) {
+            return last.options(); // every apply asks: no parsing and no allocation while the properties stay
+        }
+        ExactFloatDivSqrt divSqrt;
+        try {
+            divSqrt = value == null || value.isBlank() ? ExactFloatDivSqrt.BUILTIN : ExactFloatDivSqrt.fromOptionValue(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("-D" + EXACT_DIV_SQRT + "=" + value + ": " + e.getMessage(), e);
+        }
+        GeneratorOptions options = new GeneratorOptions(Boolean.parseBoolean(fastMath), divSqrt, tiling);
+        lastGeneratorOptions = new ReadGeneratorOptions(fastMath, value, options);
+        return options;
     }
+
+    /** The property values {@link #generatorOptions()} last read, and what they gave. */
+    private record ReadGeneratorOptions(String fastMath, String divSqrt, GeneratorOptions options) {
+    }
+
+    private static volatile ReadGeneratorOptions lastGeneratorOptions;
 
     public static boolean profile() {
         return Boolean.getBoolean(PROFILE);

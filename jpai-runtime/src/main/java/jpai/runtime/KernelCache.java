@@ -23,6 +23,7 @@ import jpai.compiler.Speculations;
 import jpai.compiler.ValueShape;
 import jpai.compiler.plugin.PhasePluginConfigurationException;
 import jpai.compiler.plugin.PhasePlugins;
+import jpai.ocl.GeneratorOptions;
 import jpai.ocl.KernelSource;
 import jpai.ocl.MapKernelSpec;
 import jpai.ocl.OpenCLKernelGenerator;
@@ -31,11 +32,12 @@ import jpai.runtime.exec.CombiningTree;
 import jpai.runtime.profile.Profiler;
 
 /**
- * The kernels compiled from one user function, one per data type it was applied to and set of phase
+ * The kernels compiled from one user function, one per data type it was applied to, set of phase
  * plugins it was compiled with ({@code -Djpai.phases}, service providers: a kernel compiled with a
- * plugin is never served to a compilation without it), or the reason there is none. Thread-safe;
- * each kernel is compiled once, and again only when a speculation it makes has failed since
- * ({@link SpeculationHistory}) or, for a map that did not compile, once from HotSpot's profile.
+ * plugin is never served to a compilation without it) and code generator options
+ * ({@code -Djpai.fastmath}, {@code -Djpai.exactDivSqrt}, {@code -Djpai.tiling}), or the reason there is
+ * none. Thread-safe; each kernel is compiled once, and again only when a speculation it makes has
+ * failed since ({@link SpeculationHistory}) or, for a map that did not compile, once from HotSpot's profile.
  */
 final class KernelCache {
 
@@ -97,11 +99,11 @@ final class KernelCache {
     }
 
     /** The last map kernel looked up, for the common case of a function applied again and again to one type. */
-    private record LastMap(DataType input, DataType output, int indexDimensions, Object plugins, boolean tiling, Compiled compiled) {
+    private record LastMap(DataType input, DataType output, int indexDimensions, Object plugins, GeneratorOptions options, Compiled compiled) {
     }
 
     /** The last reduce kernel looked up (see {@link LastMap}). */
-    private record LastReduce(DataType type, KernelCache mapper, DataType inputType, Object plugins, Compiled compiled) {
+    private record LastReduce(DataType type, KernelCache mapper, DataType inputType, Object plugins, GeneratorOptions options, Compiled compiled) {
     }
 
     /**
@@ -223,15 +225,21 @@ final class KernelCache {
         if (plugins.problem() != null) {
             return Compiled.failed(plugins.problem(), description());
         }
+        GeneratorOptions options;
+        try {
+            options = JpaiOptions.generatorOptions();
+        } catch (IllegalArgumentException e) {
+            return Compiled.failed(e.getMessage(), description());
+        }
         LastMap last = lastMap;
         // a kernel compiled with no speculation since left out; a bailout may compile from a profile later
         if (last != null && last.input() == input && last.output() == output && last.indexDimensions() == indexDimensions && last.plugins() == plugins.key()
-                        && last.tiling() == JpaiOptions.tiling() && last.compiled().kernel() != null
+                        && last.options().equals(options) && last.compiled().kernel() != null
                         && ((Speculations) last.compiled().compiledWith()).isWithin(speculations.allowed())) {
             return last.compiled();
         }
-        Compiled compiled = mapKernel(input, output, indexDimensions, plugins);
-        lastMap = new LastMap(input, output, indexDimensions, plugins.key(), JpaiOptions.tiling(), compiled);
+        Compiled compiled = mapKernel(input, output, indexDimensions, plugins, options);
+        lastMap = new LastMap(input, output, indexDimensions, plugins.key(), options, compiled);
         return compiled;
     }
 
@@ -253,8 +261,8 @@ final class KernelCache {
         }
     }
 
-    private Compiled mapKernel(DataType input, DataType output, int indexDimensions, Plugins plugins) {
-        return kernels.compute(List.of("map", input, output, indexDimensions, plugins.key(), JpaiOptions.tiling()), (key, existing) -> {
+    private Compiled mapKernel(DataType input, DataType output, int indexDimensions, Plugins plugins, GeneratorOptions options) {
+        return kernels.compute(List.of("map", input, output, indexDimensions, plugins.key(), options), (key, existing) -> {
             Speculations allowed = speculations.allowed();
             boolean profileAllowed = allowed.allows(Speculation.UNTAKEN_BRANCHES) && JpaiOptions.profileSpeculation() != JpaiOptions.ProfileSpeculation.NEVER;
             boolean fromProfile;
@@ -276,7 +284,7 @@ final class KernelCache {
             Compiled compiled = compile(() -> {
                 KernelGraph graph = graph(new KernelSignature(argumentsFor(input), KernelShapes.of(output), captures()), plugins.configured(), used);
                 MapKernelSpec spec = new MapKernelSpec(KernelShapes.kinds(input), KernelShapes.kinds(output), indexDimensions);
-                return generate(graph, generator -> generator.map(graph, spec), ownersOf(graph, function));
+                return generate(graph, options, generator -> generator.map(graph, spec), ownersOf(graph, function));
             }).compiledWith(used);
             if (fromProfile) {
                 Explain.speculation("map of " + description(), compiled.kernel() != null
@@ -347,13 +355,19 @@ final class KernelCache {
         if (plugins.problem() != null) {
             return Compiled.failed(plugins.problem(), description());
         }
+        GeneratorOptions options;
+        try {
+            options = JpaiOptions.generatorOptions();
+        } catch (IllegalArgumentException e) {
+            return Compiled.failed(e.getMessage(), description());
+        }
         LastReduce last = lastReduce;
         if (last != null && last.type() == type && last.mapper() == mapper && last.inputType() == inputType && last.plugins() == plugins.key()
-                        && reduceSpeculations(mapper).equals(last.compiled().compiledWith())) {
+                        && last.options().equals(options) && reduceSpeculations(mapper).equals(last.compiled().compiledWith())) {
             return last.compiled();
         }
-        Compiled compiled = reduceKernel(type, mapper, inputType, plugins);
-        lastReduce = new LastReduce(type, mapper, inputType, plugins.key(), compiled);
+        Compiled compiled = reduceKernel(type, mapper, inputType, plugins, options);
+        lastReduce = new LastReduce(type, mapper, inputType, plugins.key(), options, compiled);
         return compiled;
     }
 
@@ -366,9 +380,9 @@ final class KernelCache {
                         speculations.allowed().without(Speculation.UNTAKEN_BRANCHES));
     }
 
-    private Compiled reduceKernel(DataType type, KernelCache mapper, DataType inputType, Plugins plugins) {
+    private Compiled reduceKernel(DataType type, KernelCache mapper, DataType inputType, Plugins plugins, GeneratorOptions options) {
         List<Speculations> allowed = reduceSpeculations(mapper);
-        return compileUnlessCurrent(List.of("reduce", type, mapper == null ? "" : mapper, inputType, plugins.key()), allowed, () -> compile(() -> {
+        return compileUnlessCurrent(List.of("reduce", type, mapper == null ? "" : mapper, inputType, plugins.key(), options), allowed, () -> compile(() -> {
             ValueShape shape = KernelShapes.of(type);
             KernelGraph combiner = graph(new KernelSignature(List.of(shape, shape), shape, captures()), plugins.configured(), allowed.get(1));
             KernelGraph mapperGraph = null;
@@ -382,7 +396,7 @@ final class KernelCache {
                 owners.addAll(ownersOf(mapped, mapper.function));
             }
             owners.addAll(ownersOf(combiner, function));
-            return generate(combiner, generator -> generator.reduce(combiner, mapped, spec), owners);
+            return generate(combiner, options, generator -> generator.reduce(combiner, mapped, spec), owners);
         }, mapper));
     }
 
@@ -455,13 +469,13 @@ final class KernelCache {
     }
 
     /** Runs the generator, times it and dumps the kernel; {@code owners} says whose fields the captures are. */
-    private Compiled generate(KernelGraph main, Function<OpenCLKernelGenerator, KernelSource> generation, List<Object> owners) {
+    private Compiled generate(KernelGraph main, GeneratorOptions options, Function<OpenCLKernelGenerator, KernelSource> generation, List<Object> owners) {
         long start = System.nanoTime();
-        if (JpaiOptions.fastMath()) {
+        if (options.fastMath()) {
             Explain.notice("kernels are built with OpenCL's relaxed math (-D" + JpaiOptions.FAST_MATH + "=true): floating-point results may differ from Java's"
                             + " (fused multiply-adds; NaN, infinities and signed zeros not kept)");
         }
-        KernelSource source = generation.apply(new OpenCLKernelGenerator(JpaiOptions.generatorOptions()));
+        KernelSource source = generation.apply(new OpenCLKernelGenerator(options));
         Profiler.codeGeneration(System.nanoTime() - start);
         for (String note : source.notes()) {
             Explain.tiling(description(), note);

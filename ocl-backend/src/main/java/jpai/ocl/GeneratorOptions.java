@@ -2,24 +2,48 @@ package jpai.ocl;
 
 /**
  * How the generator trades Java's exact results for speed. The backend reads no system property;
- * the runtime maps its options (e.g. {@code -Djpai.fastmath=true}) to this record.
+ * the runtime maps its options (e.g. {@code -Djpai.fastmath=true}, {@code -Djpai.exactDivSqrt}) to
+ * this record.
  *
  * @param fastMath off (the default): floating-point results are Java's, bit for bit, except the
  *            transcendental functions listed in {@code docs/java-semantics.md}. On: the program is
  *            built with {@code -cl-fast-relaxed-math} and may contract {@code a * b + c} into fused
  *            multiply-adds, so results may differ from Java's in the last bits, and NaN, infinities
  *            and signed zeros may not be kept.
+ * @param divSqrt how {@code float} division and square root are computed exactly; ignored under
+ *            {@code fastMath} (OpenCL's relaxed {@code /} and {@code sqrt} then)
  * @param tiling on (the default): a map's loop that reads captured arrays at its counter reads them
  *            through {@code __local} tiles where the pattern holds (docs/backend.md, "Tiling"); the
  *            results are the same bits either way. Off: no kernel is tiled (to measure the gain).
  */
-public record GeneratorOptions(boolean fastMath, boolean tiling) {
+public record GeneratorOptions(boolean fastMath, ExactFloatDivSqrt divSqrt, boolean tiling) {
 
-    /** Java's semantics: no fast math; loops tiled where the pattern holds. */
-    public static final GeneratorOptions JAVA_SEMANTICS = new GeneratorOptions(false, true);
+    /** Java's semantics: no fast math, OpenCL's correctly rounded built-in division and sqrt, loops tiled where the pattern holds. */
+    public static final GeneratorOptions JAVA_SEMANTICS = new GeneratorOptions(false, ExactFloatDivSqrt.BUILTIN, true);
 
-    /** With tiling. */
+    public GeneratorOptions {
+        if (divSqrt == null) {
+            throw new IllegalArgumentException("divSqrt is null");
+        }
+    }
+
+    /** Fast math or not, with the built-in exact division and sqrt, and tiling. */
     public GeneratorOptions(boolean fastMath) {
-        this(fastMath, true);
+        this(fastMath, ExactFloatDivSqrt.BUILTIN, true);
+    }
+
+    /** Fast math or not, tiling or not, with the built-in exact division and sqrt. */
+    public GeneratorOptions(boolean fastMath, boolean tiling) {
+        this(fastMath, ExactFloatDivSqrt.BUILTIN, tiling);
+    }
+
+    /** Fast math or not, with the given exact division and sqrt, and tiling. */
+    public GeneratorOptions(boolean fastMath, ExactFloatDivSqrt divSqrt) {
+        this(fastMath, divSqrt, true);
+    }
+
+    /** The formulation of float division and sqrt the emitted code calls, or null for OpenCL's own {@code /} and {@code sqrt}. */
+    public ExactFloatDivSqrt helperFormulation() {
+        return fastMath || divSqrt == ExactFloatDivSqrt.BUILTIN ? null : divSqrt;
     }
 }

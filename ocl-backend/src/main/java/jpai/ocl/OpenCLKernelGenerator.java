@@ -95,7 +95,7 @@ public final class OpenCLKernelGenerator {
      */
     public KernelSource map(KernelGraph kernel, MapKernelSpec spec) {
         TileShape tileShape = options.tiling() ? TileShape.forMap(spec) : null;
-        EmittedFunction function = new FunctionEmitter(kernel, "jpai_" + kernel.lambda().identifier(), tileShape).emit();
+        EmittedFunction function = new FunctionEmitter(kernel, "jpai_" + kernel.lambda().identifier(), tileShape, options.helperFormulation()).emit();
         TileShape tiled = function.tiledShape();
         requireComponents("the function's arguments", function.parameters(ParameterKind.ARGUMENT), spec.inputComponents());
         requireComponents("the function's result", function.parameters(ParameterKind.RESULT), spec.outputComponents());
@@ -284,14 +284,14 @@ public final class OpenCLKernelGenerator {
      */
     public KernelSource reduce(KernelGraph combiner, KernelGraph mapper, ReduceKernelSpec spec) {
         List<JavaKind> element = spec.elementComponents();
-        EmittedFunction combine = new FunctionEmitter(combiner, "jpai_combine_" + combiner.lambda().identifier()).emit();
+        EmittedFunction combine = new FunctionEmitter(combiner, "jpai_combine_" + combiner.lambda().identifier(), null, options.helperFormulation()).emit();
         List<JavaKind> twoElements = new ArrayList<>(element);
         twoElements.addAll(element);
         requireComponents("the combiner's arguments", combine.parameters(ParameterKind.ARGUMENT), twoElements);
         requireComponents("the combiner's result", combine.parameters(ParameterKind.RESULT), element);
         EmittedFunction map = null;
         if (mapper != null) {
-            map = new FunctionEmitter(mapper, "jpai_map_" + mapper.lambda().identifier()).emit();
+            map = new FunctionEmitter(mapper, "jpai_map_" + mapper.lambda().identifier(), null, options.helperFormulation()).emit();
             requireComponents("the mapper's arguments", map.parameters(ParameterKind.ARGUMENT), spec.inputComponents());
             requireComponents("the mapper's result", map.parameters(ParameterKind.RESULT), element);
         } else {
@@ -508,8 +508,16 @@ public final class OpenCLKernelGenerator {
         code.close();
     }
 
+    /**
+     * The build options: relaxed math, or the correctly rounded built-in float division and sqrt, or
+     * none where helpers compute them exactly ({@link GeneratorOptions#helperFormulation()}): the
+     * option would only slow down {@code /} and {@code sqrt} the program no longer uses on floats.
+     */
     private String buildOptions() {
-        return options.fastMath() ? FAST_MATH_BUILD_OPTIONS : JAVA_SEMANTICS_BUILD_OPTIONS;
+        if (options.fastMath()) {
+            return FAST_MATH_BUILD_OPTIONS;
+        }
+        return options.helperFormulation() == null ? JAVA_SEMANTICS_BUILD_OPTIONS : "";
     }
 
     /**

@@ -228,4 +228,42 @@ class OpenCLKernelGeneratorTest {
         assertFalse(fast.text().contains("FP_CONTRACT OFF"), fast.text());
         assertTrue(fast.buildOptions().contains("-cl-fast-relaxed-math"));
     }
+
+    /**
+     * -Djpai.exactDivSqrt: builtin keeps OpenCL's operators and the build option; double and fma call
+     * their helpers for float / and sqrt (double ones stay operators) and drop the option, and the
+     * double helpers make the program need fp64. Fast math keeps the relaxed operators whatever the
+     * formulation.
+     */
+    @Test
+    void eachFormulationOfFloatDivisionAndSqrtEmitsItsHelpersAndBuildOptions() throws Exception {
+        Method apply = Function.class.getMethod("apply", Object.class);
+        Function<Float, Float> f = x -> 1.0f / (float) Math.sqrt(x) + x / 3f + (float) (1.0 / Math.sqrt(x));
+        KernelGraph graph = new KernelGraphCompiler().compile(f, apply, new KernelSignature(List.of(ValueShape.ofBoxed(Float.class)), ValueShape.ofBoxed(Float.class)));
+        MapKernelSpec spec = new MapKernelSpec(List.of(JavaKind.Float), List.of(JavaKind.Float));
+        KernelSource builtin = new OpenCLKernelGenerator(new GeneratorOptions(false, ExactFloatDivSqrt.BUILTIN)).map(graph, spec);
+        assertFalse(builtin.text().contains("jpai_div_float") || builtin.text().contains("jpai_sqrt_float"), builtin.text());
+        assertEquals(OpenCLKernelGenerator.JAVA_SEMANTICS_BUILD_OPTIONS, builtin.buildOptions());
+        for (ExactFloatDivSqrt formulation : List.of(ExactFloatDivSqrt.DOUBLE, ExactFloatDivSqrt.FMA)) {
+            KernelSource source = new OpenCLKernelGenerator(new GeneratorOptions(false, formulation)).map(graph, spec);
+            String text = source.text();
+            String suffix = "_float_" + formulation.optionValue() + "(";
+            assertTrue(text.contains("static float jpai_div" + suffix) && text.contains("static float jpai_sqrt" + suffix), text);
+            assertTrue(text.split(java.util.regex.Pattern.quote("jpai_div" + suffix), -1).length - 1 >= 2, "the float division x / 3f calls the helper: " + text);
+            if (formulation == ExactFloatDivSqrt.FMA) {
+                assertTrue(text.contains("static float jpai_reciprocal_sqrt_float_fma(") && text.indexOf("static float jpai_reciprocal_sqrt_float_fma(") > text.indexOf("static float jpai_sqrt_float_fma("),
+                                "1.0f / sqrt: one helper, defined after the two it calls: " + text);
+            }
+            assertTrue(text.contains("sqrt(convert_double(") || text.contains("sqrt(x"), "the double sqrt of the lambda stays: " + text);
+            assertTrue(text.contains("cl_khr_fp64"), "both programs use double: " + text);
+            assertEquals("", source.buildOptions(), "no option slows the float / and sqrt the helpers replaced");
+            assertTrue(text.contains("#pragma OPENCL FP_CONTRACT OFF"), text);
+        }
+        KernelSource fast = new OpenCLKernelGenerator(new GeneratorOptions(true, ExactFloatDivSqrt.FMA)).map(graph, spec);
+        assertFalse(fast.text().contains("jpai_div_float") || fast.text().contains("jpai_sqrt_float"), fast.text());
+        assertEquals(OpenCLKernelGenerator.FAST_MATH_BUILD_OPTIONS, fast.buildOptions());
+        assertEquals(ExactFloatDivSqrt.FMA, ExactFloatDivSqrt.fromOptionValue(" FMA "));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ExactFloatDivSqrt.fromOptionValue("rsqrt"));
+        assertTrue(e.getMessage().contains("builtin, double or fma"), e.getMessage());
+    }
 }

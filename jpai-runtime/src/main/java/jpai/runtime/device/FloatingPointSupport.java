@@ -7,6 +7,8 @@ import java.util.regex.Pattern;
 
 import org.jocl.CL;
 
+import jpai.ocl.OpenCLKernelGenerator;
+
 /**
  * Whether a device's floating-point arithmetic gives Java's results: Java's {@code float} and
  * {@code double} keep subnormal numbers, infinities and NaN, round to nearest, and divide and take
@@ -44,8 +46,19 @@ public final class FloatingPointSupport {
      * nothing. Which types the program uses is read from its text.
      */
     public static String missingFor(OpenCLDeviceInfo device, String programText) {
+        return missingFor(device, programText, OpenCLKernelGenerator.JAVA_SEMANTICS_BUILD_OPTIONS);
+    }
+
+    /**
+     * As {@link #missingFor(OpenCLDeviceInfo, String)}, for a program built with {@code buildOptions}:
+     * {@code CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT} is needed only where they ask for it; without them
+     * the program computes float division and sqrt exactly with its own helpers
+     * ({@code -Djpai.exactDivSqrt}).
+     */
+    public static String missingFor(OpenCLDeviceInfo device, String programText, String buildOptions) {
         String code = COMMENT.matcher(programText).replaceAll(" ");
-        List<String> missing = missing(device, FLOAT.matcher(code).find(), DOUBLE.matcher(code).find());
+        List<String> missing = missing(device, FLOAT.matcher(code).find(), DOUBLE.matcher(code).find(),
+                        buildOptions.contains(OpenCLKernelGenerator.JAVA_SEMANTICS_BUILD_OPTIONS));
         return missing.isEmpty() ? null : "the device " + device.name() + " " + String.join(" and ", missing) + ", so it cannot give Java's results";
     }
 
@@ -54,16 +67,16 @@ public final class FloatingPointSupport {
      * listings of devices, before any program is built ("flushes float subnormal numbers to zero ...").
      */
     public static String missingForJavaArithmetic(OpenCLDeviceInfo device) {
-        List<String> missing = missing(device, true, true);
+        List<String> missing = missing(device, true, true, true);
         return missing.isEmpty() ? null : String.join(" and ", missing);
     }
 
     /** The capabilities {@code device} lacks for the types named, each as a sentence part. */
-    private static List<String> missing(OpenCLDeviceInfo device, boolean usesFloat, boolean usesDouble) {
+    private static List<String> missing(OpenCLDeviceInfo device, boolean usesFloat, boolean usesDouble, boolean builtinDivideSqrt) {
         List<String> missing = new ArrayList<>();
         long masked = maskedForTests();
         if (usesFloat) {
-            describe(device.singleFpConfig() & ~masked, JAVA_FLOAT, "float", missing);
+            describe(device.singleFpConfig() & ~masked, builtinDivideSqrt ? JAVA_FLOAT : JAVA_FLOAT & ~CL.CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT, "float", missing);
         }
         if (usesDouble) {
             long config = (masked & DOUBLE_MASK) != 0 ? 0 : device.doubleFpConfig() & ~masked;

@@ -206,7 +206,12 @@ final class AcceleratedMethod {
                                     + "; reductions on the device are of int or long variables (float and double ones with @Reduce(reassociate = true)) returned as such", false);
                 }
             }
-            GeneratorOptions options = JpaiOptions.generatorOptions();
+            GeneratorOptions options;
+            try {
+                options = JpaiOptions.generatorOptions();
+            } catch (IllegalArgumentException e) {
+                return CompiledLoop.refused(e.getMessage(), false);
+            }
             int dimensions = loop.firsts().size();
             var spec = new MapKernelSpec(java.util.Collections.nCopies(dimensions, JavaKind.Int), loop.graph().signature().resultComponents(), dimensions);
             var source = new OpenCLKernelGenerator(options).map(loop.graph(), spec);

@@ -160,7 +160,7 @@ final class ProgramCache {
     }
 
     private BuiltProgram obtain(KernelSource source) {
-        String missing = jpai.runtime.device.FloatingPointSupport.missingFor(owner.device(), source.text());
+        String missing = jpai.runtime.device.FloatingPointSupport.missingFor(owner.device(), source.text(), source.buildOptions());
         if (missing != null) {
             throw new OpenCLRuntimeException(missing);
         }

@@ -10,6 +10,7 @@ import jdk.graal.compiler.core.common.type.IntegerStamp;
 import jdk.graal.compiler.core.common.type.Stamp;
 import jdk.graal.compiler.graph.Node;
 import jdk.graal.compiler.lir.gen.ArithmeticLIRGeneratorTool.RoundingMode;
+import jdk.graal.compiler.nodes.ConstantNode;
 import jdk.graal.compiler.nodes.FixedNode;
 import jdk.graal.compiler.nodes.LogicNegationNode;
 import jdk.graal.compiler.nodes.calc.CopySignNode;
@@ -86,6 +87,7 @@ import jdk.graal.compiler.replacements.nodes.UnaryMathIntrinsicNode;
 import jpai.compiler.JavaConstructs;
 import jpai.compiler.KernelBailoutException;
 import jpai.compiler.nodes.MathCallNode;
+import jpai.ocl.ExactFloatDivSqrt;
 import jpai.ocl.OpenCLTypes;
 
 /**
@@ -101,14 +103,17 @@ final class ExpressionEmitter {
 
     private final Function<ValueNode, String> operand;
     private final Set<Helper> helpers;
+    private final ExactFloatDivSqrt divSqrt;
 
     /**
      * @param operand names an input value
      * @param helpers collects the {@link Helper}s the expressions call
+     * @param divSqrt the helpers for float {@code /} and {@code sqrt}, or null for OpenCL's operators
      */
-    ExpressionEmitter(Function<ValueNode, String> operand, Set<Helper> helpers) {
+    ExpressionEmitter(Function<ValueNode, String> operand, Set<Helper> helpers, ExactFloatDivSqrt divSqrt) {
         this.operand = operand;
         this.helpers = helpers;
+        this.divSqrt = divSqrt;
     }
 
     /** True if computing {@code node} has no effect besides its value (it may be dropped when unused). */
@@ -175,6 +180,10 @@ final class ExpressionEmitter {
             return call(Helper.FLOAT_TO_HALF, "jpai_float_to_half", x(half.getValue()));
         }
         if (node instanceof SqrtNode sqrt) {
+            if (divSqrt != null && type(sqrt).equals("float")) {
+                return divSqrt == ExactFloatDivSqrt.DOUBLE ? call(Helper.SQRT_FLOAT_DOUBLE, "jpai_sqrt_float_double", x(sqrt.getValue()))
+                                : call(Helper.SQRT_FLOAT_FMA, "jpai_sqrt_float_fma", x(sqrt.getValue()));
+            }
             return "sqrt(" + x(sqrt.getValue()) + ")";
         }
         // 1-bit values (Graal's stamps for booleans in some conversions) are C bools: true is 1.
@@ -429,6 +438,18 @@ final class ExpressionEmitter {
             if (node instanceof RemNode) {
                 return "fmod(" + a + ", " + b + ")"; // Java's % on floats truncates, as fmod does, exactly.
             }
+            if (node instanceof FloatDivNode && divSqrt != null && type(node).equals("float")) {
+                if (divSqrt == ExactFloatDivSqrt.DOUBLE) {
+                    return call(Helper.DIV_FLOAT_DOUBLE, "jpai_div_float_double", a, b);
+                }
+                if (isFloatOne(node.getX()) && node.getY() instanceof SqrtNode root) {
+                    // 1.0f / (float) Math.sqrt(x): both roundings, one shared approximation (the helper calls the other two)
+                    helpers.add(Helper.DIV_FLOAT_FMA);
+                    helpers.add(Helper.SQRT_FLOAT_FMA);
+                    return call(Helper.RECIPROCAL_SQRT_FLOAT_FMA, "jpai_reciprocal_sqrt_float_fma", x(root.getValue()));
+                }
+                return call(Helper.DIV_FLOAT_FMA, "jpai_div_float_fma", a, b);
+            }
             return "(" + a + " " + floatOperator(node) + " " + b + ")";
         }
         String unsigned = unsignedType(node);
@@ -454,6 +475,12 @@ final class ExpressionEmitter {
             return wrapped(type(node), "(" + unsigned + ")" + a + " >> " + count);
         }
         throw KernelBailoutException.at(node, JavaConstructs.describe(node) + " on integers is not supported on OpenCL");
+    }
+
+    /** True for the float constant 1.0f. */
+    private static boolean isFloatOne(ValueNode value) {
+        return value instanceof ConstantNode constant && constant.asJavaConstant() != null && constant.asJavaConstant().getJavaKind() == jdk.vm.ci.meta.JavaKind.Float
+                        && Float.floatToRawIntBits(constant.asJavaConstant().asFloat()) == Float.floatToRawIntBits(1.0f);
     }
 
     private static String floatOperator(BinaryNode node) {

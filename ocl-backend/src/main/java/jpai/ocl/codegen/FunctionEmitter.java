@@ -70,6 +70,7 @@ import jpai.compiler.ImmutableJdkTables;
 import jpai.compiler.JavaConstructs;
 import jpai.compiler.KernelBailoutException;
 import jpai.compiler.KernelGraph;
+import jpai.ocl.ExactFloatDivSqrt;
 import jpai.compiler.SourceLocation;
 import jpai.compiler.ValueShape;
 import jpai.compiler.nodes.TupleValueNode;
@@ -210,6 +211,8 @@ public final class FunctionEmitter {
     private final Set<HIRBlock> continueTargets = new HashSet<>();
     /** The work-group tiles are made for, or null: no loop is tiled. */
     private final TileShape tileShape;
+    /** How float division and sqrt are written (null: OpenCL's own), for the tiled loop's expressions too. */
+    private final ExactFloatDivSqrt divSqrt;
     private LoopTiling.Plan tiling;
     private TiledLoopWriter tiledLoop;
     private List<String> tilingNotes = List.of();
@@ -217,19 +220,22 @@ public final class FunctionEmitter {
     private HIRBlock current;
 
     public FunctionEmitter(KernelGraph kernel, String name) {
-        this(kernel, name, null);
+        this(kernel, name, null, null);
     }
 
     /**
      * @param tileShape the work-group of the kernel that calls the function, when a loop may be
      *            tiled ({@link LoopTiling}); null for none
+     * @param divSqrt the helpers that compute float {@code /} and {@code sqrt}, or null for OpenCL's
+     *            own operators ({@link jpai.ocl.GeneratorOptions#helperFormulation()})
      */
-    public FunctionEmitter(KernelGraph kernel, String name, TileShape tileShape) {
+    public FunctionEmitter(KernelGraph kernel, String name, TileShape tileShape, ExactFloatDivSqrt divSqrt) {
         this.kernel = kernel;
         this.graph = kernel.graph();
         this.name = name;
         this.tileShape = tileShape;
-        this.expressions = new ExpressionEmitter(this::operand, helpers);
+        this.divSqrt = divSqrt;
+        this.expressions = new ExpressionEmitter(this::operand, helpers, divSqrt);
     }
 
     public EmittedFunction emit() {
@@ -245,7 +251,7 @@ public final class FunctionEmitter {
         }
         List<CStmt> body = new ArrayList<>();
         if (tiling != null) {
-            tiledLoop = new TiledLoopWriter(tiling, this::operand, helpers, tiling.resumes().stream().map(FunctionEmitter::label).toList());
+            tiledLoop = new TiledLoopWriter(tiling, this::operand, helpers, divSqrt, tiling.resumes().stream().map(FunctionEmitter::label).toList());
             for (int t = 0; t < tiling.tiles().size(); t++) {
                 LoopTiling.Tile tile = tiling.tiles().get(t);
                 parameters.add(new FunctionParameter(ParameterKind.LOCAL_TILE, t, tile.elementKind(), "__local " + OpenCLTypes.storageType(tile.elementKind()) + " *", tile.name()));

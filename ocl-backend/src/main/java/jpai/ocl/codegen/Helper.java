@@ -190,6 +190,123 @@ public enum Helper {
                 if (isnan(y) || (isinf(y) && fabs(x) == 1.0)) return as_double(0x7ff8000000000000UL);
                 return pow(x, y);
             }"""),
+    /*
+     * Java's float division and square root, correctly rounded, without the build option
+     * -cl-fp32-correctly-rounded-divide-sqrt (ExactFloatDivSqrt; docs/java-semantics.md, "Float
+     * division and square root"). Each is exact for every operand; the tests prove it on PoCL
+     * (every float for sqrt and 1 / sqrt; edge classes and random pairs for division:
+     * jpai.test.exactness.ExactDivSqrtTest and ExactDivSqrtProof), in Java (ExactFloatDivSqrtSimulation) and on the H100 (bin/gpu-check exactness).
+     */
+    /**
+     * {@code a / b} through double: the quotient of two floats rounded once to double, then to float.
+     * Rounding twice is innocuous when the wider format has at least 2p + 2 bits for p-bit operands
+     * (Figueroa, "When is double rounding innocuous?", SIGNUM Newsletter 30(3), 1995: for + - * / and
+     * sqrt; 53 >= 2 * 24 + 2). A subnormal float quotient is the same case with fewer than 24 bits.
+     * The double quotient is never subnormal (|a / b| >= 2^-149 / 2^128), so it is one exact rounding.
+     */
+    DIV_FLOAT_DOUBLE(true, """
+            static float jpai_div_float_double(float a, float b) {
+                return convert_float_rte(convert_double(a) / convert_double(b));
+            }"""),
+    /** {@code (float) Math.sqrt(x)} of a float through double: Java's own definition, innocuous as {@link #DIV_FLOAT_DOUBLE}. */
+    SQRT_FLOAT_DOUBLE(true, """
+            static float jpai_sqrt_float_double(float x) {
+                return convert_float_rte(sqrt(convert_double(x)));
+            }"""),
+    /**
+     * {@code a / b} in float arithmetic where the operands allow, else through double. In the range
+     * tested first (a's exponent at least -102, b's in [-126, 125], the quotient's in [-125, 125])
+     * no step over- or underflows: half_recip is within 8192 ulp (OpenCL 1.2, 7.4: relative error at
+     * most 2^-10), two Newton steps with fma bring the reciprocal r within about 2^-23, q = a * r
+     * within about 2^-22, and the correction q + (a - b * q) * r (Markstein) lands within 2^-44 of
+     * a / b before its rounding, so q is one of the two floats around a / b. For such a q the
+     * remainder a - b * q is a float, which fma gives exactly (its bits are multiples of 2^(e_a - 47)
+     * >= 2^-149, fewer than 24 of them); so is the other candidate's. The float nearer to a / b is
+     * the one with the smaller |remainder| (|a - b * c| = |b| |a / b - c|); a tie would need a / b
+     * halfway between two floats, which a normal quotient of two floats never is (the midpoint has
+     * 25 bits, b times it at least 25). fma is correctly rounded by OpenCL's definition, and an
+     * explicit call even under FP_CONTRACT OFF.
+     */
+    DIV_FLOAT_FMA(true, """
+            static float jpai_div_float_fma(float a, float b) {
+                uint ea = (as_uint(a) >> 23) & 0xFFu;
+                uint eb = (as_uint(b) >> 23) & 0xFFu;
+                if (ea - 25u > 229u || eb - 1u > 251u || ea - eb + 125u > 250u) {
+                    /* zeros, subnormals, infinities, NaN, tiny dividends, quotients near over- or underflow */
+                    return convert_float_rte(convert_double(a) / convert_double(b));
+                }
+                float r = half_recip(b);
+                r = fma(fma(-b, r, 1.0f), r, r);
+                r = fma(fma(-b, r, 1.0f), r, r);
+                float q = a * r;
+                q = fma(fma(-b, q, a), r, q);
+                float rq = fma(-b, q, a); /* exact: b * (a / b - q); 0 keeps q below (no |rn| is < 0) */
+                /* the other float around a / b: one step away from zero if |a / b| > |q|, else toward it */
+                uint step = ((as_uint(rq) ^ as_uint(b) ^ as_uint(q)) >> 31) == 0u ? 1u : 0xFFFFFFFFu;
+                float n = as_float(as_uint(q) + step);
+                float rn = fma(-b, n, a);
+                return fabs(rn) < fabs(rq) ? n : q;
+            }"""),
+    /**
+     * {@code (float) Math.sqrt(x)} in float arithmetic only. For x in [2^-100, 2^128): half_rsqrt
+     * within 8192 ulp (2^-10), two Newton steps with fma (about 2^-23), s = x * y, and the correction
+     * s + (x - s * s) * y / 2 lands within 2^-44 of sqrt(x) before its rounding, so s is one of the two
+     * floats around it. Then x - s * s is exact (fma; the remainder of a faithful root is a float: Boldo
+     * and Daumas, "Representable correcting terms for possibly underflowing floating point operations",
+     * ARITH 2003; it is a multiple of ulp(s)^2 >= 2^-146, so nothing underflows), and the
+     * midpoint test needs no rounding: sqrt(x) > s + u / 2 (u = the step up, exact) iff
+     * x - s^2 - s * u > u^2 / 4, and as x - s^2 - s * u is a multiple of u^2 that is iff it is > 0, that
+     * is x - s^2 > s * u (exact: a power-of-two multiple of s); below s likewise with the step down
+     * d: sqrt(x) &lt; s - d / 2 iff x - s^2 &lt;= -(s * d). No tie exists (a midpoint's square has more
+     * than 24 bits). Smaller positive x (subnormals too) are scaled by 2^100 (exact), and the root
+     * back by 2^-50 (exact: a root is at least 2^-75, normal). 0, -0, infinity: themselves; NaN: NaN;
+     * negative: NaN.
+     */
+    SQRT_FLOAT_FMA(false, """
+            static float jpai_rsqrt_approx_fma(float x) { /* within about 2^-23 of 1 / sqrt(x), for x in [2^-100, 2^128) */
+                float y = half_rsqrt(x);
+                y = fma(0.5f * y, fma(-(x * y), y, 1.0f), y);
+                return fma(0.5f * y, fma(-(x * y), y, 1.0f), y);
+            }
+
+            static float jpai_sqrt_float_fma_from(float x, float y) { /* sqrt(x) correctly rounded, y from jpai_rsqrt_approx_fma */
+                float s = x * y;
+                s = fma(fma(-s, s, x), 0.5f * y, s);
+                float r = fma(-s, s, x); /* exact: x - s^2 */
+                float up = as_float(as_uint(s) + 1u);
+                float down = as_float(as_uint(s) - 1u);
+                /* selects, no branches: r > s * u needs r > 0, r <= -(s * d) needs r < 0 */
+                return r > s * (up - s) ? up : r <= -(s * (s - down)) ? down : s;
+            }
+
+            static float jpai_sqrt_float_fma(float x) {
+                if ((as_uint(x) >> 23) - 27u <= 227u) return jpai_sqrt_float_fma_from(x, jpai_rsqrt_approx_fma(x)); /* positive, [2^-100, 2^128) */
+                if (x > 0.0f && x < 0x1.0p-100f) {
+                    float scaled = x * 0x1.0p100f;
+                    return jpai_sqrt_float_fma_from(scaled, jpai_rsqrt_approx_fma(scaled)) * 0x1.0p-50f;
+                }
+                return x < 0.0f ? NAN : x + x; /* 0 and -0, infinity, NaN */
+            }"""),
+    /**
+     * Java's {@code 1.0f / (float) Math.sqrt(x)} (N-Body's inverse distance), rounded twice as in Java
+     * (a fused rsqrt rounds once and differs), with the approximation shared: the refined y of
+     * {@link #SQRT_FLOAT_FMA} is within about 2^-23 of 1 / sqrt(x), so within about 2^-22 of 1 / s for
+     * the rounded root s; one Newton step with fma lands within 2^-43 of 1 / s before its rounding, so r
+     * is one of the two floats around 1 / s, and the exact choice of {@link #DIV_FLOAT_FMA} with a = 1
+     * follows (1 - s * r is exact: s in [2^-50, 2^64), its bits multiples of 2^-47). Outside sqrt's
+     * range, the two helpers one after the other. Emitted with both, which it calls.
+     */
+    RECIPROCAL_SQRT_FLOAT_FMA(true, """
+            static float jpai_reciprocal_sqrt_float_fma(float x) {
+                if ((as_uint(x) >> 23) - 27u > 227u) return jpai_div_float_fma(1.0f, jpai_sqrt_float_fma(x));
+                float y = jpai_rsqrt_approx_fma(x);
+                float s = jpai_sqrt_float_fma_from(x, y);
+                float r = fma(fma(-s, y, 1.0f), y, y);
+                float rr = fma(-s, r, 1.0f); /* exact: s * (1 / s - r); 0 keeps r below */
+                float n = as_float(as_uint(r) + (rr > 0.0f ? 1u : 0xFFFFFFFFu)); /* the other float around 1 / s */
+                float rn = fma(-s, n, 1.0f);
+                return fabs(rn) < fabs(rr) ? n : r;
+            }"""),
     /** {@code Integer.reverse}: the bits in reverse order (swaps of halves, pairs, nibbles; then the bytes). */
     REVERSE_BITS_INT(false, """
             static int jpai_reverse_int(int x) {

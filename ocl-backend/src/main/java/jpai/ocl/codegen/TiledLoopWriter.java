@@ -12,6 +12,7 @@ import jdk.graal.compiler.nodes.LogicConstantNode;
 import jdk.graal.compiler.nodes.ParameterNode;
 import jdk.graal.compiler.nodes.ValueNode;
 import jdk.graal.compiler.nodes.java.LoadIndexedNode;
+import jpai.ocl.ExactFloatDivSqrt;
 import jpai.ocl.OpenCLTypes;
 import jpai.ocl.c.CExpr;
 import jpai.ocl.c.CStmt;
@@ -74,13 +75,15 @@ final class TiledLoopWriter {
 
     /**
      * @param operand names a value where the loop's own code uses it (the function's variables)
+     * @param divSqrt how the function writes float division and sqrt (null: OpenCL's own), for the
+     *            loop's own expressions to be written the same way
      * @param resumeLabels the labels of {@link Plan#resumes()}, in order
      */
-    TiledLoopWriter(Plan plan, Function<ValueNode, String> operand, Set<Helper> helpers, List<String> resumeLabels) {
+    TiledLoopWriter(Plan plan, Function<ValueNode, String> operand, Set<Helper> helpers, ExactFloatDivSqrt divSqrt, List<String> resumeLabels) {
         this.plan = plan;
         this.operand = operand;
         this.resumeLabels = List.copyOf(resumeLabels);
-        this.fresh = new ExpressionEmitter(this::freshOperand, helpers);
+        this.fresh = new ExpressionEmitter(this::freshOperand, helpers, divSqrt);
     }
 
     /**

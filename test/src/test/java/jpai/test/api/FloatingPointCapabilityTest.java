@@ -13,6 +13,7 @@ import jpai.AF;
 import jpai.Executor;
 import jpai.PArray;
 import jpai.FallbackException;
+import jpai.runtime.JpaiOptions;
 import jpai.runtime.device.FloatingPointSupport;
 
 /**
@@ -69,6 +70,30 @@ class FloatingPointCapabilityTest {
                         PArray<Double> din = PArray.of(1.0, 1e-310, 2.0); PArray<Double> dout = ExecutorCase.apply(AF.map(d, Double.class), Executor.ACCELERATOR, din)) {
             ExecutorCase.assertSameAsJava(ExecutorCase.javaLoop(f, in), out, "float on the device");
             ExecutorCase.assertSameAsJava(ExecutorCase.javaLoop(d, din), dout, "double on the device");
+        }
+    }
+
+    /**
+     * Issue 12: a device without correctly rounded float divide and sqrt runs a float division in
+     * Java under the built-in formulation, and on the device under -Djpai.exactDivSqrt=fma, whose
+     * program is built without the option and computes both exactly itself.
+     */
+    @Test
+    void withoutCorrectlyRoundedDivideSqrtTheFmaFormulationStillRunsOnTheDevice() {
+        Function<Float, Float> f = x -> 1.0f / (float) Math.sqrt(x) + x / 7f;
+        float[] values = {2f, 3f, 1e-40f, 0x1.fffffep127f, 0.1f};
+        System.setProperty(FloatingPointSupport.TEST_MASK_PROPERTY, "correctlyRoundedDivideSqrt");
+        try (PArray<Float> in = PArray.of(values)) {
+            if (ExecutorCase.openCLExpected()) {
+                FallbackException e = assertThrows(FallbackException.class, () -> ExecutorCase.apply(AF.map(f, Float.class), Executor.ACCELERATOR, in));
+                assertTrue(e.getMessage().contains("does not divide and take square roots of floats correctly rounded"), e.getMessage());
+            }
+            System.setProperty(JpaiOptions.EXACT_DIV_SQRT, "fma");
+            try (PArray<Float> out = ExecutorCase.apply(AF.map(f, Float.class), Executor.ACCELERATOR, in)) {
+                ExecutorCase.assertSameAsJava(ExecutorCase.javaLoop(f, in), out, "the fma formulation on the device");
+            }
+        } finally {
+            System.clearProperty(JpaiOptions.EXACT_DIV_SQRT);
         }
     }
 }
