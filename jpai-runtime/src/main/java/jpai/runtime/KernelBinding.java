@@ -138,6 +138,19 @@ final class KernelBinding {
         return this;
     }
 
+    /** A keyed reduction's key buffer ({@code keys}, when the kernel has one) and number of keys. */
+    KernelBinding keyed(PArray<Integer> keys, int keyCount) {
+        for (KernelParameter parameter : parameters) {
+            switch (parameter.role()) {
+                case KEY_BUFFER -> launch.readBuffer(parameter.index(), PArrayStorage.buffer(keys, 0));
+                case KEY_COUNT -> launch.scalar(parameter.index(), JavaKind.Int, keyCount);
+                default -> {
+                }
+            }
+        }
+        return this;
+    }
+
     /**
      * A captured 2-D primitive array {@code rows}, read now (a write into it between applies is
      * seen), as one buffer. Only a rectangular one: a null row or rows of different lengths make

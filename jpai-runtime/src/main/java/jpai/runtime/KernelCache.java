@@ -13,16 +13,19 @@ import java.util.function.Function;
 
 import jpai.DataType;
 import jpai.compiler.CapturedValue;
+import jpai.compiler.CombinerRecognition;
 import jpai.compiler.KernelBailoutException;
 import jpai.compiler.KernelGraph;
 import jpai.compiler.KernelGraphCompiler;
 import jpai.compiler.MathFunctions;
 import jpai.compiler.KernelSignature;
 import jpai.compiler.ValueShape;
+import jpai.compiler.loops.ReductionOperator;
 import jpai.compiler.plugin.PhasePluginConfigurationException;
 import jpai.compiler.plugin.PhasePlugins;
 import jpai.ocl.GeneratorOptions;
 import jpai.ocl.KernelSource;
+import jpai.ocl.KeyedReduceKernels;
 import jpai.ocl.MapKernelSpec;
 import jpai.ocl.OpenCLKernelGenerator;
 import jpai.ocl.ReduceKernelSpec;
@@ -114,6 +117,7 @@ final class KernelCache {
     private final ConcurrentHashMap<List<Object>, Compiled> kernels = new ConcurrentHashMap<>();
     private volatile String description;
     private volatile List<CapturedValue> captures;
+    private final ConcurrentHashMap<DataType, java.util.Optional<ReductionOperator>> recognised = new ConcurrentHashMap<>();
     private volatile LastMap lastMap;
     private volatile LastReduce lastReduce;
     private volatile ProfileLabel lastLabel;
@@ -283,6 +287,48 @@ final class KernelCache {
             owners.addAll(ownersOf(combiner, function));
             return generate(combiner, generator -> generator.reduce(combiner, mapped, spec), owners);
         }, mapper));
+    }
+
+    /**
+     * The operator this cache's function (a combiner of {@code type}, two arguments) computes when it
+     * is one whose result a device may compute with atomics ({@link CombinerRecognition}), else null
+     * (also when it does not compile: the ordered kernels then say why).
+     */
+    ReductionOperator recognisedOperator(DataType type) {
+        if (type != jpai.ElementType.INT && type != jpai.ElementType.LONG) {
+            return null;
+        }
+        return recognised.computeIfAbsent(type, t -> {
+            Plugins plugins = plugins();
+            if (plugins.problem() != null || plugins.configured() == null) {
+                return java.util.Optional.<ReductionOperator>empty();
+            }
+            try {
+                ValueShape shape = KernelShapes.of(t);
+                KernelGraph combiner = graph(new KernelSignature(List.of(shape, shape), shape, captures()), plugins.configured());
+                return java.util.Optional.ofNullable(CombinerRecognition.of(combiner));
+            } catch (RuntimeException | LinkageError e) {
+                return java.util.Optional.<ReductionOperator>empty();
+            }
+        }).orElse(null);
+    }
+
+    /**
+     * The kernel of a keyed reduction's ordered strategy, this cache's function being the combiner of
+     * values of {@code type}: the per-chunk folds ({@code chunks} true) or the fold of the chunks'
+     * results ({@link KeyedReduceKernels}).
+     */
+    Compiled forKeyedReduce(DataType type, boolean chunks) {
+        Plugins plugins = plugins();
+        if (plugins.problem() != null) {
+            return Compiled.failed(plugins.problem(), description());
+        }
+        return kernels.computeIfAbsent(List.of(chunks ? "keyed chunks" : "keyed combine", type, plugins.key()), key -> compile(() -> {
+            ValueShape shape = KernelShapes.of(type);
+            KernelGraph combiner = graph(new KernelSignature(List.of(shape, shape), shape, captures()), plugins.configured());
+            return generate(combiner, generator -> chunks ? new KeyedReduceKernels(generator).chunks(combiner, KernelShapes.kinds(type))
+                            : new KeyedReduceKernels(generator).combineChunks(combiner, KernelShapes.kinds(type)), ownersOf(combiner, function));
+        }));
     }
 
     /** What one compilation does, bailouts included. */
