@@ -115,6 +115,7 @@ public final class Histogram {
             jocl.writeNow(in, staging);
             cl_mem out = jocl.deviceBuffer(4L * bins);
             Jocl.Pinned zeros = jocl.pinned(4L * bins);
+            zeros.host().asIntBuffer().put(new int[bins]); // pinned memory starts with whatever the driver left there
             Jocl.Pinned result = jocl.pinned(4L * bins);
             long local = jocl.workGroup1D();
             boolean useLocal = 4L * bins + 1024 <= jocl.device().localMemoryBytes();
@@ -137,7 +138,7 @@ public final class Histogram {
                 result.host().asIntBuffer().get(counts);
                 double wall = (System.nanoTime() - start) * 1e-6;
                 if (r == 0) {
-                    check("hand-written", counts, expected);
+                    check("the hand-written kernel", counts, expected);
                 } else {
                     walls.add(wall);
                     kernels.add(kernelNanos * 1e-6);
@@ -151,7 +152,7 @@ public final class Histogram {
         if (!Arrays.equals(actual, expected)) {
             for (int b = 0; b < expected.length; b++) {
                 if (actual[b] != expected[b]) {
-                    throw new IllegalStateException(who + "'s histogram differs from Java's at bin " + b + ": " + actual[b] + ", Java counts " + expected[b]);
+                    throw new IllegalStateException(who + ": the histogram differs from Java's at bin " + b + ": " + actual[b] + ", Java counts " + expected[b]);
                 }
             }
         }
