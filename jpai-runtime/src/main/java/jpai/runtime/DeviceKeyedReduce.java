@@ -3,35 +3,34 @@ package jpai.runtime;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
 
 import jdk.vm.ci.meta.JavaKind;
 import jpai.DataType;
+import jpai.ElementType;
 import jpai.PArray;
 import jpai.compiler.loops.ReductionOperator;
-import jpai.ocl.KernelParameter;
-import jpai.ocl.KernelSource;
 import jpai.ocl.KeyedReduceKernels;
-import jpai.ocl.OpenCLKernelGenerator;
 import jpai.runtime.exec.KeyedChunks;
-import jpai.runtime.memory.PArrayStorage;
 import jpai.runtime.opencl.DeviceContext;
-import jpai.runtime.opencl.KernelLaunch;
 import jpai.runtime.opencl.LaunchResult;
 
 /**
- * Runs a keyed reduction's combining step on a device, the keys (an {@code int} array) and values
- * computed already: with atomics for {@code int} values and an operator recognised as
+ * Runs a keyed reduction on a device, each element's key and value computed inside the kernels
+ * ({@code KeyedReduceKernels}): with atomics for {@code int} values and an operator recognised as
  * order-independent, else in {@link KeyedChunks}' fixed order (two kernels, one wait). A key out of
- * range, or an exit of the combiner, throws {@link KernelDeoptimizedException}: the caller re-runs
- * the operation in Java, which throws Java's exception at Java's element.
+ * range, or an exit of one of the functions, throws {@link KernelDeoptimizedException}: the caller
+ * re-runs the operation in Java, which throws Java's exception at Java's element.
  */
 final class DeviceKeyedReduce {
 
     /** Work-items per group of the atomic kernel. */
     private static final long ATOMIC_GROUP = 256;
 
-    /** Groups of the atomic kernel per compute unit: each loops over elements with the global size as its stride. */
+    /**
+     * Groups of the atomic kernel per compute unit: each loops over elements with the global size as
+     * its stride, so that each group's local bins are set up and added to the result once for many
+     * elements.
+     */
     private static final long GROUPS_PER_COMPUTE_UNIT = 8;
 
     /** Local memory left to the OpenCL compiler besides the atomic kernel's bins. */
@@ -40,72 +39,53 @@ final class DeviceKeyedReduce {
     /** Work-items per group of the ordered kernels (one chunk or one key each). */
     private static final long ORDERED_GROUP = 64;
 
-    /** The atomic kernels, generated once per operator and bin placement (they contain no user code). */
-    private static final ConcurrentHashMap<List<Object>, KernelSource> ATOMIC_KERNELS = new ConcurrentHashMap<>();
-
     private DeviceKeyedReduce() {
     }
 
-    /** Whether {@link #atomic} runs values of {@code type} combined with {@code operator}. */
+    /** Whether values of {@code type} combined with {@code operator} run with atomics. */
     static boolean atomicApplies(DataType type, ReductionOperator operator) {
-        return type == jpai.ElementType.INT && KeyedReduceKernels.hasAtomic(JavaKind.Int, operator);
+        return type == ElementType.INT && KeyedReduceKernels.hasAtomic(JavaKind.Int, operator);
+    }
+
+    /** Whether the atomic kernel keeps per-group bins for {@code keyCount} keys in the device's local memory. */
+    static boolean localBins(DeviceContext context, int keyCount) {
+        return (long) keyCount * Integer.BYTES <= context.device().localMemoryBytes() - LOCAL_MEMORY_RESERVE;
     }
 
     /**
-     * {@code result[keys[i]] = operator(result[keys[i]], values[i])} with atomics, {@code result}
-     * starting at {@code identity} everywhere; returns the {@code keyCount} results ({@code keyCount}
-     * at least 1).
+     * The {@code keyCount} (at least 1) results of the atomic kernel {@code compiled} over
+     * {@code input}, each starting at {@code identity}.
      */
-    static int[] atomic(DeviceContext context, ReductionOperator operator, int identity, PArray<Integer> keys, PArray<Integer> values, int keyCount) {
+    static int[] atomic(DeviceContext context, KernelCache.Compiled compiled, boolean localBins, int identity, PArray<?> input, int keyCount) {
         int[] result = new int[keyCount];
         java.util.Arrays.fill(result, identity);
-        long n = keys.length();
-        if (n == 0) {
-            return result;
-        }
+        long n = input.length();
         long localSize = Long.highestOneBit(Math.min(ATOMIC_GROUP, context.device().maxWorkGroupSize()));
-        boolean localBins = (long) keyCount * Integer.BYTES <= context.device().localMemoryBytes() - LOCAL_MEMORY_RESERVE;
-        KernelSource source = ATOMIC_KERNELS.computeIfAbsent(List.of(operator, localBins),
-                        key -> new KeyedReduceKernels(new OpenCLKernelGenerator()).atomic(JavaKind.Int, operator, localBins));
         long groups = Math.max(1, Math.min((n + localSize - 1) / localSize, GROUPS_PER_COMPUTE_UNIT * Math.max(1, context.device().maxComputeUnits())));
         ByteBuffer readBack = ByteBuffer.allocateDirect(keyCount * Integer.BYTES).order(ByteOrder.nativeOrder());
-        KernelLaunch launch = new KernelLaunch();
-        for (KernelParameter parameter : source.parameters()) {
-            int index = parameter.index();
-            switch (parameter.role()) {
-                case KEY_BUFFER -> launch.readBuffer(index, PArrayStorage.buffer(keys, 0));
-                case INPUT_BUFFER -> launch.readBuffer(index, PArrayStorage.buffer(values, 0));
-                case KEYED_RESULT -> launch.readWriteArray(index, result, readBack);
-                case LOCAL_SCRATCH -> launch.local(index, localBins ? Math.max(1, keyCount) * (long) Integer.BYTES : Integer.BYTES);
-                case KEY_COUNT -> launch.scalar(index, JavaKind.Int, keyCount);
-                case LENGTH -> launch.scalar(index, JavaKind.Long, n);
-                case STATUS -> launch.status(index);
-                default -> throw new IllegalStateException("the atomic keyed kernel has an argument of role " + parameter.role());
-            }
-        }
-        launch.localSize(localSize).globalSize(groups * localSize);
-        LaunchResult launched = context.launch(source, launch);
+        KernelBinding binding = new KernelBinding(compiled).common(input).keyed(keyCount, result, readBack, localBins ? (long) keyCount * Integer.BYTES : Integer.BYTES);
+        binding.launch().localSize(localSize).globalSize(groups * localSize);
+        LaunchResult launched = context.launch(compiled.kernel(), binding.launch());
         KernelBinding.checkStatus(launched);
         readBack.asIntBuffer().get(result);
         return result;
     }
 
     /**
-     * The per-key results in {@link KeyedChunks}' order: {@code chunks} folds each chunk into a row of
-     * partial values, {@code combine} folds the rows; returns an array of {@code keyCount} values
-     * the caller owns.
+     * The per-key results in {@link KeyedChunks}' order: {@code chunks} folds each chunk of
+     * {@code input} into a row of partial values, {@code combine} folds the rows; returns an array of
+     * {@code keyCount} values the caller owns.
      */
-    static PArray<?> ordered(DeviceContext context, KernelCache.Compiled chunks, KernelCache.Compiled combine, Object identity, DataType type, PArray<Integer> keys,
-                    PArray<?> values, int keyCount) {
-        long n = keys.length();
+    static PArray<?> ordered(DeviceContext context, KernelCache.Compiled chunks, KernelCache.Compiled combine, Object identity, DataType type, PArray<?> input, int keyCount) {
+        long n = input.length();
         long chunkLength = KeyedChunks.chunkLength(n, keyCount);
         long chunkCount = KeyedChunks.chunks(n, chunkLength);
         long localSize = Long.highestOneBit(Math.min(ORDERED_GROUP, context.device().maxWorkGroupSize()));
         PArray<?> result = PArray.allocateUninitialized(type, keyCount); // every key is written
         try (PArray<?> partials = PArray.allocateUninitialized(type, chunkCount * keyCount)) {
-            KernelBinding first = new KernelBinding(chunks).common(values).reduction(identity, partials, localSize, chunkLength).keyed(keys, keyCount);
+            KernelBinding first = new KernelBinding(chunks).common(input).reduction(identity, partials, localSize, chunkLength).keyed(keyCount, null, null, 0);
             first.launch().localSize(localSize).globalSize(DeviceMap.roundUp(chunkCount, localSize));
-            KernelBinding second = new KernelBinding(combine).common(partials).reduction(identity, result, localSize, 1).keyed(null, keyCount);
+            KernelBinding second = new KernelBinding(combine).common(partials).reduction(identity, result, localSize, 1).keyed(keyCount, null, null, 0);
             second.launch().localSize(localSize).globalSize(DeviceMap.roundUp(keyCount, localSize));
             List<LaunchResult> launched = context.launchSequence(List.of(chunks.kernel(), combine.kernel()), List.of(first.launch(), second.launch()));
             for (LaunchResult one : launched) {

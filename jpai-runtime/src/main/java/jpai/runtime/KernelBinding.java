@@ -138,12 +138,16 @@ final class KernelBinding {
         return this;
     }
 
-    /** A keyed reduction's key buffer ({@code keys}, when the kernel has one) and number of keys. */
-    KernelBinding keyed(PArray<Integer> keys, int keyCount) {
+    /**
+     * A keyed reduction's number of keys and, for the atomic kernel, its result ({@code result}, the
+     * identity everywhere, sent and read back into {@code readBack}) and {@code localBytes} of local bins.
+     */
+    KernelBinding keyed(int keyCount, int[] result, java.nio.ByteBuffer readBack, long localBytes) {
         for (KernelParameter parameter : parameters) {
             switch (parameter.role()) {
-                case KEY_BUFFER -> launch.readBuffer(parameter.index(), PArrayStorage.buffer(keys, 0));
                 case KEY_COUNT -> launch.scalar(parameter.index(), JavaKind.Int, keyCount);
+                case KEYED_RESULT -> launch.readWriteArray(parameter.index(), result, readBack);
+                case LOCAL_SCRATCH -> launch.local(parameter.index(), localBytes);
                 default -> {
                 }
             }

@@ -11,6 +11,7 @@ import java.util.function.BiFunction;
 import java.util.function.BinaryOperator;
 import java.util.function.Function;
 
+import jdk.vm.ci.meta.JavaKind;
 import jpai.DataType;
 import jpai.compiler.CapturedValue;
 import jpai.compiler.CombinerRecognition;
@@ -314,20 +315,41 @@ final class KernelCache {
     }
 
     /**
-     * The kernel of a keyed reduction's ordered strategy, this cache's function being the combiner of
-     * values of {@code type}: the per-chunk folds ({@code chunks} true) or the fold of the chunks'
-     * results ({@link KeyedReduceKernels}).
+     * A keyed reduction's kernel ({@link KeyedReduceKernels}), this cache's function being the
+     * combiner of values of {@code valueType}, over input elements of {@code inputType} whose key
+     * and value the functions of {@code key} and {@code value} compute in the kernel: the atomic
+     * kernel when {@code atomic} is an operator ({@code localBins}: into local bins first), else
+     * the ordered strategy's per-chunk folds ({@code chunks} true) or the fold of the chunks' rows
+     * (which computes neither key nor value).
      */
-    Compiled forKeyedReduce(DataType type, boolean chunks) {
+    Compiled forKeyedReduce(KernelCache key, KernelCache value, DataType inputType, DataType valueType, ReductionOperator atomic, boolean localBins, boolean chunks) {
         Plugins plugins = plugins();
         if (plugins.problem() != null) {
             return Compiled.failed(plugins.problem(), description());
         }
-        return kernels.computeIfAbsent(List.of(chunks ? "keyed chunks" : "keyed combine", type, plugins.key()), key -> compile(() -> {
-            ValueShape shape = KernelShapes.of(type);
-            KernelGraph combiner = graph(new KernelSignature(List.of(shape, shape), shape, captures()), plugins.configured());
-            return generate(combiner, generator -> chunks ? new KeyedReduceKernels(generator).chunks(combiner, KernelShapes.kinds(type))
-                            : new KeyedReduceKernels(generator).combineChunks(combiner, KernelShapes.kinds(type)), ownersOf(combiner, function));
+        String kind = atomic != null ? "keyed atomic " + atomic + (localBins ? " local" : "") : chunks ? "keyed chunks" : "keyed combine";
+        return kernels.computeIfAbsent(List.of(kind, key, value, inputType, valueType, plugins.key()), cacheKey -> compile(() -> {
+            ValueShape valueShape = KernelShapes.of(valueType);
+            List<JavaKind> input = KernelShapes.kinds(inputType);
+            List<JavaKind> values = KernelShapes.kinds(valueType);
+            List<Object> owners = new ArrayList<>();
+            KernelGraph keyGraph = null;
+            KernelGraph valueGraph = null;
+            if (atomic != null || chunks) {
+                keyGraph = key.graph(new KernelSignature(key.argumentsFor(inputType), KernelShapes.of(jpai.ElementType.INT), key.captures()), plugins.configured());
+                valueGraph = value.graph(new KernelSignature(value.argumentsFor(inputType), valueShape, value.captures()), plugins.configured());
+                owners.addAll(ownersOf(keyGraph, key.function));
+                owners.addAll(ownersOf(valueGraph, value.function));
+            }
+            KernelGraph keys = keyGraph;
+            KernelGraph elementValues = valueGraph;
+            if (atomic != null) {
+                return generate(keys, generator -> new KeyedReduceKernels(generator).atomic(keys, elementValues, input, atomic, localBins), owners);
+            }
+            KernelGraph combiner = graph(new KernelSignature(List.of(valueShape, valueShape), valueShape, captures()), plugins.configured());
+            owners.addAll(ownersOf(combiner, function));
+            return generate(combiner, generator -> chunks ? new KeyedReduceKernels(generator).chunks(keys, elementValues, combiner, input, values)
+                            : new KeyedReduceKernels(generator).combineChunks(combiner, values), owners);
         }));
     }
 

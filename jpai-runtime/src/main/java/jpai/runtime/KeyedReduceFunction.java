@@ -6,15 +6,12 @@ import java.util.function.Function;
 
 import jpai.ArrayFunction;
 import jpai.DataType;
-import jpai.ElementType;
 import jpai.Executor;
-import jpai.FallbackException;
 import jpai.PArray;
 import jpai.compiler.loops.ReductionOperator;
 import jpai.runtime.device.DeviceChoice;
 import jpai.runtime.exec.JavaKeyedReduce;
 import jpai.runtime.opencl.DeviceContext;
-import jpai.runtime.opencl.LaunchInterruptedException;
 import jpai.runtime.opencl.OpenCLRuntime;
 import jpai.runtime.opencl.OpenCLRuntimeException;
 import jpai.runtime.profile.Profiler;
@@ -25,11 +22,11 @@ import jpai.runtime.profile.Profiler;
  * Java's meaning is the sequential loop (for each element in order: its key, Java's
  * {@code ArrayIndexOutOfBoundsException} for a key outside {@code 0 .. keys-1}, its value, then
  * {@code result[key] = operator(result[key], value)}), and every executor gives its answer, bit for
- * bit: on the device the keys and the values are two maps (their kernels, their fallbacks), then
- * {@link DeviceKeyedReduce} combines them, with atomics where the operator is recognised as
- * order-independent on {@code int}s, else in {@code KeyedChunks}' fixed order, which the Java
- * executors follow too. Any exception on the device path (a key out of range, an exit of a lambda)
- * makes the whole operation run in Java, which throws Java's exception at Java's element.
+ * bit: on the device {@link DeviceKeyedReduce} computes each element's key and value inside its
+ * kernels (nothing stored per element) and combines the values with atomics where the operator is
+ * recognised as order-independent on {@code int}s, else in {@code KeyedChunks}' fixed order, which
+ * the Java executors follow too. Any exception on the device path (a key out of range, an exit of a
+ * lambda) makes the whole operation run in Java, which throws Java's exception at Java's element.
  *
  * <p>Immutable and thread-safe.
  */
@@ -41,18 +38,17 @@ public final class KeyedReduceFunction<T, V> implements ArrayFunction<T, V> {
     private final V identity;
     private final int keys;
     private final DataType type;
-    private final MapFunction<T, Integer> keyMap;
-    private final MapFunction<T, V> valueMap;
+    private final KernelCache keyKernels;
+    private final KernelCache valueKernels;
     private final KernelCache combiner;
     private final Executor executor;
 
     public KeyedReduceFunction(Function<T, Integer> key, Function<T, V> value, BinaryOperator<V> operator, V identity, int keys) {
-        this(key, value, operator, identity, keys, typeOfIdentity(identity), new MapFunction<>(key, ElementType.INT), null, new KernelCache(operator), Executor.AUTO);
+        this(key, value, operator, identity, keys, typeOfIdentity(identity), new KernelCache(key), new KernelCache(value), new KernelCache(operator), Executor.AUTO);
     }
 
-    @SuppressWarnings("unchecked")
-    private KeyedReduceFunction(Function<T, Integer> key, Function<T, V> value, BinaryOperator<V> operator, V identity, int keys, DataType type, MapFunction<T, Integer> keyMap,
-                    MapFunction<T, V> valueMap, KernelCache combiner, Executor executor) {
+    private KeyedReduceFunction(Function<T, Integer> key, Function<T, V> value, BinaryOperator<V> operator, V identity, int keys, DataType type, KernelCache keyKernels,
+                    KernelCache valueKernels, KernelCache combiner, Executor executor) {
         if (keys < 0) {
             throw new IllegalArgumentException("reduceByKey needs a number of keys of 0 or more, not " + keys);
         }
@@ -62,8 +58,8 @@ public final class KeyedReduceFunction<T, V> implements ArrayFunction<T, V> {
         this.identity = identity;
         this.keys = keys;
         this.type = type;
-        this.keyMap = keyMap;
-        this.valueMap = valueMap != null ? valueMap : new MapFunction<>(value, type);
+        this.keyKernels = keyKernels;
+        this.valueKernels = valueKernels;
         this.combiner = combiner;
         this.executor = executor;
     }
@@ -112,44 +108,34 @@ public final class KeyedReduceFunction<T, V> implements ArrayFunction<T, V> {
         if (device == null || keys == 0 || input.length() == 0) {
             return null; // nothing to combine: Java's answer (the identities, or the exception for any key) costs nothing
         }
+        DeviceContext context = OpenCLRuntime.context(device);
         ReductionOperator recognised = combiner.recognisedOperator(type);
         boolean atomic = DeviceKeyedReduce.atomicApplies(type, recognised);
-        KernelCache.Compiled chunks = null;
-        KernelCache.Compiled combine = null;
-        if (!atomic) {
-            chunks = combiner.forKeyedReduce(type, true);
-            combine = chunks.bailout() == null ? combiner.forKeyedReduce(type, false) : chunks;
-            if (combine.bailout() != null) {
-                Offload.fallBack(operation, combine.bailout());
+        boolean localBins = atomic && DeviceKeyedReduce.localBins(context, keys);
+        KernelCache.Compiled first = combiner.forKeyedReduce(keyKernels, valueKernels, input.type(), type, atomic ? recognised : null, localBins, true);
+        KernelCache.Compiled second = atomic || first.bailout() != null ? first : combiner.forKeyedReduce(keyKernels, valueKernels, input.type(), type, null, false, false);
+        String reason = second.bailout() != null ? second.bailout() : first.bailout();
+        if (reason == null) {
+            try {
+                if (atomic) {
+                    return (PArray<V>) (PArray<?>) PArray.of(DeviceKeyedReduce.atomic(context, first, localBins, (Integer) identity, input, keys));
+                }
+                return (PArray<V>) DeviceKeyedReduce.ordered(context, first, second, identity, type, input, keys);
+            } catch (KernelDeoptimizedException e) {
+                Offload.deoptimized(operation, e.getMessage());
                 return null;
+            } catch (OpenCLRuntimeException e) {
+                reason = e.getMessage();
             }
         }
-        Executor where = executor == Executor.ACCELERATOR ? Executor.ACCELERATOR : Executor.AUTO;
-        try (PArray<Integer> keyArray = keyMap.on(where).apply(input); PArray<V> values = valueMap.on(where).apply(input)) {
-            DeviceContext context = OpenCLRuntime.context(device);
-            if (atomic) {
-                int[] results = DeviceKeyedReduce.atomic(context, recognised, (Integer) identity, keyArray, (PArray<Integer>) (PArray<?>) values, keys);
-                return (PArray<V>) (PArray<?>) PArray.of(results);
-            }
-            return (PArray<V>) DeviceKeyedReduce.ordered(context, chunks, combine, identity, type, keyArray, values, keys);
-        } catch (KernelDeoptimizedException e) {
-            Offload.deoptimized(operation, e.getMessage());
-        } catch (OpenCLRuntimeException e) {
-            Offload.fallBack(operation, e.getMessage());
-        } catch (FallbackException | LaunchInterruptedException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            // a key or value lambda threw (in its map's own Java re-run): the sequential loop finds
-            // which exception comes first, an out-of-range key perhaps, and throws it
-            Offload.deoptimized(operation, "the key or value function threw " + e.getClass().getName() + " in its map; the operation re-ran in Java");
-        }
+        Offload.fallBack(operation, reason);
         return null;
     }
 
     @Override
     public ArrayFunction<T, V> on(Executor where) {
         return where == executor ? this
-                        : new KeyedReduceFunction<>(key, value, operator, identity, keys, type, keyMap, valueMap, combiner, Objects.requireNonNull(where, "on: the executor is null"));
+                        : new KeyedReduceFunction<>(key, value, operator, identity, keys, type, keyKernels, valueKernels, combiner, Objects.requireNonNull(where, "on: the executor is null"));
     }
 
     @Override

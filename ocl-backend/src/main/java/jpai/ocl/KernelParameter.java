@@ -68,9 +68,7 @@ public record KernelParameter(int index, String name, Role role, JavaKind kind, 
         INDEX_EXTENT,
         /** {@code const long leafWidth}: a reduction pass's elements per leaf (see {@code OpenCLKernelGenerator.reduce}). */
         LEAF_WIDTH,
-        /** {@code __global const int *keys}: a keyed reduction's key of each element ({@code KeyedReduceKernels}). */
-        KEY_BUFFER,
-        /** {@code const int keyCount}: the number of keys of a keyed reduction, the length of its result. */
+        /** {@code const int keyCount}: the number of keys of a keyed reduction ({@code KeyedReduceKernels}), the length of its result. */
         KEY_COUNT,
         /**
          * {@code __global T *result}: a keyed reduction's result, which the kernel updates with atomics:

@@ -15,9 +15,10 @@ import jpai.ocl.codegen.FunctionEmitter.EmittedFunction;
 import jpai.ocl.codegen.FunctionEmitter.ParameterKind;
 
 /**
- * The kernels of a keyed reduction ({@code AF.reduceByKey}): the elements' keys and values are
- * already computed (an {@code int} key buffer and the value's component buffers); these kernels
- * combine the values of each key into a result of {@code keyCount} elements. Two strategies:
+ * The kernels of a keyed reduction ({@code AF.reduceByKey}): each element's key and value are
+ * computed by the user's key and value functions inside the kernel (so neither is ever stored), in
+ * Java's order (the key, its range check, then the value), and the values of each key are combined
+ * into a result of {@code keyCount} elements. Two strategies:
  *
  * <ul>
  * <li>{@link #atomic}: for an {@code int} value and a recognised operator whose result's bits do not
@@ -51,18 +52,20 @@ public final class KeyedReduceKernels {
     }
 
     /**
-     * Kernel {@code jpai_keyed_atomic}: {@code result[keys[i]] = operator(result[keys[i]], in0[i])}
+     * Kernel {@code jpai_keyed_atomic}: {@code result[key(x)] = operator(result[key(x)], value(x))}
      * with atomics, in a loop over the elements with the global size as its stride. With
      * {@code localBins}, each work-group first combines into {@code keyCount} bins in local memory
      * (set to the operator's neutral value), then adds each bin that changed to the result with one
-     * global atomic. Arguments: {@link Role#KEY_BUFFER}, {@link Role#INPUT_BUFFER} (the values),
+     * global atomic. Arguments: one {@link Role#INPUT_BUFFER} per input component, the captured
+     * values (the key function's, then the value function's; slots count over both),
      * {@link Role#KEYED_RESULT} (the identity in every element before the launch),
      * {@link Role#LOCAL_SCRATCH} ({@code keyCount} ints with {@code localBins}, else unused: give it
-     * 4 bytes), {@link Role#KEY_COUNT}, {@link Role#LENGTH}, {@link Role#STATUS}.
+     * 4 bytes), {@link Role#KEY_COUNT}, {@link Role#LENGTH}, {@link Role#STATUS}. An exit of a
+     * function, or a key out of range, reports and skips the element.
      */
-    public KernelSource atomic(JavaKind valueKind, ReductionOperator operator, boolean localBins) {
-        if (!hasAtomic(valueKind, operator)) {
-            throw new IllegalArgumentException("no atomic keyed reduction of " + valueKind + " with " + operator);
+    public KernelSource atomic(KernelGraph key, KernelGraph value, List<JavaKind> input, ReductionOperator operator, boolean localBins) {
+        if (!hasAtomic(JavaKind.Int, operator)) {
+            throw new IllegalArgumentException("no atomic keyed reduction with " + operator);
         }
         String atomic = switch (operator) {
             case SUM -> "atomic_add";
@@ -80,17 +83,18 @@ public final class KeyedReduceKernels {
             case MAX -> "INT_MIN";
             case PRODUCT -> throw new AssertionError(operator);
         };
+        ElementFunctions functions = new ElementFunctions(key, value, null, input, List.of(JavaKind.Int));
         KernelSignatureBuilder parameters = new KernelSignatureBuilder();
-        parameters.add("keys", Role.KEY_BUFFER, JavaKind.Int, 0, "__global const int *restrict keys");
-        parameters.buffer("in0", Role.INPUT_BUFFER, JavaKind.Int, 0, true);
+        functions.declare(parameters);
         parameters.add("result", Role.KEYED_RESULT, JavaKind.Int, 0, "__global int *restrict result");
         parameters.add("bins", Role.LOCAL_SCRATCH, JavaKind.Int, 0, "__local int *bins");
         parameters.add("keyCount", Role.KEY_COUNT, JavaKind.Int, 0, "const int keyCount");
         parameters.lengthAndStatus();
-        CodeWriter code = generator.prelude("a keyed reduction of int values with " + atomic + (localBins ? " into local bins" : ""), null, List.of(), List.of(JavaKind.Int),
-                        List.of(JavaKind.Int));
+        CodeWriter code = generator.prelude(functions.description() + " (a keyed reduction with " + atomic + (localBins ? " into local bins)" : ")"), functions.plugins(),
+                        functions.emitted(), input, List.of(JavaKind.Int));
         code.open("__kernel void jpai_keyed_atomic(" + parameters.declarations() + ")");
         code.line("const long stride = (long) get_global_size(0);");
+        code.line("int reason = 0;");
         if (localBins) {
             code.line("const int lid = (int) get_local_id(0);");
             code.line("const int localSize = (int) get_local_size(0);");
@@ -100,13 +104,8 @@ public final class KeyedReduceKernels {
             code.line("barrier(CLK_LOCAL_MEM_FENCE);");
         }
         code.open("for (long i = (long) get_global_id(0); i < n; i += stride)");
-        code.line("const int k = keys[i];");
-        code.comment("an unsigned comparison: a negative key is a large one, both out of range");
-        code.open("if ((uint) k >= (uint) keyCount)");
-        code.line("jpai_report(jpai_status, " + DeoptReason.BOUNDS_CHECK.code() + ", i);");
-        code.line("continue;");
-        code.close();
-        code.line(atomic + "(&" + (localBins ? "bins" : "result") + "[k], in0[i]);");
+        List<String> values = functions.keyAndValue(code, "i", "continue;");
+        code.line(atomic + "(&" + (localBins ? "bins" : "result") + "[k], " + values.get(0) + ");");
         code.close();
         if (localBins) {
             code.line("barrier(CLK_LOCAL_MEM_FENCE);");
@@ -118,33 +117,30 @@ public final class KeyedReduceKernels {
             code.close();
         }
         code.close();
-        return new KernelSource("jpai_keyed_atomic", code.toString(), generator.buildOptions(), parameters.parameters);
+        return new KernelSource("jpai_keyed_atomic", code.toString(), generator.buildOptions(), parameters.parameters, functions.captures());
     }
 
     /**
      * Kernel {@code jpai_keyed_chunks}, the ordered strategy's first step: work-item {@code c} sets its
      * row {@code partial[c * keyCount ..]} to the identity and folds the elements of chunk {@code c}
-     * into it, left to right. Arguments: {@link Role#KEY_BUFFER}, one {@link Role#INPUT_BUFFER} per
-     * value component, the combiner's captured values, {@link Role#IDENTITY} per component,
-     * {@link Role#PARTIAL_BUFFER} per component ({@code chunks * keyCount} values),
-     * {@link Role#KEY_COUNT}, {@link Role#LEAF_WIDTH} (the chunk length), {@link Role#LENGTH},
-     * {@link Role#STATUS}. The global size covers {@code ceil(n / chunkLength)} work-items (more do nothing).
+     * into it, left to right. Arguments: one {@link Role#INPUT_BUFFER} per input component, the
+     * captured values (the key function's, the value function's, then the combiner's),
+     * {@link Role#IDENTITY} per value component, {@link Role#PARTIAL_BUFFER} per value component
+     * ({@code chunks * keyCount} values), {@link Role#KEY_COUNT}, {@link Role#LEAF_WIDTH} (the chunk
+     * length), {@link Role#LENGTH}, {@link Role#STATUS}. The global size covers
+     * {@code ceil(n / chunkLength)} work-items (more do nothing).
      */
-    public KernelSource chunks(KernelGraph combiner, List<JavaKind> value) {
-        EmittedFunction combine = combinerFunction(combiner, value);
+    public KernelSource chunks(KernelGraph key, KernelGraph value, KernelGraph combiner, List<JavaKind> input, List<JavaKind> valueKinds) {
+        ElementFunctions functions = new ElementFunctions(key, value, combiner, input, valueKinds);
+        EmittedFunction combine = functions.combine();
         KernelSignatureBuilder parameters = new KernelSignatureBuilder();
-        parameters.add("keys", Role.KEY_BUFFER, JavaKind.Int, 0, "__global const int *restrict keys");
-        for (int i = 0; i < value.size(); i++) {
-            parameters.buffer("in" + i, Role.INPUT_BUFFER, value.get(i), i, true);
-        }
-        List<String> captures = parameters.captures(combiner, 0);
-        identityAndPartials(parameters, value);
+        functions.declare(parameters);
+        identityAndPartials(parameters, valueKinds);
         parameters.add("keyCount", Role.KEY_COUNT, JavaKind.Int, 0, "const int keyCount");
         parameters.add("chunkLength", Role.LEAF_WIDTH, JavaKind.Long, 0, "const long chunkLength");
         parameters.lengthAndStatus();
 
-        CodeWriter code = generator.prelude(combiner.lambda().displayName() + " (a keyed reduction's chunks)", OpenCLKernelGenerator.pluginsOf(combiner, null), List.of(combine),
-                        value, value);
+        CodeWriter code = generator.prelude(functions.description() + " (a keyed reduction's chunks)", functions.plugins(), functions.emitted(), input, valueKinds);
         code.open("__kernel void jpai_keyed_chunks(" + parameters.declarations() + ")");
         code.line("const long start = (long) get_global_id(0) * chunkLength;");
         code.open("if (start >= n)");
@@ -153,33 +149,26 @@ public final class KeyedReduceKernels {
         code.line("const long end = min(start + chunkLength, n);");
         code.line("const long row = (long) get_global_id(0) * keyCount;");
         code.open("for (int k = 0; k < keyCount; k++)");
-        for (int i = 0; i < value.size(); i++) {
-            code.line("partial" + i + "[row + k] = " + OpenCLKernelGenerator.store(value.get(i), "identity" + i) + ";");
+        for (int i = 0; i < valueKinds.size(); i++) {
+            code.line("partial" + i + "[row + k] = " + OpenCLKernelGenerator.store(valueKinds.get(i), "identity" + i) + ";");
         }
         code.close();
         code.line("int reason = 0;");
         code.line("long failed = 0;");
         code.open("for (long i = start; i < end; i++)");
-        code.line("const int k = keys[i];");
-        code.open("if ((uint) k >= (uint) keyCount)");
-        code.line("reason = " + DeoptReason.BOUNDS_CHECK.code() + ";");
-        code.line("failed = i;");
-        code.line("break;");
-        code.close();
+        List<String> values = functions.keyAndValue(code, "i", "failed = i;\nbreak;");
         List<String> arguments = new ArrayList<>();
-        for (int i = 0; i < value.size(); i++) {
-            arguments.add("(" + OpenCLTypes.valueType(value.get(i)) + ") partial" + i + "[row + k]");
+        for (int i = 0; i < valueKinds.size(); i++) {
+            arguments.add("(" + OpenCLTypes.valueType(valueKinds.get(i)) + ") partial" + i + "[row + k]");
         }
-        for (int i = 0; i < value.size(); i++) {
-            arguments.add("(" + OpenCLTypes.valueType(value.get(i)) + ") in" + i + "[i]");
-        }
-        combineAndStore(code, combine, captures, value, arguments, "partial", "row + k", "i");
+        arguments.addAll(values);
+        combineAndStore(code, combine, functions.combinerCaptures(), valueKinds, arguments, "partial", "row + k", "i");
         code.close();
         code.open("if (reason != 0)");
         code.line("jpai_report(jpai_status, reason, failed);");
         code.close();
         code.close();
-        return new KernelSource("jpai_keyed_chunks", code.toString(), generator.buildOptions(), parameters.parameters, combiner.captures());
+        return new KernelSource("jpai_keyed_chunks", code.toString(), generator.buildOptions(), parameters.parameters, functions.captures());
     }
 
     /**
@@ -238,7 +227,7 @@ public final class KeyedReduceKernels {
         return new KernelSource("jpai_keyed_combine", code.toString(), generator.buildOptions(), parameters.parameters, combiner.captures());
     }
 
-    private static EmittedFunction combinerFunction(KernelGraph combiner, List<JavaKind> value) {
+    static EmittedFunction combinerFunction(KernelGraph combiner, List<JavaKind> value) {
         EmittedFunction combine = new FunctionEmitter(combiner, "jpai_combine_" + combiner.lambda().identifier()).emit();
         List<JavaKind> twoValues = new ArrayList<>(value);
         twoValues.addAll(value);
@@ -267,6 +256,119 @@ public final class KeyedReduceKernels {
         code.close();
         for (int i = 0; i < value.size(); i++) {
             code.line(target + i + "[" + index + "] = " + OpenCLKernelGenerator.store(value.get(i), combined.get(i)) + ";");
+        }
+    }
+
+    /**
+     * The element functions of a keyed kernel: the key function, the value function and the
+     * combiner (or none), emitted once, with their captured values' kernel parameters in that order.
+     */
+    private static final class ElementFunctions {
+        private final KernelGraph keyGraph;
+        private final KernelGraph valueGraph;
+        private final KernelGraph combinerGraph;
+        private final List<JavaKind> input;
+        private final List<JavaKind> valueKinds;
+        private final EmittedFunction key;
+        private final EmittedFunction value;
+        private final EmittedFunction combine;
+        private List<String> keyCaptures = List.of();
+        private List<String> valueCaptures = List.of();
+        private List<String> combinerCaptures = List.of();
+
+        ElementFunctions(KernelGraph keyGraph, KernelGraph valueGraph, KernelGraph combinerGraph, List<JavaKind> input, List<JavaKind> valueKinds) {
+            this.keyGraph = keyGraph;
+            this.valueGraph = valueGraph;
+            this.combinerGraph = combinerGraph;
+            this.input = input;
+            this.valueKinds = valueKinds;
+            key = new FunctionEmitter(keyGraph, "jpai_key_" + keyGraph.lambda().identifier()).emit();
+            OpenCLKernelGenerator.requireComponents("the key function's arguments", key.parameters(ParameterKind.ARGUMENT), input);
+            OpenCLKernelGenerator.requireComponents("the key function's result", key.parameters(ParameterKind.RESULT), List.of(JavaKind.Int));
+            value = new FunctionEmitter(valueGraph, "jpai_value_" + valueGraph.lambda().identifier()).emit();
+            OpenCLKernelGenerator.requireComponents("the value function's arguments", value.parameters(ParameterKind.ARGUMENT), input);
+            OpenCLKernelGenerator.requireComponents("the value function's result", value.parameters(ParameterKind.RESULT), valueKinds);
+            combine = combinerGraph == null ? null : combinerFunction(combinerGraph, valueKinds);
+        }
+
+        EmittedFunction combine() {
+            return combine;
+        }
+
+        List<EmittedFunction> emitted() {
+            return combine == null ? List.of(key, value) : List.of(key, value, combine);
+        }
+
+        String description() {
+            return "key " + keyGraph.lambda().displayName() + ", value " + valueGraph.lambda().displayName()
+                            + (combinerGraph == null ? "" : ", combiner " + combinerGraph.lambda().displayName());
+        }
+
+        String plugins() {
+            String first = OpenCLKernelGenerator.pluginsOf(keyGraph, valueGraph);
+            String second = combinerGraph == null ? null : OpenCLKernelGenerator.pluginsOf(combinerGraph, null);
+            return first == null ? second : second == null || second.equals(first) ? first : first + "; " + second;
+        }
+
+        /** Declares the input buffers and the captured values (slots: the key's, the value's, the combiner's). */
+        void declare(KernelSignatureBuilder parameters) {
+            for (int i = 0; i < input.size(); i++) {
+                parameters.buffer("in" + i, Role.INPUT_BUFFER, input.get(i), i, true);
+            }
+            keyCaptures = parameters.captures(keyGraph, 0);
+            valueCaptures = parameters.captures(valueGraph, keyGraph.captures().size());
+            if (combinerGraph != null) {
+                combinerCaptures = parameters.captures(combinerGraph, keyGraph.captures().size() + valueGraph.captures().size());
+            }
+        }
+
+        List<String> combinerCaptures() {
+            return combinerCaptures;
+        }
+
+        List<CapturedValue> captures() {
+            List<CapturedValue> all = new ArrayList<>(keyGraph.captures());
+            all.addAll(valueGraph.captures());
+            if (combinerGraph != null) {
+                all.addAll(combinerGraph.captures());
+            }
+            return all;
+        }
+
+        /**
+         * Element {@code index}'s key into {@code k} (declared), checked against {@code keyCount},
+         * then its value, in Java's order; on an exit or a key out of range sets {@code reason},
+         * reports unless {@code onFailure} records it, and runs {@code onFailure} (lines separated by
+         * a newline). Returns the value's component variables.
+         */
+        List<String> keyAndValue(CodeWriter code, String index, String onFailure) {
+            List<String> arguments = new ArrayList<>();
+            for (int c = 0; c < input.size(); c++) {
+                arguments.add("(" + OpenCLTypes.valueType(input.get(c)) + ") in" + c + "[" + index + "]");
+            }
+            boolean records = onFailure.startsWith("failed");
+            code.line("int k;");
+            code.line("reason = " + OpenCLKernelGenerator.call(key, keyCaptures, arguments, List.of("&k")) + ";");
+            code.open("if (reason == 0 && (uint) k >= (uint) keyCount)");
+            code.comment("an unsigned comparison: a negative key is a large one, both out of range");
+            code.line("reason = " + DeoptReason.BOUNDS_CHECK.code() + ";");
+            code.close();
+            failure(code, index, onFailure, records);
+            List<String> values = OpenCLKernelGenerator.declareComponents(code, "v", valueKinds);
+            code.line("reason = " + OpenCLKernelGenerator.call(value, valueCaptures, arguments, OpenCLKernelGenerator.addressesOf(values)) + ";");
+            failure(code, index, onFailure, records);
+            return values;
+        }
+
+        private static void failure(CodeWriter code, String index, String onFailure, boolean records) {
+            code.open("if (reason != 0)");
+            if (!records) {
+                code.line("jpai_report(jpai_status, reason, " + index + ");");
+            }
+            for (String line : onFailure.split("\n")) {
+                code.line(line);
+            }
+            code.close();
         }
     }
 }
