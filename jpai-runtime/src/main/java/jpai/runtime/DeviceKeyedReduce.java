@@ -16,8 +16,8 @@ import jpai.runtime.opencl.LaunchResult;
 
 /**
  * Runs a keyed reduction on a device, each element's key and value computed inside the kernels
- * ({@code KeyedReduceKernels}): with atomics for {@code int} values and an operator recognised as
- * order-independent, else in {@link KeyedChunks}' fixed order (two kernels, one wait). A key out of
+ * ({@code KeyedReduceKernels}): with atomics for {@code int} values ({@code long}s where the device
+ * has 64-bit atomics) and an operator recognised as order-independent, else in {@link KeyedChunks}' fixed order (two kernels, one wait). A key out of
  * range, or an exit of one of the functions, throws {@link KernelDeoptimizedException}: the caller
  * re-runs the operation in Java, which throws Java's exception at Java's element.
  */
@@ -42,33 +42,62 @@ final class DeviceKeyedReduce {
     private DeviceKeyedReduce() {
     }
 
-    /** Whether values of {@code type} combined with {@code operator} run with atomics. */
-    static boolean atomicApplies(DataType type, ReductionOperator operator) {
-        return type == ElementType.INT && KeyedReduceKernels.hasAtomic(JavaKind.Int, operator);
+    /**
+     * Whether values of {@code type} combined with {@code operator} run with atomics on this device:
+     * {@code int}s always, {@code long}s where the device lists the 64-bit atomics extension the
+     * operator needs.
+     */
+    static boolean atomicApplies(DeviceContext context, DataType type, ReductionOperator operator) {
+        if (type == ElementType.INT) {
+            return KeyedReduceKernels.hasAtomic(JavaKind.Int, operator);
+        }
+        return type == ElementType.LONG && KeyedReduceKernels.hasAtomic(JavaKind.Long, operator) && context.hasExtension(KeyedReduceKernels.INT64_BASE_ATOMICS)
+                        && context.hasExtension(KeyedReduceKernels.int64Extension(operator));
     }
 
-    /** Whether the atomic kernel keeps per-group bins for {@code keyCount} keys in the device's local memory. */
-    static boolean localBins(DeviceContext context, int keyCount) {
-        return (long) keyCount * Integer.BYTES <= context.device().localMemoryBytes() - LOCAL_MEMORY_RESERVE;
+    /** Whether the atomic kernel keeps per-group bins for {@code keyCount} values of {@code type} in the device's local memory. */
+    static boolean localBins(DeviceContext context, DataType type, int keyCount) {
+        return (long) keyCount * bytes(type) <= context.device().localMemoryBytes() - LOCAL_MEMORY_RESERVE;
+    }
+
+    private static int bytes(DataType type) {
+        return type == ElementType.LONG ? Long.BYTES : Integer.BYTES;
     }
 
     /**
      * The {@code keyCount} (at least 1) results of the atomic kernel {@code compiled} over
-     * {@code input}, each starting at {@code identity}.
+     * {@code input}, each starting at {@code identity} (an {@code Integer} or a {@code Long}), as an
+     * array the caller owns.
      */
-    static int[] atomic(DeviceContext context, KernelCache.Compiled compiled, boolean localBins, int identity, PArray<?> input, int keyCount) {
-        int[] result = new int[keyCount];
-        java.util.Arrays.fill(result, identity);
+    static PArray<?> atomic(DeviceContext context, KernelCache.Compiled compiled, boolean localBins, Object identity, PArray<?> input, int keyCount) {
+        boolean wide = identity instanceof Long;
+        int valueBytes = wide ? Long.BYTES : Integer.BYTES;
+        Object result;
+        if (wide) {
+            long[] longs = new long[keyCount];
+            java.util.Arrays.fill(longs, (Long) identity);
+            result = longs;
+        } else {
+            int[] ints = new int[keyCount];
+            java.util.Arrays.fill(ints, (Integer) identity);
+            result = ints;
+        }
         long n = input.length();
         long localSize = Long.highestOneBit(Math.min(ATOMIC_GROUP, context.device().maxWorkGroupSize()));
         long groups = Math.max(1, Math.min((n + localSize - 1) / localSize, GROUPS_PER_COMPUTE_UNIT * Math.max(1, context.device().maxComputeUnits())));
-        ByteBuffer readBack = ByteBuffer.allocateDirect(keyCount * Integer.BYTES).order(ByteOrder.nativeOrder());
-        KernelBinding binding = new KernelBinding(compiled).common(input).keyed(keyCount, result, readBack, localBins ? (long) keyCount * Integer.BYTES : Integer.BYTES);
+        ByteBuffer readBack = ByteBuffer.allocateDirect(keyCount * valueBytes).order(ByteOrder.nativeOrder());
+        KernelBinding binding = new KernelBinding(compiled).common(input).keyed(keyCount, result, readBack, localBins ? (long) keyCount * valueBytes : valueBytes);
         binding.launch().localSize(localSize).globalSize(groups * localSize);
         LaunchResult launched = context.launch(compiled.kernel(), binding.launch());
         KernelBinding.checkStatus(launched);
-        readBack.asIntBuffer().get(result);
-        return result;
+        if (wide) {
+            long[] longs = (long[]) result;
+            readBack.asLongBuffer().get(longs);
+            return PArray.of(longs);
+        }
+        int[] ints = (int[]) result;
+        readBack.asIntBuffer().get(ints);
+        return PArray.of(ints);
     }
 
     /**

@@ -142,7 +142,7 @@ final class KernelBinding {
      * A keyed reduction's number of keys and, for the atomic kernel, its result ({@code result}, the
      * identity everywhere, sent and read back into {@code readBack}) and {@code localBytes} of local bins.
      */
-    KernelBinding keyed(int keyCount, int[] result, java.nio.ByteBuffer readBack, long localBytes) {
+    KernelBinding keyed(int keyCount, Object result, java.nio.ByteBuffer readBack, long localBytes) {
         for (KernelParameter parameter : parameters) {
             switch (parameter.role()) {
                 case KEY_COUNT -> launch.scalar(parameter.index(), JavaKind.Int, keyCount);

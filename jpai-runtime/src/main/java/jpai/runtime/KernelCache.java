@@ -299,6 +299,7 @@ final class KernelCache {
         if (type != jpai.ElementType.INT && type != jpai.ElementType.LONG) {
             return null;
         }
+        // not recognised when it does not compile: the ordered kernels' compilation then says why
         return recognised.computeIfAbsent(type, t -> {
             Plugins plugins = plugins();
             if (plugins.problem() != null || plugins.configured() == null) {
@@ -344,7 +345,7 @@ final class KernelCache {
             KernelGraph keys = keyGraph;
             KernelGraph elementValues = valueGraph;
             if (atomic != null) {
-                return generate(keys, generator -> new KeyedReduceKernels(generator).atomic(keys, elementValues, input, atomic, localBins), owners);
+                return generate(keys, generator -> new KeyedReduceKernels(generator).atomic(keys, elementValues, input, values.get(0), atomic, localBins), owners);
             }
             KernelGraph combiner = graph(new KernelSignature(List.of(valueShape, valueShape), valueShape, captures()), plugins.configured());
             owners.addAll(ownersOf(combiner, function));

@@ -24,7 +24,8 @@ import jpai.runtime.profile.Profiler;
  * {@code result[key] = operator(result[key], value)}), and every executor gives its answer, bit for
  * bit: on the device {@link DeviceKeyedReduce} computes each element's key and value inside its
  * kernels (nothing stored per element) and combines the values with atomics where the operator is
- * recognised as order-independent on {@code int}s, else in {@code KeyedChunks}' fixed order, which
+ * recognised as order-independent on {@code int}s (and {@code long}s where the device has 64-bit
+ * atomics), else in {@code KeyedChunks}' fixed order, which
  * the Java executors follow too. Any exception on the device path (a key out of range, an exit of a
  * lambda) makes the whole operation run in Java, which throws Java's exception at Java's element.
  *
@@ -110,15 +111,15 @@ public final class KeyedReduceFunction<T, V> implements ArrayFunction<T, V> {
         }
         DeviceContext context = OpenCLRuntime.context(device);
         ReductionOperator recognised = combiner.recognisedOperator(type);
-        boolean atomic = DeviceKeyedReduce.atomicApplies(type, recognised);
-        boolean localBins = atomic && DeviceKeyedReduce.localBins(context, keys);
+        boolean atomic = DeviceKeyedReduce.atomicApplies(context, type, recognised);
+        boolean localBins = atomic && DeviceKeyedReduce.localBins(context, type, keys);
         KernelCache.Compiled first = combiner.forKeyedReduce(keyKernels, valueKernels, input.type(), type, atomic ? recognised : null, localBins, true);
         KernelCache.Compiled second = atomic || first.bailout() != null ? first : combiner.forKeyedReduce(keyKernels, valueKernels, input.type(), type, null, false, false);
         String reason = second.bailout() != null ? second.bailout() : first.bailout();
         if (reason == null) {
             try {
                 if (atomic) {
-                    return (PArray<V>) (PArray<?>) PArray.of(DeviceKeyedReduce.atomic(context, first, localBins, (Integer) identity, input, keys));
+                    return (PArray<V>) DeviceKeyedReduce.atomic(context, first, localBins, identity, input, keys);
                 }
                 return (PArray<V>) DeviceKeyedReduce.ordered(context, first, second, identity, type, input, keys);
             } catch (KernelDeoptimizedException e) {

@@ -21,9 +21,9 @@ import jpai.ocl.codegen.FunctionEmitter.ParameterKind;
  * into a result of {@code keyCount} elements. Two strategies:
  *
  * <ul>
- * <li>{@link #atomic}: for an {@code int} value and a recognised operator whose result's bits do not
+ * <li>{@link #atomic}: for an {@code int} value (a {@code long} where the device has 64-bit atomics) and a recognised operator whose result's bits do not
  * depend on the order ({@code +}, {@code min}, {@code max}, {@code &}, {@code |}, {@code ^}): OpenCL's
- * 32-bit atomics, into per-work-group bins in local memory when they fit there, else straight into
+ * OpenCL's atomics, into per-work-group bins in local memory when they fit there, else straight into
  * the result.</li>
  * <li>{@link #chunks} then {@link #combineChunks}: any other value or operator (floats above all), in
  * one fixed order: the elements are cut into chunks of {@code chunkLength} consecutive elements;
@@ -46,52 +46,74 @@ public final class KeyedReduceKernels {
         this.generator = generator;
     }
 
-    /** Whether {@link #atomic} takes values of {@code kind} with {@code operator}. */
+    /** The extension a device must list for 64-bit {@code atom_add} (global and local memory). */
+    public static final String INT64_BASE_ATOMICS = "cl_khr_int64_base_atomics";
+
+    /** The extension a device must list for 64-bit {@code atom_min}, {@code atom_max}, {@code atom_and}, {@code atom_or}, {@code atom_xor}. */
+    public static final String INT64_EXTENDED_ATOMICS = "cl_khr_int64_extended_atomics";
+
+    /**
+     * Whether {@link #atomic} takes values of {@code kind} with {@code operator}: {@code int}s, and
+     * {@code long}s where the device lists the extension {@link #int64Extension} names.
+     */
     public static boolean hasAtomic(JavaKind kind, ReductionOperator operator) {
-        return kind == JavaKind.Int && operator != null && operator != ReductionOperator.PRODUCT;
+        return (kind == JavaKind.Int || kind == JavaKind.Long) && operator != null && operator != ReductionOperator.PRODUCT;
+    }
+
+    /** The extension 64-bit atomics of {@code operator} need. */
+    public static String int64Extension(ReductionOperator operator) {
+        return operator == ReductionOperator.SUM ? INT64_BASE_ATOMICS : INT64_EXTENDED_ATOMICS;
     }
 
     /**
      * Kernel {@code jpai_keyed_atomic}: {@code result[key(x)] = operator(result[key(x)], value(x))}
-     * with atomics, in a loop over the elements with the global size as its stride. With
+     * with atomics ({@code int}, or {@code long} with the 64-bit atomics extensions, enabled by pragma), in a loop over the elements with the global size as its stride. With
      * {@code localBins}, each work-group first combines into {@code keyCount} bins in local memory
      * (set to the operator's neutral value), then adds each bin that changed to the result with one
      * global atomic. Arguments: one {@link Role#INPUT_BUFFER} per input component, the captured
      * values (the key function's, then the value function's; slots count over both),
      * {@link Role#KEYED_RESULT} (the identity in every element before the launch),
-     * {@link Role#LOCAL_SCRATCH} ({@code keyCount} ints with {@code localBins}, else unused: give it
-     * 4 bytes), {@link Role#KEY_COUNT}, {@link Role#LENGTH}, {@link Role#STATUS}. An exit of a
+     * {@link Role#LOCAL_SCRATCH} ({@code keyCount} values with {@code localBins}, else unused: give it
+     * one value's bytes), {@link Role#KEY_COUNT}, {@link Role#LENGTH}, {@link Role#STATUS}. An exit of a
      * function, or a key out of range, reports and skips the element.
      */
-    public KernelSource atomic(KernelGraph key, KernelGraph value, List<JavaKind> input, ReductionOperator operator, boolean localBins) {
-        if (!hasAtomic(JavaKind.Int, operator)) {
-            throw new IllegalArgumentException("no atomic keyed reduction with " + operator);
+    public KernelSource atomic(KernelGraph key, KernelGraph value, List<JavaKind> input, JavaKind valueKind, ReductionOperator operator, boolean localBins) {
+        if (!hasAtomic(valueKind, operator)) {
+            throw new IllegalArgumentException("no atomic keyed reduction of " + valueKind + " with " + operator);
         }
-        String atomic = switch (operator) {
-            case SUM -> "atomic_add";
-            case MIN -> "atomic_min";
-            case MAX -> "atomic_max";
-            case AND -> "atomic_and";
-            case OR -> "atomic_or";
-            case XOR -> "atomic_xor";
+        boolean wide = valueKind == JavaKind.Long;
+        String atomic = (wide ? "atom_" : "atomic_") + switch (operator) {
+            case SUM -> "add";
+            case MIN -> "min";
+            case MAX -> "max";
+            case AND -> "and";
+            case OR -> "or";
+            case XOR -> "xor";
             case PRODUCT -> throw new AssertionError(operator);
         };
         String neutral = switch (operator) {
             case SUM, OR, XOR -> "0";
             case AND -> "-1";
-            case MIN -> "INT_MAX";
-            case MAX -> "INT_MIN";
+            case MIN -> wide ? "LONG_MAX" : "INT_MAX";
+            case MAX -> wide ? "LONG_MIN" : "INT_MIN";
             case PRODUCT -> throw new AssertionError(operator);
         };
-        ElementFunctions functions = new ElementFunctions(key, value, null, input, List.of(JavaKind.Int));
+        String type = OpenCLTypes.storageType(valueKind);
+        ElementFunctions functions = new ElementFunctions(key, value, null, input, List.of(valueKind));
         KernelSignatureBuilder parameters = new KernelSignatureBuilder();
         functions.declare(parameters);
-        parameters.add("result", Role.KEYED_RESULT, JavaKind.Int, 0, "__global int *restrict result");
-        parameters.add("bins", Role.LOCAL_SCRATCH, JavaKind.Int, 0, "__local int *bins");
+        parameters.add("result", Role.KEYED_RESULT, valueKind, 0, "__global " + type + " *restrict result");
+        parameters.add("bins", Role.LOCAL_SCRATCH, valueKind, 0, "__local " + type + " *bins");
         parameters.add("keyCount", Role.KEY_COUNT, JavaKind.Int, 0, "const int keyCount");
         parameters.lengthAndStatus();
         CodeWriter code = generator.prelude(functions.description() + " (a keyed reduction with " + atomic + (localBins ? " into local bins)" : ")"), functions.plugins(),
-                        functions.emitted(), input, List.of(JavaKind.Int));
+                        functions.emitted(), input, List.of(valueKind));
+        if (wide) {
+            code.line("#pragma OPENCL EXTENSION " + INT64_BASE_ATOMICS + " : enable");
+            if (operator != ReductionOperator.SUM) {
+                code.line("#pragma OPENCL EXTENSION " + INT64_EXTENDED_ATOMICS + " : enable");
+            }
+        }
         code.open("__kernel void jpai_keyed_atomic(" + parameters.declarations() + ")");
         code.line("const long stride = (long) get_global_size(0);");
         code.line("int reason = 0;");
@@ -110,7 +132,7 @@ public final class KeyedReduceKernels {
         if (localBins) {
             code.line("barrier(CLK_LOCAL_MEM_FENCE);");
             code.open("for (int k = lid; k < keyCount; k += localSize)");
-            code.line("const int bin = bins[k];");
+            code.line("const " + type + " bin = bins[k];");
             code.open("if (bin != " + neutral + ")");
             code.line(atomic + "(&result[k], bin);");
             code.close();

@@ -20,7 +20,10 @@ import jpai.Executor;
 import jpai.PArray;
 import jpai.Tuple2;
 import jpai.Tuple3;
+import jpai.runtime.device.DeviceChoice;
+import jpai.runtime.opencl.DeviceContext;
 import jpai.runtime.opencl.KernelLaunches;
+import jpai.runtime.opencl.OpenCLRuntime;
 
 /**
  * {@code AF.reduceByKey} against Java's meaning, the sequential loop ({@code acc[key(x)] =
@@ -108,11 +111,10 @@ class KeyedReduceTest {
                 checkInts(executor, input, key, value, (a, b) -> a ^ b, 0, true, what + ", xor");
                 // associative, not commutative: the first nonzero value per key, which only the elements' order gives
                 checkInts(executor, input, key, x -> x % 7 == 0 ? x : 0, (a, b) -> a != 0 ? a : b, 0, false, what + ", first nonzero");
-                Function<Integer, Long> wide = x -> (long) x * x;
-                BinaryOperator<Long> longSum = Long::sum;
-                try (PArray<Long> out = run(AF.reduceByKey(key, wide, longSum, 0L, 256), executor, input, what + ", long sums")) {
-                    ExecutorCase.assertSameAsJava(loop(key, wide, longSum, 0L, 256, input), out, what + ", long sums on " + executor);
-                }
+                Function<Integer, Long> wide = x -> (long) x * x - (1L << 61);
+                checkLongs(executor, input, key, wide, Long::sum, 0L, true, what + ", long sums");
+                checkLongs(executor, input, key, wide, Math::min, Long.MAX_VALUE, false, what + ", long min");
+                checkLongs(executor, input, key, wide, (a, b) -> a ^ b, 0L, false, what + ", long xor");
             }
         }
     }
@@ -121,6 +123,24 @@ class KeyedReduceTest {
      * {@code atomics}: the operator is one the device combines with atomics, in one kernel that also
      * computes the keys and values; else two kernels keep the elements' order.
      */
+    /**
+     * As {@link #checkInts}: {@code long} values take atomics where the device lists the 64-bit
+     * atomics extension the operator needs ({@code base}: {@code cl_khr_int64_base_atomics} for a
+     * sum; else {@code cl_khr_int64_extended_atomics} too), else the two ordered kernels.
+     */
+    private static void checkLongs(Executor executor, PArray<Integer> input, Function<Integer, Integer> key, Function<Integer, Long> value, BinaryOperator<Long> op, long identity,
+                    boolean base, String what) {
+        long launches = KernelLaunches.count();
+        try (PArray<Long> out = run(AF.reduceByKey(key, value, op, identity, 256), executor, input, what)) {
+            if (executor == Executor.ACCELERATOR && ExecutorCase.openCLExpected()) {
+                DeviceContext context = OpenCLRuntime.context((DeviceChoice.OpenCL) OpenCLRuntime.choice());
+                boolean atomics = context.hasExtension("cl_khr_int64_base_atomics") && (base || context.hasExtension("cl_khr_int64_extended_atomics"));
+                assertEquals(atomics ? 1 : 2, KernelLaunches.count() - launches, what + ": " + (atomics ? "the atomic kernel" : "the two ordered kernels"));
+            }
+            ExecutorCase.assertSameAsJava(loop(key, value, op, identity, 256, input), out, what + " on " + executor);
+        }
+    }
+
     private static void checkInts(Executor executor, PArray<Integer> input, Function<Integer, Integer> key, Function<Integer, Integer> value, BinaryOperator<Integer> op, int identity,
                     boolean atomics, String what) {
         long launches = KernelLaunches.count();
