@@ -80,15 +80,15 @@ public final class KeyedReduceFunction<T, V> implements ArrayFunction<T, V> {
         Profiler.begin(combiner.labelForProfiles("reduceByKey with "));
         try {
             PArray<V> onDevice = executor == Executor.AUTO || executor == Executor.ACCELERATOR ? runOnDevice(input) : null;
-            return onDevice != null ? onDevice : inJava(input);
+            return onDevice != null ? onDevice : inJava(input, executor != Executor.SEQUENTIAL);
         } finally {
             Profiler.end();
         }
     }
 
     @SuppressWarnings("unchecked")
-    private PArray<V> inJava(PArray<T> input) {
-        Object[] results = JavaKeyedReduce.run(key, value, operator, identity, keys, input);
+    private PArray<V> inJava(PArray<T> input, boolean threads) {
+        Object[] results = threads ? JavaKeyedReduce.threads(key, value, operator, identity, keys, input) : JavaKeyedReduce.sequential(key, value, operator, identity, keys, input);
         PArray<V> output = (PArray<V>) PArray.allocate(type, keys);
         try {
             for (int k = 0; k < keys; k++) {
