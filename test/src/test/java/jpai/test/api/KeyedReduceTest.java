@@ -305,6 +305,51 @@ class KeyedReduceTest {
         }
     }
 
+    /** An exception of the value function and a key out of range: whichever element comes first decides, as in the loop. */
+    @Test
+    void theLambdasExceptionsComeInJavasOrder() {
+        int[] values = ints(new Random(27), 10_000, 1000);
+        for (int i = 0; i < values.length; i++) {
+            values[i] += 1; // no zero
+        }
+        Function<Integer, Integer> key = x -> x == 5000 ? 256 : x % 256;
+        Function<Integer, Integer> inverse = x -> 1_000_000 / (x - 3000);
+        values[4000] = 3000; // the value divides by zero here
+        values[6000] = 5000; // a key out of range here, later
+        try (PArray<Integer> input = PArray.of(values)) {
+            ArrayFunction<Integer, Integer> sums = AF.reduceByKey(key, inverse, Integer::sum, 0, 256);
+            for (Executor executor : ExecutorCase.ALL) {
+                assertThrows(ArithmeticException.class, () -> ExecutorCase.apply(sums, executor, input).close(), "division first, on " + executor);
+            }
+        }
+        values[2000] = 5000; // now the key out of range comes first
+        try (PArray<Integer> input = PArray.of(values)) {
+            ArrayFunction<Integer, Integer> sums = AF.reduceByKey(key, inverse, Integer::sum, 0, 256);
+            for (Executor executor : ExecutorCase.ALL) {
+                ArrayIndexOutOfBoundsException thrown = assertThrows(ArrayIndexOutOfBoundsException.class, () -> ExecutorCase.apply(sums, executor, input).close(), "key first, on " + executor);
+                assertEquals("Index 256 out of bounds for length 256", thrown.getMessage());
+            }
+        }
+    }
+
+    /** A map then a keyed reduction, composed: the map's result is the keyed reduction's input, on the device. */
+    @Test
+    void composesAfterAMap() {
+        try (PArray<Integer> input = PArray.of(ints(new Random(28), 100_003, 1 << 20))) {
+            Function<Integer, Integer> triple = x -> x * 3;
+            ArrayFunction<Integer, Integer> histogram = AF.map(triple).reduceByKey(x -> x & 1023, x -> 1, Integer::sum, 0, 1024);
+            int[] expected = new int[1024];
+            for (int x : input.toIntArray()) {
+                expected[(x * 3) & 1023]++;
+            }
+            for (Executor executor : ExecutorCase.ALL) {
+                try (PArray<Integer> out = run(histogram, executor, input, "map then histogram")) {
+                    org.junit.jupiter.api.Assertions.assertArrayEquals(expected, out.toIntArray(), "map then histogram on " + executor);
+                }
+            }
+        }
+    }
+
     @Test
     void badArguments() {
         assertThrows(IllegalArgumentException.class, () -> AF.reduceByKey((Integer x) -> x, x -> 1, Integer::sum, 0, -1));
