@@ -77,7 +77,7 @@ public final class KeyedReduceFunction<T, V> implements ArrayFunction<T, V> {
     @Override
     public PArray<V> apply(PArray<T> input) {
         Inputs.check(input, "reduceByKey");
-        Profiler.begin(combiner.labelForProfiles("reduceByKey with "));
+        Profiler.begin(keyKernels.labelForProfiles("reduceByKey by the key "));
         try {
             PArray<V> onDevice = executor == Executor.AUTO || executor == Executor.ACCELERATOR ? runOnDevice(input) : null;
             return onDevice != null ? onDevice : inJava(input, executor != Executor.SEQUENTIAL);
@@ -141,6 +141,7 @@ public final class KeyedReduceFunction<T, V> implements ArrayFunction<T, V> {
 
     @Override
     public String toString() {
-        return "reduceByKey with " + combiner.description() + " into " + keys + " keys" + (executor == Executor.AUTO ? "" : " on " + executor);
+        return "reduceByKey into " + keys + " keys by the key " + keyKernels.description() + ", value " + valueKernels.description() + " and operator " + combiner.description()
+                        + (executor == Executor.AUTO ? "" : " on " + executor);
     }
 }
