@@ -104,8 +104,7 @@ public final class KeyedReduceFunction<T, V> implements ArrayFunction<T, V> {
     /** The result computed with the device, or null (after saying why) when Java must compute it. */
     @SuppressWarnings("unchecked")
     private PArray<V> runOnDevice(PArray<T> input) {
-        String operation = toString();
-        DeviceChoice.OpenCL device = Offload.device(executor, () -> operation);
+        DeviceChoice.OpenCL device = Offload.device(executor, this::toString);
         if (device == null || keys == 0 || input.length() == 0) {
             return null; // nothing to combine: Java's answer (the identities, or the exception for any key) costs nothing
         }
@@ -123,13 +122,13 @@ public final class KeyedReduceFunction<T, V> implements ArrayFunction<T, V> {
                 }
                 return (PArray<V>) DeviceKeyedReduce.ordered(context, first, second, identity, type, input, keys);
             } catch (KernelDeoptimizedException e) {
-                Offload.deoptimized(operation, e.getMessage());
+                Offload.deoptimized(toString(), e.getMessage());
                 return null;
             } catch (OpenCLRuntimeException e) {
                 reason = e.getMessage();
             }
         }
-        Offload.fallBack(operation, reason);
+        Offload.fallBack(toString(), reason);
         return null;
     }
 
