@@ -25,7 +25,8 @@ import jpai.runtime.opencl.OpenCLRuntime;
  * results are checked against a Java loop before anything is timed. Prints, per bin count, the
  * medians of JPAI's apply (wall) and kernel time (the key and value maps and the combining kernel,
  * from the profile) and the hand-written kernel's (wall: bins zeroed, kernel, bins read; kernel:
- * its event), and JPAI / hand-written.
+ * its event), JPAI / hand-written, and JPAI's apply and kernel times for float values summed per bin
+ * (the ordered strategy, which has no hand-written counterpart here).
  *
  * <p>Usage: {@code bin/jpai run jpai.bench.Histogram [log2n, default 28] [repeats, default 10]}; on
  * the GPU machine {@code bin/gpu-check histogram}; here (PoCL) {@code bin/jpai run jpai.bench.Histogram 20 3}.
@@ -69,7 +70,7 @@ public final class Histogram {
             data[i] = random.nextInt() & Integer.MAX_VALUE;
         }
         System.out.println("device: " + device.device().name() + ", 2^" + log2n + " ints, " + repeats + " timed runs each (medians)");
-        System.out.println("bins,jpai_apply_ms,jpai_kernels_ms,handwritten_wall_ms,handwritten_kernel_ms,jpai_over_handwritten_wall,jpai_over_handwritten_kernel");
+        System.out.println("bins,jpai_apply_ms,jpai_kernels_ms,handwritten_wall_ms,handwritten_kernel_ms,jpai_over_handwritten_wall,jpai_over_handwritten_kernel,jpai_float_sums_apply_ms,jpai_float_sums_kernels_ms");
         try (PArray<Integer> input = PArray.of(data); PArray<Integer> resident = AF.<Integer> copyToDevice().apply(input)) {
             for (int bins : new int[] {256, 65_536}) {
                 int[] expected = new int[bins];
@@ -78,7 +79,8 @@ public final class Histogram {
                 }
                 double[] jpai = jpai(resident, bins, expected, repeats);
                 double[] hand = handWritten(device, data, bins, expected, repeats);
-                System.out.printf("%d,%.3f,%.3f,%.3f,%.3f,%.2f,%.2f%n", bins, jpai[0], jpai[1], hand[0], hand[1], jpai[0] / hand[0], jpai[1] / hand[1]);
+                double[] floats = floatSums(resident, bins, repeats);
+                System.out.printf("%d,%.3f,%.3f,%.3f,%.3f,%.2f,%.2f,%.3f,%.3f%n", bins, jpai[0], jpai[1], hand[0], hand[1], jpai[0] / hand[0], jpai[1] / hand[1], floats[0], floats[1]);
             }
         }
     }
@@ -97,6 +99,33 @@ public final class Histogram {
             try (PArray<Integer> result = histogram.apply(input)) {
                 ApplyProfile profile = AF.lastProfile();
                 result.toIntArray();
+                walls.add((System.nanoTime() - start) * 1e-6);
+                kernels.add(profile.kernelNanos() * 1e-6);
+            }
+        }
+        return new double[] {median(walls), median(kernels)};
+    }
+
+    /**
+     * The same keys with float values ({@code (x >>> 8) * 2^-20}) summed per bin: no atomics (the
+     * bits would depend on the order) but the fixed chunk order's two kernels; checked bit for bit
+     * against JPAI's Java executor (the same order) first. Median apply wall time and kernel time, in ms.
+     */
+    private static double[] floatSums(PArray<Integer> input, int bins, int repeats) {
+        int mask = bins - 1;
+        ArrayFunction<Integer, Float> sums = AF.reduceByKey((Integer x) -> x & mask, x -> (x >>> 8) * 0x1p-20f, Float::sum, 0f, bins);
+        try (PArray<Float> device = sums.apply(input); PArray<Float> java = sums.on(jpai.Executor.THREADS).apply(input)) {
+            if (!Arrays.equals(device.toFloatArray(), java.toFloatArray())) {
+                throw new IllegalStateException("JPAI's float sums on the device differ from its Java executor's, which follow the same order");
+            }
+        }
+        List<Double> walls = new ArrayList<>();
+        List<Double> kernels = new ArrayList<>();
+        for (int r = 0; r < repeats; r++) {
+            long start = System.nanoTime();
+            try (PArray<Float> result = sums.apply(input)) {
+                ApplyProfile profile = AF.lastProfile();
+                result.toFloatArray();
                 walls.add((System.nanoTime() - start) * 1e-6);
                 kernels.add(profile.kernelNanos() * 1e-6);
             }
