@@ -106,7 +106,8 @@ public final class DeviceContext {
             byte[] text = new byte[(int) size[0]];
             clGetDeviceInfo(device.deviceId(), CL.CL_DEVICE_EXTENSIONS, text.length, Pointer.to(text), null);
             String names = new String(text, java.nio.charset.StandardCharsets.US_ASCII).replace("\0", " ").strip();
-            extensions = known = java.util.Set.of(names.isEmpty() ? new String[0] : names.split("\\s+"));
+            // Set.copyOf, not Set.of: a driver that lists a name twice is no error
+            extensions = known = java.util.Set.copyOf(java.util.Arrays.asList(names.isEmpty() ? new String[0] : names.split("\\s+")));
         }
         return known.contains(extension);
     }
