@@ -6,6 +6,7 @@ import java.util.function.BinaryOperator;
 import java.util.function.Function;
 
 import jpai.runtime.CopyFunction;
+import jpai.runtime.KeyedReduceFunction;
 import jpai.runtime.MapFunction;
 import jpai.runtime.ReduceFunction;
 import jpai.runtime.ViewFunction;
@@ -159,5 +160,32 @@ public final class AF {
     /** A stage that brings its input's newest data to the host now (rather than at first access) and returns it as a view. */
     public static <T> ArrayFunction<T, T> copyToHost() {
         return new CopyFunction<>(CopyFunction.Direction.TO_HOST);
+    }
+
+    /**
+     * A keyed reduction: an array of {@code keys} values, element {@code k} being {@code identity}
+     * combined by {@code operator} with {@code value(x)} of every element {@code x} whose
+     * {@code key(x)} is {@code k}, in the elements' order. A histogram of bytes in 256 bins:
+     * {@code AF.reduceByKey((Integer b) -> b & 0xff, b -> 1, Integer::sum, 0, 256)}; K-Means' sums and
+     * counts per centre: a {@code Tuple3<Float, Float, Integer>} value combined component-wise.
+     *
+     * <p>Java's meaning is the sequential loop: for each element in order, {@code k = key(x)}, an
+     * {@code ArrayIndexOutOfBoundsException} (Java's message for index {@code k} and length
+     * {@code keys}) if {@code k < 0 || k >= keys}, then {@code result[k] = operator(result[k],
+     * value(x))}; every executor throws that exception at that element. {@code operator} must be
+     * associative and {@code identity} its identity, as for {@link #reduce}: an {@code int}
+     * {@code +}, {@code min}, {@code max}, {@code &}, {@code |} or {@code ^} (e.g. {@code Integer::sum},
+     * {@code Math::max}) runs with atomics on the device, since its bits do not depend on the order;
+     * any other operator (floats above all) is combined in one fixed order on every executor
+     * (docs/java-semantics.md, "Keyed reductions"), so a float result has the same bits wherever it
+     * ran, and equals the sequential loop's for an associative operator.
+     *
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if {@code keys} is negative, or {@code identity} is of a type a {@code PArray} cannot hold
+     */
+    public static <T, V> ArrayFunction<T, V> reduceByKey(Function<T, Integer> key, Function<T, V> value, BinaryOperator<V> operator, V identity, int keys) {
+        return new KeyedReduceFunction<>(Objects.requireNonNull(key, "the reduceByKey key function is null"), Objects.requireNonNull(value, "the reduceByKey value function is null"),
+                        Objects.requireNonNull(operator, "the reduceByKey operator is null"),
+                        Objects.requireNonNull(identity, "the reduceByKey identity is null; give the operator's identity, e.g. 0 for a sum"), keys);
     }
 }

@@ -58,4 +58,9 @@ public interface ArrayFunction<T, R> extends Function<PArray<T>, PArray<R>> {
         java.util.Objects.requireNonNull(executor, "on: the executor is null");
         return this;
     }
+
+    /** This function, then {@code AF.reduceByKey(key, value, operator, identity, keys)} on its result. */
+    default <V> ArrayFunction<T, V> reduceByKey(Function<R, Integer> key, Function<R, V> value, BinaryOperator<V> operator, V identity, int keys) {
+        return andThen(AF.reduceByKey(key, value, operator, identity, keys));
+    }
 }

@@ -140,6 +140,23 @@ final class KernelBinding {
     }
 
     /**
+     * A keyed reduction's number of keys and, for the atomic kernel, its result ({@code result}, the
+     * identity everywhere, sent and read back into {@code readBack}) and {@code localBytes} of local bins.
+     */
+    KernelBinding keyed(int keyCount, Object result, java.nio.ByteBuffer readBack, long localBytes) {
+        for (KernelParameter parameter : parameters) {
+            switch (parameter.role()) {
+                case KEY_COUNT -> launch.scalar(parameter.index(), JavaKind.Int, keyCount);
+                case KEYED_RESULT -> launch.readWriteArray(parameter.index(), result, readBack);
+                case LOCAL_SCRATCH -> launch.local(parameter.index(), localBytes);
+                default -> {
+                }
+            }
+        }
+        return this;
+    }
+
+    /**
      * A captured 2-D primitive array {@code rows}, read now (a write into it between applies is
      * seen), as one buffer. Only a rectangular one: a null row or rows of different lengths make
      * Java run this apply, which gives Java's result or throws Java's exception at the element that

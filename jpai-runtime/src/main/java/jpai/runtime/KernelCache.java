@@ -11,8 +11,10 @@ import java.util.function.BiFunction;
 import java.util.function.BinaryOperator;
 import java.util.function.Function;
 
+import jdk.vm.ci.meta.JavaKind;
 import jpai.DataType;
 import jpai.compiler.CapturedValue;
+import jpai.compiler.CombinerRecognition;
 import jpai.compiler.KernelBailoutException;
 import jpai.compiler.KernelGraph;
 import jpai.compiler.KernelGraphCompiler;
@@ -21,10 +23,12 @@ import jpai.compiler.KernelSignature;
 import jpai.compiler.Speculation;
 import jpai.compiler.Speculations;
 import jpai.compiler.ValueShape;
+import jpai.compiler.loops.ReductionOperator;
 import jpai.compiler.plugin.PhasePluginConfigurationException;
 import jpai.compiler.plugin.PhasePlugins;
 import jpai.ocl.GeneratorOptions;
 import jpai.ocl.KernelSource;
+import jpai.ocl.KeyedReduceKernels;
 import jpai.ocl.MapKernelSpec;
 import jpai.ocl.OpenCLKernelGenerator;
 import jpai.ocl.ReduceKernelSpec;
@@ -132,6 +136,7 @@ final class KernelCache {
     private volatile long nextProfileCheck = System.nanoTime();
     private volatile String description;
     private volatile List<CapturedValue> captures;
+    private final ConcurrentHashMap<DataType, java.util.Optional<ReductionOperator>> recognised = new ConcurrentHashMap<>();
     private volatile LastMap lastMap;
     private volatile LastReduce lastReduce;
     private volatile ProfileLabel lastLabel;
@@ -398,6 +403,79 @@ final class KernelCache {
             owners.addAll(ownersOf(combiner, function));
             return generate(combiner, options, generator -> generator.reduce(combiner, mapped, spec), owners);
         }, mapper));
+    }
+
+    /**
+     * The operator this cache's function (a combiner of {@code type}, two arguments) computes when it
+     * is one whose result a device may compute with atomics ({@link CombinerRecognition}), else null
+     * (also when it does not compile: the ordered kernels then say why).
+     */
+    ReductionOperator recognisedOperator(DataType type) {
+        if (type != jpai.ElementType.INT && type != jpai.ElementType.LONG) {
+            return null;
+        }
+        // not recognised when it does not compile: the ordered kernels' compilation then says why
+        return recognised.computeIfAbsent(type, t -> {
+            Plugins plugins = plugins();
+            if (plugins.problem() != null || plugins.configured() == null) {
+                return java.util.Optional.<ReductionOperator>empty();
+            }
+            try {
+                ValueShape shape = KernelShapes.of(t);
+                KernelGraph combiner = graph(new KernelSignature(List.of(shape, shape), shape, captures()), plugins.configured(), Speculations.NONE);
+                return java.util.Optional.ofNullable(CombinerRecognition.of(combiner));
+            } catch (RuntimeException | LinkageError e) {
+                return java.util.Optional.<ReductionOperator>empty();
+            }
+        }).orElse(null);
+    }
+
+    /**
+     * A keyed reduction's kernel ({@link KeyedReduceKernels}), this cache's function being the
+     * combiner of values of {@code valueType}, over input elements of {@code inputType} whose key
+     * and value the functions of {@code key} and {@code value} compute in the kernel: the atomic
+     * kernel when {@code atomic} is an operator ({@code localBins}: into local bins first), else
+     * the ordered strategy's per-chunk folds ({@code chunks} true) or the fold of the chunks' rows
+     * (which computes neither key nor value).
+     */
+    Compiled forKeyedReduce(KernelCache key, KernelCache value, DataType inputType, DataType valueType, ReductionOperator atomic, boolean localBins, boolean chunks) {
+        Plugins plugins = plugins();
+        if (plugins.problem() != null) {
+            return Compiled.failed(plugins.problem(), description());
+        }
+        GeneratorOptions options;
+        try {
+            options = JpaiOptions.generatorOptions();
+        } catch (IllegalArgumentException e) {
+            return Compiled.failed(e.getMessage(), description());
+        }
+        String kind = atomic != null ? "keyed atomic " + atomic + (localBins ? " local" : "") : chunks ? "keyed chunks" : "keyed combine";
+        return kernels.computeIfAbsent(List.of(kind, key, value, inputType, valueType, plugins.key(), options), cacheKey -> compile(() -> {
+            // no speculation: a keyed reduction that leaves the kernel re-runs in Java and does not
+            // recompile, so a failed speculation would cost that run at every apply
+            Speculations none = Speculations.NONE;
+            ValueShape valueShape = KernelShapes.of(valueType);
+            List<JavaKind> input = KernelShapes.kinds(inputType);
+            List<JavaKind> values = KernelShapes.kinds(valueType);
+            List<Object> owners = new ArrayList<>();
+            KernelGraph keyGraph = null;
+            KernelGraph valueGraph = null;
+            if (atomic != null || chunks) {
+                keyGraph = key.graph(new KernelSignature(key.argumentsFor(inputType), KernelShapes.of(jpai.ElementType.INT), key.captures()), plugins.configured(), none);
+                valueGraph = value.graph(new KernelSignature(value.argumentsFor(inputType), valueShape, value.captures()), plugins.configured(), none);
+                owners.addAll(ownersOf(keyGraph, key.function));
+                owners.addAll(ownersOf(valueGraph, value.function));
+            }
+            KernelGraph keys = keyGraph;
+            KernelGraph elementValues = valueGraph;
+            if (atomic != null) {
+                return generate(keys, options, generator -> new KeyedReduceKernels(generator).atomic(keys, elementValues, input, values.get(0), atomic, localBins), owners);
+            }
+            KernelGraph combiner = graph(new KernelSignature(List.of(valueShape, valueShape), valueShape, captures()), plugins.configured(), none);
+            owners.addAll(ownersOf(combiner, function));
+            return generate(combiner, options, generator -> chunks ? new KeyedReduceKernels(generator).chunks(keys, elementValues, combiner, input, values)
+                            : new KeyedReduceKernels(generator).combineChunks(combiner, values), owners);
+        }));
     }
 
     /** What one compilation does, bailouts included. */

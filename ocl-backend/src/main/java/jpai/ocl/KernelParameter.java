@@ -68,6 +68,13 @@ public record KernelParameter(int index, String name, Role role, JavaKind kind, 
         INDEX_EXTENT,
         /** {@code const long leafWidth}: a reduction pass's elements per leaf (see {@code OpenCLKernelGenerator.reduce}). */
         LEAF_WIDTH,
+        /** {@code const int keyCount}: the number of keys of a keyed reduction ({@code KeyedReduceKernels}), the length of its result. */
+        KEY_COUNT,
+        /**
+         * {@code __global T *result}: a keyed reduction's result, which the kernel updates with atomics:
+         * the runtime sends it filled with the identity and reads it back after the kernel.
+         */
+        KEYED_RESULT,
         /** {@code const long n}: the number of elements. */
         LENGTH,
         /**

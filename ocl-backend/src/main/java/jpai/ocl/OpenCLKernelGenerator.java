@@ -508,12 +508,17 @@ public final class OpenCLKernelGenerator {
         code.close();
     }
 
+    /** How the functions of this generator's kernels write float division and sqrt (null: OpenCL's own). */
+    ExactFloatDivSqrt helperFormulation() {
+        return options.helperFormulation();
+    }
+
     /**
      * The build options: relaxed math, or the correctly rounded built-in float division and sqrt, or
      * none where helpers compute them exactly ({@link GeneratorOptions#helperFormulation()}): the
      * option would only slow down {@code /} and {@code sqrt} the program no longer uses on floats.
      */
-    private String buildOptions() {
+    String buildOptions() {
         if (options.fastMath()) {
             return FAST_MATH_BUILD_OPTIONS;
         }
@@ -525,7 +530,7 @@ public final class OpenCLKernelGenerator {
      * header makes the text of a kernel compiled with plugins differ from the same kernel without
      * them, so that the program caches, which key on the text, never serve one for the other.
      */
-    private static String pluginsOf(KernelGraph first, KernelGraph second) {
+    static String pluginsOf(KernelGraph first, KernelGraph second) {
         LinkedHashSet<String> descriptions = new LinkedHashSet<>();
         for (KernelGraph graph : new KernelGraph[] {first, second}) {
             if (graph != null && !graph.plugins().isEmpty()) {
@@ -536,7 +541,7 @@ public final class OpenCLKernelGenerator {
     }
 
     /** The program's head: pragmas, helpers, the report function and the element functions. */
-    private CodeWriter prelude(String description, String plugins, List<EmittedFunction> functions, List<JavaKind> inputs, List<JavaKind> outputs) {
+    CodeWriter prelude(String description, String plugins, List<EmittedFunction> functions, List<JavaKind> inputs, List<JavaKind> outputs) {
         boolean doubles = inputs.contains(JavaKind.Double) || outputs.contains(JavaKind.Double);
         Set<Helper> helpers = EnumSet.noneOf(Helper.class);
         for (EmittedFunction function : functions) {
@@ -569,7 +574,7 @@ public final class OpenCLKernelGenerator {
     }
 
     /** Declares one variable per component ({@code r0, r1, ...}) and returns their names. */
-    private static List<String> declareComponents(CodeWriter code, String prefix, List<JavaKind> kinds) {
+    static List<String> declareComponents(CodeWriter code, String prefix, List<JavaKind> kinds) {
         List<String> names = new ArrayList<>();
         for (int i = 0; i < kinds.size(); i++) {
             names.add(prefix + i);
@@ -578,12 +583,12 @@ public final class OpenCLKernelGenerator {
         return names;
     }
 
-    private static List<String> addressesOf(List<String> variables) {
+    static List<String> addressesOf(List<String> variables) {
         return variables.stream().map(v -> "&" + v).toList();
     }
 
     /** The call of an element function: captures (by the kernel's names), arguments, result pointers. */
-    private static String call(EmittedFunction function, List<String> captureNames, List<String> arguments, List<String> results) {
+    static String call(EmittedFunction function, List<String> captureNames, List<String> arguments, List<String> results) {
         List<String> values = new ArrayList<>();
         for (FunctionParameter parameter : function.parameters()) {
             switch (parameter.kind()) {
@@ -599,11 +604,11 @@ public final class OpenCLKernelGenerator {
     }
 
     /** A value in a buffer element's storage type; a boolean is stored as 0 or 1. */
-    private static String store(JavaKind kind, String value) {
+    static String store(JavaKind kind, String value) {
         return "(" + OpenCLTypes.storageType(kind) + ") " + value;
     }
 
-    private static void requireComponents(String what, List<FunctionParameter> parameters, List<JavaKind> expected) {
+    static void requireComponents(String what, List<FunctionParameter> parameters, List<JavaKind> expected) {
         List<JavaKind> actual = parameters.stream().map(FunctionParameter::javaKind).toList();
         if (!actual.equals(expected)) {
             throw new IllegalArgumentException(what + " have the components " + actual + ", the kernel spec says " + expected);
@@ -619,7 +624,7 @@ public final class OpenCLKernelGenerator {
     }
 
     /** The kernel's parameters, in order, with their declarations. */
-    private static final class KernelSignatureBuilder {
+    static final class KernelSignatureBuilder {
         final List<KernelParameter> parameters = new ArrayList<>();
         final List<String> declarations = new ArrayList<>();
 

@@ -19,6 +19,11 @@ import jdk.vm.ci.meta.JavaKind;
 public enum ReductionOperator {
     SUM, PRODUCT, AND, OR, XOR, MIN, MAX;
 
+    /** The operator of {@code node}, or null (also for other compilers' use: {@code CombinerRecognition}). */
+    public static ReductionOperator ofNode(ValueNode node) {
+        return of(node);
+    }
+
     /** The operator of {@code node}, or null. */
     static ReductionOperator of(ValueNode node) {
         return switch (node) {

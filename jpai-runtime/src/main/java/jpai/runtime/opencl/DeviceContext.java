@@ -48,6 +48,7 @@ public final class DeviceContext {
     private final OpenCLDeviceInfo device;
     /** {@link #maxWorkItemSizes()}, once read. */
     private volatile long[] maxWorkItemSizes;
+    private volatile java.util.Set<String> extensions;
     private final cl_context context;
     private final CommandQueues queues;
     /** The queue of pinned memory's blocking maps, which no launch uses: a map never waits for a kernel. */
@@ -94,6 +95,21 @@ public final class DeviceContext {
 
     public OpenCLDeviceInfo device() {
         return device;
+    }
+
+    /** Whether the device lists {@code extension} in {@code CL_DEVICE_EXTENSIONS} (read from the driver once). */
+    public boolean hasExtension(String extension) {
+        java.util.Set<String> known = extensions;
+        if (known == null) {
+            long[] size = new long[1];
+            clGetDeviceInfo(device.deviceId(), CL.CL_DEVICE_EXTENSIONS, 0, null, size);
+            byte[] text = new byte[(int) size[0]];
+            clGetDeviceInfo(device.deviceId(), CL.CL_DEVICE_EXTENSIONS, text.length, Pointer.to(text), null);
+            String names = new String(text, java.nio.charset.StandardCharsets.US_ASCII).replace("\0", " ").strip();
+            // Set.copyOf, not Set.of: a driver that lists a name twice is no error
+            extensions = known = java.util.Set.copyOf(java.util.Arrays.asList(names.isEmpty() ? new String[0] : names.split("\\s+")));
+        }
+        return known.contains(extension);
     }
 
     /**
