@@ -139,6 +139,29 @@ final class KernelBinding {
     }
 
     /**
+     * A scan level's identity, carries into its groups, outputs, local scratch for {@code localSize}
+     * work-items ({@link DeviceScan#localSlotsPerWorkItem} each), leaf width and whether its outputs
+     * are exclusive.
+     */
+    KernelBinding scanLevel(Object identity, PArray<?> carries, PArray<?> outputs, long localSize, long leafWidth, boolean exclusive) {
+        long slots = localSize * DeviceScan.localSlotsPerWorkItem(leafWidth);
+        for (KernelParameter parameter : parameters) {
+            int slot = parameter.slot();
+            switch (parameter.role()) {
+                case IDENTITY -> launch.scalar(parameter.index(), parameter.kind(), identity instanceof Tuple tuple ? tuple.get(slot) : identity);
+                case CARRY_BUFFER -> launch.readBuffer(parameter.index(), PArrayStorage.buffer(carries, slot));
+                case OUTPUT_BUFFER -> launch.writeBuffer(parameter.index(), PArrayStorage.buffer(outputs, slot));
+                case LOCAL_SCRATCH -> launch.local(parameter.index(), slots * Math.max(1, parameter.kind().getByteCount()));
+                case LEAF_WIDTH -> launch.scalar(parameter.index(), JavaKind.Long, leafWidth);
+                case SCAN_EXCLUSIVE -> launch.scalar(parameter.index(), JavaKind.Int, exclusive ? 1 : 0);
+                default -> {
+                }
+            }
+        }
+        return this;
+    }
+
+    /**
      * A captured 2-D primitive array {@code rows}, read now (a write into it between applies is
      * seen), as one buffer. Only a rectangular one: a null row or rows of different lengths make
      * Java run this apply, which gives Java's result or throws Java's exception at the element that

@@ -11,6 +11,7 @@ import java.util.function.BiFunction;
 import java.util.function.BinaryOperator;
 import java.util.function.Function;
 
+import jdk.vm.ci.meta.JavaKind;
 import jpai.DataType;
 import jpai.compiler.CapturedValue;
 import jpai.compiler.KernelBailoutException;
@@ -26,6 +27,7 @@ import jpai.ocl.KernelSource;
 import jpai.ocl.MapKernelSpec;
 import jpai.ocl.OpenCLKernelGenerator;
 import jpai.ocl.ReduceKernelSpec;
+import jpai.ocl.ScanKernelSpec;
 import jpai.runtime.exec.CombiningTree;
 import jpai.runtime.profile.Profiler;
 
@@ -108,6 +110,7 @@ final class KernelCache {
 
     private static final Method FUNCTION_APPLY = method(Function.class, "apply", Object.class);
     private static final Method BINARY_APPLY = method(BiFunction.class, "apply", Object.class, Object.class);
+    private static final Method PREDICATE_TEST = method(java.util.function.Predicate.class, "test", Object.class);
 
     private final Object function;
     private final Method interfaceMethod;
@@ -130,6 +133,11 @@ final class KernelCache {
 
     KernelCache(BinaryOperator<?> operator) {
         this(operator, BINARY_APPLY, false);
+    }
+
+    /** The kernels of a filter's predicate: a map of each element to its {@code boolean}. */
+    KernelCache(java.util.function.Predicate<?> predicate) {
+        this(predicate, PREDICATE_TEST, false);
     }
 
     /**
@@ -239,6 +247,40 @@ final class KernelCache {
             KernelGraph graph = graph(new KernelSignature(argumentsFor(input), KernelShapes.of(output), captures()), plugins.configured());
             MapKernelSpec spec = new MapKernelSpec(KernelShapes.kinds(input), KernelShapes.kinds(output), indexDimensions);
             return generate(graph, generator -> generator.map(graph, spec), ownersOf(graph, function));
+        }));
+    }
+
+    /**
+     * The map kernel of a predicate over {@code input} elements: one flag per element, the
+     * predicate's primitive {@code boolean} (stored as a byte of 0 or 1, as a {@code PArray<Boolean>}).
+     */
+    Compiled forPredicate(DataType input) {
+        Plugins plugins = plugins();
+        if (plugins.problem() != null) {
+            return Compiled.failed(plugins.problem(), description());
+        }
+        return kernels.computeIfAbsent(List.of("predicate", input, plugins.key()), key -> compile(() -> {
+            KernelGraph graph = graph(new KernelSignature(argumentsFor(input), new ValueShape.Primitive(JavaKind.Boolean), captures()), plugins.configured());
+            MapKernelSpec spec = new MapKernelSpec(KernelShapes.kinds(input), List.of(JavaKind.Boolean), 0);
+            return generate(graph, generator -> generator.map(graph, spec), ownersOf(graph, function));
+        }));
+    }
+
+    /**
+     * The scan kernel (the down-sweep of every level, {@code OpenCLKernelGenerator.scan}) for
+     * elements of {@code type}, this cache's function being the operator; the totals of each level
+     * come from {@link #forReduce(DataType)}.
+     */
+    Compiled forScan(DataType type) {
+        Plugins plugins = plugins();
+        if (plugins.problem() != null) {
+            return Compiled.failed(plugins.problem(), description());
+        }
+        return kernels.computeIfAbsent(List.of("scan", type, plugins.key()), key -> compile(() -> {
+            ValueShape shape = KernelShapes.of(type);
+            KernelGraph combiner = graph(new KernelSignature(List.of(shape, shape), shape, captures()), plugins.configured());
+            ScanKernelSpec spec = new ScanKernelSpec(KernelShapes.kinds(type), CombiningTree.LEAF);
+            return generate(combiner, generator -> generator.scan(combiner, spec), ownersOf(combiner, function));
         }));
     }
 

@@ -66,6 +66,13 @@ public record KernelParameter(int index, String name, Role role, JavaKind kind, 
          * {@link MapKernelSpec#indexDimensions()}).
          */
         INDEX_EXTENT,
+        /**
+         * {@code __global const T *}: component {@code slot} of the carry into each work-group of a
+         * scan level (one value per work-group; see {@code OpenCLKernelGenerator.scan}).
+         */
+        CARRY_BUFFER,
+        /** {@code const int exclusive}: 1 for a scan level whose outputs exclude their own element (every level above the first), else 0. */
+        SCAN_EXCLUSIVE,
         /** {@code const long leafWidth}: a reduction pass's elements per leaf (see {@code OpenCLKernelGenerator.reduce}). */
         LEAF_WIDTH,
         /** {@code const long n}: the number of elements. */
