@@ -15,8 +15,9 @@ import jpai.runtime.profile.Profiler;
 /**
  * {@code AF.filter(predicate)}: the elements for which the predicate holds, in their order; the
  * result's length is known only once the predicate has seen every element. The predicate runs once
- * per element: on the device as a map to one flag per element ({@link DeviceMap}), after which the
- * host compacts the flagged elements ({@link JavaFilter#compact}); on the JVM by {@link JavaFilter}.
+ * per element: on the device as a map to one flag per element ({@link DeviceMap}), after which
+ * {@link DeviceCompaction} counts, sums and scatters the kept elements in order on the device; on
+ * the JVM by {@link JavaFilter}.
  * Java's exception at Java's element: a kernel that meets an exception path re-runs in Java.
  *
  * <p>Immutable and thread-safe.
@@ -68,7 +69,7 @@ public final class FilterFunction<T> implements ArrayFunction<T, T> {
         if (reason == null) {
             try (PArray<Boolean> kept = (PArray<Boolean>) PArray.allocateUninitialized(ElementType.BOOLEAN, input.length())) {
                 DeviceMap.run(device, compiled, input, kept, null);
-                return JavaFilter.compact(input, kept);
+                return DeviceCompaction.run(device, input, kept);
             } catch (KernelDeoptimizedException e) {
                 Offload.deoptimized(operation, e.getMessage());
                 return null;

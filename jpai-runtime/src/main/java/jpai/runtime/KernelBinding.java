@@ -7,6 +7,7 @@ import jdk.vm.ci.meta.JavaKind;
 import jpai.PArray;
 import jpai.Tuple;
 import jpai.ocl.KernelParameter;
+import jpai.runtime.memory.ComponentBuffer;
 import jpai.runtime.memory.PArrayStorage;
 import jpai.runtime.opencl.KernelLaunch;
 import jpai.runtime.opencl.LaunchResult;
@@ -156,6 +157,35 @@ final class KernelBinding {
                 case SCAN_EXCLUSIVE -> launch.scalar(parameter.index(), JavaKind.Int, exclusive ? 1 : 0);
                 default -> {
                 }
+            }
+        }
+        return this;
+    }
+
+    /**
+     * A compaction kernel's flags, group counts, group offsets and output components (each bound
+     * where the kernel has the role; those in {@code written} as buffers the kernel writes, the
+     * others as buffers it reads) and local scratch of one value per work-item of {@code localSize}.
+     */
+    KernelBinding compaction(PArray<?> kept, PArray<?> groupCounts, PArray<?> groupOffsets, PArray<?> output, long localSize, java.util.Set<KernelParameter.Role> written) {
+        for (KernelParameter parameter : parameters) {
+            int index = parameter.index();
+            PArray<?> array = switch (parameter.role()) {
+                case KEPT_FLAGS -> kept;
+                case GROUP_COUNTS -> groupCounts;
+                case GROUP_OFFSETS -> groupOffsets;
+                case OUTPUT_BUFFER -> output;
+                default -> null;
+            };
+            if (array != null) {
+                ComponentBuffer buffer = PArrayStorage.buffer(array, parameter.role() == KernelParameter.Role.OUTPUT_BUFFER ? parameter.slot() : 0);
+                if (written.contains(parameter.role())) {
+                    launch.writeBuffer(index, buffer);
+                } else {
+                    launch.readBuffer(index, buffer);
+                }
+            } else if (parameter.role() == KernelParameter.Role.LOCAL_SCRATCH) {
+                launch.local(index, localSize * parameter.kind().getByteCount());
             }
         }
         return this;

@@ -252,7 +252,9 @@ final class KernelCache {
 
     /**
      * The map kernel of a predicate over {@code input} elements: one flag per element, the
-     * predicate's primitive {@code boolean} (stored as a byte of 0 or 1, as a {@code PArray<Boolean>}).
+     * predicate's {@code boolean} (stored as a byte of 0 or 1, as a {@code PArray<Boolean>}). The
+     * result is described as a {@code Boolean}, as a map's: {@code Predicate.test} returns the
+     * primitive already, which the unboxing of the result leaves as it is.
      */
     Compiled forPredicate(DataType input) {
         Plugins plugins = plugins();
@@ -260,7 +262,7 @@ final class KernelCache {
             return Compiled.failed(plugins.problem(), description());
         }
         return kernels.computeIfAbsent(List.of("predicate", input, plugins.key()), key -> compile(() -> {
-            KernelGraph graph = graph(new KernelSignature(argumentsFor(input), new ValueShape.Primitive(JavaKind.Boolean), captures()), plugins.configured());
+            KernelGraph graph = graph(new KernelSignature(argumentsFor(input), KernelShapes.of(jpai.ElementType.BOOLEAN), captures()), plugins.configured());
             MapKernelSpec spec = new MapKernelSpec(KernelShapes.kinds(input), List.of(JavaKind.Boolean), 0);
             return generate(graph, generator -> generator.map(graph, spec), ownersOf(graph, function));
         }));

@@ -73,6 +73,12 @@ public record KernelParameter(int index, String name, Role role, JavaKind kind, 
         CARRY_BUFFER,
         /** {@code const int exclusive}: 1 for a scan level whose outputs exclude their own element (every level above the first), else 0. */
         SCAN_EXCLUSIVE,
+        /** {@code __global const uchar *}: a filter's flags, 1 for each element kept, 0 for the others (see {@link CompactionKernels}). */
+        KEPT_FLAGS,
+        /** {@code __global int *}: the number of kept elements of each work-group of a compaction. */
+        GROUP_COUNTS,
+        /** {@code __global long *}: where each work-group's kept elements start in the output, then the total (one value more than the groups). */
+        GROUP_OFFSETS,
         /** {@code const long leafWidth}: a reduction pass's elements per leaf (see {@code OpenCLKernelGenerator.reduce}). */
         LEAF_WIDTH,
         /** {@code const long n}: the number of elements. */

@@ -49,33 +49,6 @@ public final class JavaFilter {
         }
     }
 
-    /**
-     * The elements of {@code input} marked in {@code kept} (one flag per element, computed already:
-     * by the device), in order: each chunk counts its marks, then copies its elements at its offset.
-     */
-    public static <T> PArray<T> compact(PArray<T> input, PArray<Boolean> kept) {
-        long length = input.length();
-        long chunk = Chunks.chunkSize(length);
-        long[] counts = new long[Chunks.count(length, chunk)];
-        try (BufferLeases leases = BufferLeases.of(kept)) {
-            ElementReader marks = ElementReader.ofLeased(kept);
-            Chunks.forEach(length, chunk, (from, to) -> {
-                long count = 0;
-                for (long i = from; i < to; i++) {
-                    count += (Boolean) marks.read(i) ? 1 : 0;
-                }
-                counts[(int) (from / chunk)] = count;
-            });
-        }
-        long[] offsets = new long[counts.length];
-        long total = 0;
-        for (int c = 0; c < counts.length; c++) {
-            offsets[c] = total;
-            total += counts[c];
-        }
-        return compact(input, kept, total, chunk, offsets);
-    }
-
     /** The elements of {@code input} marked in {@code kept}, {@code total} of them, chunk {@code c}'s from {@code offsets[c]}. */
     @SuppressWarnings("unchecked")
     private static <T> PArray<T> compact(PArray<T> input, PArray<Boolean> kept, long total, long chunk, long[] offsets) {
