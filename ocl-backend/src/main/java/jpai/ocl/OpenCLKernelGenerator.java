@@ -441,6 +441,7 @@ public final class OpenCLKernelGenerator {
         code.line("const long start = (firstLeaf + (long) lid) * leafWidth;");
         code.line("const long end = min(start + leafWidth, n);");
         code.line("const int width = (int) leafWidth;");
+        code.line("const int widthShift = 31 - clz(width); /* leafWidth is a power of two: no division per element */");
         code.line("const int row = (int) lid * (width + 1);");
         code.line("const int count = (int) max(end - start, 0L);");
         code.line("const long groupStart = firstLeaf * leafWidth;");
@@ -452,7 +453,7 @@ public final class OpenCLKernelGenerator {
         code.line("const long i = groupStart + e;");
         code.open("if (i < n)");
         for (int c = 0; c < element.size(); c++) {
-            code.line("scratch" + c + "[(e / width) * (width + 1) + e % width] = in" + c + "[i];");
+            code.line("scratch" + c + "[(e >> widthShift) * (width + 1) + (e & (width - 1))] = in" + c + "[i];");
         }
         code.close();
         code.close();
@@ -554,7 +555,7 @@ public final class OpenCLKernelGenerator {
         code.line("const long i = groupStart + e;");
         code.open("if (i < n)");
         for (int c = 0; c < element.size(); c++) {
-            code.line("out" + c + "[i] = scratch" + c + "[(e / width) * (width + 1) + e % width];");
+            code.line("out" + c + "[i] = scratch" + c + "[(e >> widthShift) * (width + 1) + (e & (width - 1))];");
         }
         code.close();
         code.close();

@@ -257,7 +257,9 @@ class ScanTest {
             ArithmeticException java = assertThrows(ArithmeticException.class, () -> loop(exactSum, 0, input, false));
             long launches = KernelLaunches.count();
             ArithmeticException thrown = assertThrows(ArithmeticException.class, () -> ExecutorCase.apply(AF.scan(exactSum, 0), executor, input).close());
-            assertEquals(java.getMessage(), thrown.getMessage());
+            // Java's message, or none: once C2 has compiled the hot operator, HotSpot may throw its
+            // preallocated ArithmeticException, which has no message (-XX:+OmitStackTraceInFastThrow)
+            assertTrue(thrown.getMessage() == null || thrown.getMessage().equals(java.getMessage()), thrown.getMessage());
             if (executor == Executor.ACCELERATOR && ExecutorCase.openCLExpected()) {
                 assertTrue(KernelLaunches.count() > launches, "the kernel ran first");
             }
