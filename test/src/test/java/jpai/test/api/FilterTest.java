@@ -158,7 +158,9 @@ class FilterTest {
             ArithmeticException java = assertThrows(ArithmeticException.class, () -> loop(divides, input));
             long launches = KernelLaunches.count();
             ArithmeticException thrown = assertThrows(ArithmeticException.class, () -> ExecutorCase.apply(AF.filter(divides), executor, input).close());
-            assertEquals(java.getMessage(), thrown.getMessage());
+            // Java's message, or none: once C2 has compiled the hot predicate, HotSpot may throw its
+            // preallocated ArithmeticException, which has no message (-XX:+OmitStackTraceInFastThrow)
+            assertTrue(thrown.getMessage() == null || thrown.getMessage().equals(java.getMessage()), thrown.getMessage());
             if (executor == Executor.ACCELERATOR && ExecutorCase.openCLExpected()) {
                 assertTrue(KernelLaunches.count() > launches, "the kernel ran first");
             }
