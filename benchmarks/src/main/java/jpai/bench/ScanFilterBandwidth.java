@@ -18,7 +18,8 @@ import jpai.runtime.opencl.OpenCLRuntime;
  * Issue 22's goal for {@code AF.scan} and {@code AF.filter}: on {@code 2^log2n} floats already
  * resident on the device, the effective bandwidth (each input element read once, each output
  * element written once) against the device's copy (a map {@code x -> x}: {@code 8n} bytes). The
- * scan is an inclusive float sum ({@code 8n} bytes counted), the filter keeps {@code x > 0.5f}
+ * scan is an inclusive float sum ({@code 8n} bytes counted), timed as the reduce-then-scan and as
+ * the single-pass scan ({@code -Djpai.scan.singlePass=true}, set here for its part), the filter keeps {@code x > 0.5f}
  * (about half: {@code 4n + 4k} bytes counted for {@code k} kept). Both are validated first against
  * Java ({@link Executor#SEQUENTIAL}, bit for bit) and must run on the device
  * ({@code -Djpai.fallback=error}). Prints medians of the wall time per apply and of the kernel time
@@ -68,11 +69,16 @@ public final class ScanFilterBandwidth {
             System.setProperty("jpai.fallback", "error"); // every timed apply runs on the device
             Timing copyTiming = time(AF.map(copy).on(Executor.ACCELERATOR), input, warmup, repeats);
             Timing scanTiming = time(scan.on(Executor.ACCELERATOR), input, warmup, repeats);
+            System.setProperty("jpai.scan.singlePass", "true");
+            validateScan(input, scan, "the single-pass scan");
+            Timing singlePassTiming = time(scan.on(Executor.ACCELERATOR), input, warmup, repeats);
+            System.clearProperty("jpai.scan.singlePass");
             Timing filterTiming = time(filter.on(Executor.ACCELERATOR), input, warmup, repeats);
-            System.out.printf(Locale.ROOT, "n = 2^%d floats (%.2f GiB), %d repeats after %d untimed, medians per apply; filter keeps %d%n", log2n, 4.0 * n / (1L << 30), repeats,
+            System.out.printf(Locale.ROOT, "n = 2^%d floats (%.3f GiB), %d repeats after %d untimed, medians per apply; filter keeps %d%n", log2n, 4.0 * n / (1L << 30), repeats,
                             warmup + 1, keptCount);
             report("device copy (map x -> x)", 8.0 * n, copyTiming, 8.0 * n, copyTiming);
-            report("scan (inclusive float sum)", 8.0 * n, scanTiming, 8.0 * n, copyTiming);
+            report("scan (inclusive float sum), reduce then scan", 8.0 * n, scanTiming, 8.0 * n, copyTiming);
+            report("scan (inclusive float sum), single pass (-Djpai.scan.singlePass=true)", 8.0 * n, singlePassTiming, 8.0 * n, copyTiming);
             report("filter (x > 0.5f)", 4.0 * n + 4.0 * keptCount, filterTiming, 8.0 * n, copyTiming);
         }
     }
@@ -80,14 +86,7 @@ public final class ScanFilterBandwidth {
     /** Checks the device's scan and filter against Java's; returns the filter's count. */
     private static long validate(PArray<Float> input, ArrayFunction<Float, Float> scan, ArrayFunction<Float, Float> filter, Predicate<Float> kept) {
         System.setProperty("jpai.fallback", "error");
-        try (PArray<Float> device = scan.on(Executor.ACCELERATOR).apply(input); PArray<Float> java = scan.on(Executor.SEQUENTIAL).apply(input)) {
-            float[] d = device.toFloatArray();
-            float[] j = java.toFloatArray();
-            int mismatch = Arrays.mismatch(d, j);
-            if (mismatch >= 0) {
-                throw new AssertionError("scan: element " + mismatch + " is " + d[mismatch] + " on the device, " + j[mismatch] + " in Java");
-            }
-        }
+        validateScan(input, scan, "the reduce-then-scan");
         try (PArray<Float> device = filter.on(Executor.ACCELERATOR).apply(input)) {
             float[] d = device.toFloatArray();
             float[] all = input.toFloatArray();
@@ -107,6 +106,26 @@ public final class ScanFilterBandwidth {
             return k;
         } finally {
             System.clearProperty("jpai.fallback");
+        }
+    }
+
+    /** Checks the device's scan (as the properties now choose it) against the sequential executor's, bit for bit. */
+    private static void validateScan(PArray<Float> input, ArrayFunction<Float, Float> scan, String what) {
+        String previous = System.getProperty("jpai.fallback");
+        System.setProperty("jpai.fallback", "error");
+        try (PArray<Float> device = scan.on(Executor.ACCELERATOR).apply(input); PArray<Float> java = scan.on(Executor.SEQUENTIAL).apply(input)) {
+            float[] d = device.toFloatArray();
+            float[] j = java.toFloatArray();
+            int mismatch = Arrays.mismatch(d, j);
+            if (mismatch >= 0) {
+                throw new AssertionError(what + ": element " + mismatch + " is " + d[mismatch] + " on the device, " + j[mismatch] + " in Java");
+            }
+        } finally {
+            if (previous == null) {
+                System.clearProperty("jpai.fallback");
+            } else {
+                System.setProperty("jpai.fallback", previous);
+            }
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.List;
 import jdk.vm.ci.meta.JavaKind;
 import jpai.DataType;
 import jpai.PArray;
+import jpai.ocl.ClearKernel;
 import jpai.ocl.KernelSource;
 import jpai.runtime.device.DeviceChoice;
 import jpai.runtime.exec.CombiningTree;
@@ -52,18 +53,7 @@ final class DeviceScan {
             return;
         }
         DeviceContext context = OpenCLRuntime.context(device);
-        long requested = Math.max(1, Long.getLong("jpai.scan.workGroup", WORK_GROUP));
-        long elementBytes = 0;
-        for (JavaKind kind : KernelShapes.kinds(type)) {
-            elementBytes += Math.max(1, kind.getByteCount());
-        }
-        long fits = (context.device().localMemoryBytes() - LOCAL_MEMORY_RESERVE) / (localSlotsPerWorkItem(CombiningTree.LEAF) * elementBytes);
-        long localSize = Long.highestOneBit(Math.max(1, Math.min(Math.min(requested, context.device().maxWorkGroupSize()), fits)));
-        if (localSize < 2) {
-            throw new OpenCLRuntimeException("a scan needs work-groups of at least 2 work-items; " + context.device().name() + " allows " + context.device().maxWorkGroupSize()
-                            + " work-items and " + context.device().localMemoryBytes() + " bytes of local memory (" + elementBytes + " bytes per element)"
-                            + (requested < 2 ? ", and jpai.scan.workGroup asks for " + requested : ""));
-        }
+        long localSize = localSize(context, type);
         List<PArray<?>> owned = new ArrayList<>();
         List<KernelSource> sources = new ArrayList<>();
         List<KernelLaunch> launches = new ArrayList<>();
@@ -114,6 +104,62 @@ final class DeviceScan {
                 owned.get(i).close();
             }
         }
+    }
+
+    /**
+     * Whether scans run in one pass ({@code -Djpai.scan.singlePass=true}): off by default until
+     * measured on NVIDIA, where its forward-progress assumption must hold (docs/runtime.md, "Scans and filters").
+     */
+    static boolean singlePass() {
+        return Boolean.getBoolean("jpai.scan.singlePass");
+    }
+
+    /** The work-group size: {@code jpai.scan.workGroup} or 256, at most what the device and local memory allow. */
+    private static long localSize(DeviceContext context, DataType type) {
+        long requested = Math.max(1, Long.getLong("jpai.scan.workGroup", WORK_GROUP));
+        long elementBytes = 0;
+        for (JavaKind kind : KernelShapes.kinds(type)) {
+            elementBytes += Math.max(1, kind.getByteCount());
+        }
+        long fits = (context.device().localMemoryBytes() - LOCAL_MEMORY_RESERVE) / (localSlotsPerWorkItem(CombiningTree.LEAF) * elementBytes);
+        long localSize = Long.highestOneBit(Math.max(1, Math.min(Math.min(requested, context.device().maxWorkGroupSize()), fits)));
+        if (localSize < 2) {
+            throw new OpenCLRuntimeException("a scan needs work-groups of at least 2 work-items; " + context.device().name() + " allows " + context.device().maxWorkGroupSize()
+                            + " work-items and " + context.device().localMemoryBytes() + " bytes of local memory (" + elementBytes + " bytes per element)"
+                            + (requested < 2 ? ", and jpai.scan.workGroup asks for " + requested : ""));
+        }
+        return localSize;
+    }
+
+    /**
+     * The single-pass scan: the flags zeroed, then one launch of the scan kernel over the input,
+     * its work-groups passing the tree's nodes over the groups' values through {@code nodes} and
+     * {@code flags} (OpenCLKernelGenerator.scan). Reads the input once and writes the output once.
+     */
+    static <T> void runSinglePass(DeviceChoice.OpenCL device, KernelCache.Compiled scan, T identity, DataType type, PArray<?> input, PArray<?> output, boolean exclusive) {
+        long length = input.length();
+        if (length == 0) {
+            return;
+        }
+        DeviceContext context = OpenCLRuntime.context(device);
+        long localSize = localSize(context, type);
+        long groups = groups(length, CombiningTree.LEAF, localSize);
+        try (PArray<?> flags = PArray.allocateUninitialized(jpai.ElementType.INT, 1 + 2 * groups); PArray<?> nodes = PArray.allocateUninitialized(type, 2 * groups)) {
+            KernelCache.Compiled clear = KernelCache.Compiled.of(CLEAR, "the single-pass scan's flags", List.of());
+            KernelBinding zero = new KernelBinding(clear).common(flags).outputs(flags);
+            zero.launch().localSize(localSize).globalSize(roundUp(flags.length(), localSize));
+            KernelBinding binding = new KernelBinding(scan).common(input).scanLevel(identity, null, output, localSize, CombiningTree.LEAF, exclusive).singlePass(nodes, flags);
+            binding.launch().localSize(localSize).globalSize(groups * localSize);
+            for (LaunchResult result : context.launchSequence(List.of(CLEAR, scan.kernel()), List.of(zero.launch(), binding.launch()))) {
+                KernelBinding.checkStatus(result);
+            }
+        }
+    }
+
+    private static final KernelSource CLEAR = ClearKernel.source();
+
+    private static long roundUp(long value, long multiple) {
+        return (value + multiple - 1) / multiple * multiple;
     }
 
     /** The work-groups of a level of {@code elements} in leaves of {@code width}. */

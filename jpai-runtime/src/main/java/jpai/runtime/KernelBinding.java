@@ -150,11 +150,24 @@ final class KernelBinding {
             int slot = parameter.slot();
             switch (parameter.role()) {
                 case IDENTITY -> launch.scalar(parameter.index(), parameter.kind(), identity instanceof Tuple tuple ? tuple.get(slot) : identity);
-                case CARRY_BUFFER -> launch.readBuffer(parameter.index(), PArrayStorage.buffer(carries, slot));
+                case CARRY_BUFFER -> launch.readBuffer(parameter.index(), PArrayStorage.buffer(carries, slot)); // none in a single-pass scan
                 case OUTPUT_BUFFER -> launch.writeBuffer(parameter.index(), PArrayStorage.buffer(outputs, slot));
                 case LOCAL_SCRATCH -> launch.local(parameter.index(), slots * Math.max(1, parameter.kind().getByteCount()));
                 case LEAF_WIDTH -> launch.scalar(parameter.index(), JavaKind.Long, leafWidth);
                 case SCAN_EXCLUSIVE -> launch.scalar(parameter.index(), JavaKind.Int, exclusive ? 1 : 0);
+                default -> {
+                }
+            }
+        }
+        return this;
+    }
+
+    /** The single-pass scan's nodes (one buffer per component) and flags, both written and read by the kernel. */
+    KernelBinding singlePass(PArray<?> nodes, PArray<?> flags) {
+        for (KernelParameter parameter : parameters) {
+            switch (parameter.role()) {
+                case NODE_VALUES -> launch.writeBuffer(parameter.index(), PArrayStorage.buffer(nodes, parameter.slot()));
+                case NODE_FLAGS -> launch.writeBuffer(parameter.index(), PArrayStorage.buffer(flags, 0));
                 default -> {
                 }
             }

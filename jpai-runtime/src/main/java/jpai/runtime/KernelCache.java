@@ -269,19 +269,19 @@ final class KernelCache {
     }
 
     /**
-     * The scan kernel (the down-sweep of every level, {@code OpenCLKernelGenerator.scan}) for
-     * elements of {@code type}, this cache's function being the operator; the totals of each level
-     * come from {@link #forReduce(DataType)}.
+     * The scan kernel ({@code OpenCLKernelGenerator.scan}) for elements of {@code type}, this
+     * cache's function being the operator: the single-pass scan, or the down-sweep of every level of
+     * a reduce-then-scan, whose totals of each level come from {@link #forReduce(DataType)}.
      */
-    Compiled forScan(DataType type) {
+    Compiled forScan(DataType type, boolean singlePass) {
         Plugins plugins = plugins();
         if (plugins.problem() != null) {
             return Compiled.failed(plugins.problem(), description());
         }
-        return kernels.computeIfAbsent(List.of("scan", type, plugins.key()), key -> compile(() -> {
+        return kernels.computeIfAbsent(List.of("scan", type, singlePass, plugins.key()), key -> compile(() -> {
             ValueShape shape = KernelShapes.of(type);
             KernelGraph combiner = graph(new KernelSignature(List.of(shape, shape), shape, captures()), plugins.configured());
-            ScanKernelSpec spec = new ScanKernelSpec(KernelShapes.kinds(type), CombiningTree.LEAF);
+            ScanKernelSpec spec = new ScanKernelSpec(KernelShapes.kinds(type), CombiningTree.LEAF, singlePass);
             return generate(combiner, generator -> generator.scan(combiner, spec), ownersOf(combiner, function));
         }));
     }

@@ -97,12 +97,17 @@ public final class ScanFunction<T> implements ArrayFunction<T, T> {
         if (device == null) {
             return false;
         }
-        KernelCache.Compiled totals = kernels.forReduce(type);
-        KernelCache.Compiled scan = kernels.forScan(type);
-        String reason = totals.bailout() != null ? totals.bailout() : scan.bailout();
+        boolean singlePass = DeviceScan.singlePass();
+        KernelCache.Compiled totals = singlePass ? null : kernels.forReduce(type);
+        KernelCache.Compiled scan = kernels.forScan(type, singlePass);
+        String reason = totals != null && totals.bailout() != null ? totals.bailout() : scan.bailout();
         if (reason == null) {
             try {
-                DeviceScan.run(device, totals, scan, identity, type, input, output, exclusive);
+                if (singlePass) {
+                    DeviceScan.runSinglePass(device, scan, identity, type, input, output, exclusive);
+                } else {
+                    DeviceScan.run(device, totals, scan, identity, type, input, output, exclusive);
+                }
                 return true;
             } catch (KernelDeoptimizedException e) {
                 Offload.deoptimized(operation, e.getMessage());

@@ -416,7 +416,8 @@ public final class OpenCLKernelGenerator {
         for (int i = 0; i < element.size(); i++) {
             kernelParameters.add("identity" + i, Role.IDENTITY, element.get(i), i, "const " + OpenCLTypes.storageType(element.get(i)) + " identity" + i);
         }
-        for (int i = 0; i < element.size(); i++) {
+        boolean single = spec.singlePass();
+        for (int i = 0; i < element.size() && !single; i++) {
             kernelParameters.buffer("carry" + i, Role.CARRY_BUFFER, element.get(i), i, true);
         }
         for (int i = 0; i < element.size(); i++) {
@@ -425,7 +426,14 @@ public final class OpenCLKernelGenerator {
         for (int i = 0; i < element.size(); i++) {
             kernelParameters.add("scratch" + i, Role.LOCAL_SCRATCH, element.get(i), i, "__local " + OpenCLTypes.storageType(element.get(i)) + " *scratch" + i);
         }
-        kernelParameters.add("leafWidth", Role.LEAF_WIDTH, JavaKind.Long, 0, "const long leafWidth");
+        if (single) {
+            for (int i = 0; i < element.size(); i++) {
+                kernelParameters.add("nodes" + i, Role.NODE_VALUES, element.get(i), i, "__global " + OpenCLTypes.storageType(element.get(i)) + " *nodes" + i);
+            }
+            kernelParameters.add("nodeFlags", Role.NODE_FLAGS, JavaKind.Int, 0, "__global int *nodeFlags");
+        } else {
+            kernelParameters.add("leafWidth", Role.LEAF_WIDTH, JavaKind.Long, 0, "const long leafWidth");
+        }
         kernelParameters.add("exclusive", Role.SCAN_EXCLUSIVE, JavaKind.Int, 0, "const int exclusive");
         kernelParameters.lengthAndStatus();
 
@@ -435,8 +443,20 @@ public final class OpenCLKernelGenerator {
         code.line("long failed = 0;");
         code.line("const size_t lid = get_local_id(0);");
         code.line("const long localSize = (long) get_local_size(0);");
-        code.line("const long firstLeaf = (long) get_global_id(0) - (long) lid;");
-        code.line("const long group = firstLeaf / localSize;");
+        if (single) {
+            code.line("const long leafWidth = " + spec.leafWidth() + ";");
+            code.comment("The groups take their numbers in the order they start: a group waits only for groups that started before it (the forward-progress assumption).");
+            code.line("__local long groupNumber[1];");
+            code.open("if (lid == 0)");
+            code.line("groupNumber[0] = (long) (uint) atomic_inc(nodeFlags);");
+            code.close();
+            code.line("barrier(CLK_LOCAL_MEM_FENCE);");
+            code.line("const long group = groupNumber[0];");
+            code.line("const long firstLeaf = group * localSize;");
+        } else {
+            code.line("const long firstLeaf = (long) get_global_id(0) - (long) lid;");
+            code.line("const long group = firstLeaf / localSize;");
+        }
         code.line("const long leaves = n / leafWidth + (n % leafWidth != 0);");
         code.line("const long start = (firstLeaf + (long) lid) * leafWidth;");
         code.line("const long end = min(start + leafWidth, n);");
@@ -485,8 +505,12 @@ public final class OpenCLKernelGenerator {
         code.line("barrier(CLK_LOCAL_MEM_FENCE);");
         code.close();
         code.open("if ((long) lid == localSize - 1)");
-        for (int i = 0; i < element.size(); i++) {
-            code.line("scratch" + i + "[tree + lid] = carry" + i + "[group];");
+        if (single) {
+            singlePassCarry(code, combine, captures, element);
+        } else {
+            for (int i = 0; i < element.size(); i++) {
+                code.line("scratch" + i + "[tree + lid] = carry" + i + "[group];");
+            }
         }
         code.close();
         code.line("barrier(CLK_LOCAL_MEM_FENCE);");
@@ -561,6 +585,100 @@ public final class OpenCLKernelGenerator {
         code.close();
         code.close();
         return new KernelSource("jpai_scan", code.toString(), buildOptions(), kernelParameters.parameters, combiner.captures());
+    }
+
+    /**
+     * The single-pass scan's exchange between work-groups, by the work-item holding the group's
+     * root after the up-sweep. The groups' values are the leaves of the same aligned tree one level
+     * up: a complete group publishes its value as node {@code (0, group)} and, while it is the last
+     * group of a larger aligned block, that block's node (its left sibling's value, published by an
+     * earlier group, combined with its own); each node is written, then its flag set after a global
+     * fence. The carry into the group is then the fold from the identity of the nodes covering the
+     * groups before it, largest first (one per binary digit of {@code group}), each waited for by its
+     * flag and read through a volatile pointer. Every node waited for is published by a group that
+     * started earlier (the counter in {@code nodeFlags[0]}), so the scan finishes as long as a group
+     * that has started keeps running while later ones spin: true where work-groups are not preempted
+     * for later ones (GPUs' resident work-groups, PoCL's threads). A failure of the combiner still
+     * publishes (the flags must be set) and is reported: the result is then discarded. Nodes of
+     * level {@code l} start at {@code sum(groups >> j, j < l)}.
+     */
+    private static void singlePassCarry(CodeWriter code, EmittedFunction combine, List<String> captures, List<JavaKind> element) {
+        code.line("const long groups = (leaves + localSize - 1) / localSize;");
+        List<String> node = new ArrayList<>();
+        for (int i = 0; i < element.size(); i++) {
+            String type = OpenCLTypes.valueType(element.get(i));
+            code.line(type + " node" + i + " = (" + type + ") scratch" + i + "[tree + lid];");
+            node.add("node" + i);
+        }
+        code.open("if (present == localSize)");
+        code.comment("A complete group: its value and the nodes it completes, for the groups after it.");
+        code.line("long base = 0;");
+        code.line("long levelSize = groups;");
+        code.line("long m = group;");
+        code.open("for (;;)");
+        for (int i = 0; i < element.size(); i++) {
+            code.line("nodes" + i + "[base + m] = " + store(element.get(i), "node" + i) + ";");
+        }
+        code.line("mem_fence(CLK_GLOBAL_MEM_FENCE);");
+        code.line("atomic_xchg(&nodeFlags[1 + base + m], 1);");
+        code.open("if ((m & 1) == 0)");
+        code.line("break;");
+        code.close();
+        code.line("const long left = base + m - 1;");
+        code.line("while (atomic_or(&nodeFlags[1 + left], 0) == 0) {}");
+        code.line("mem_fence(CLK_GLOBAL_MEM_FENCE);");
+        List<String> pair = new ArrayList<>();
+        for (int i = 0; i < element.size(); i++) {
+            String type = OpenCLTypes.valueType(element.get(i));
+            code.line("const " + type + " sibling" + i + " = (" + type + ") ((volatile __global " + OpenCLTypes.storageType(element.get(i)) + " *) nodes" + i + ")[left];");
+            pair.add("sibling" + i);
+        }
+        pair.addAll(node);
+        List<String> parent = declareComponents(code, "p", element);
+        code.line("int nodeReason = " + call(combine, captures, pair, addressesOf(parent)) + ";");
+        code.open("if (nodeReason != 0)");
+        code.line("jpai_report(jpai_status, nodeReason, start);");
+        code.close();
+        for (int i = 0; i < element.size(); i++) {
+            code.line("node" + i + " = " + parent.get(i) + ";");
+        }
+        code.line("base += levelSize;");
+        code.line("levelSize >>= 1;");
+        code.line("m >>= 1;");
+        code.close();
+        code.close();
+        code.comment("The carry: the fold from the identity of the nodes covering the groups before this one, largest first.");
+        List<String> carry = new ArrayList<>();
+        for (int i = 0; i < element.size(); i++) {
+            code.line(OpenCLTypes.valueType(element.get(i)) + " carried" + i + " = identity" + i + ";");
+            carry.add("carried" + i);
+        }
+        code.open("for (int level = 62; level >= 0; level--)");
+        code.open("if (((group >> level) & 1) != 0)");
+        code.line("long at = 0;");
+        code.open("for (int j = 0; j < level; j++)");
+        code.line("at += groups >> j;");
+        code.close();
+        code.line("at += (group >> level) - 1;");
+        code.line("while (atomic_or(&nodeFlags[1 + at], 0) == 0) {}");
+        code.line("mem_fence(CLK_GLOBAL_MEM_FENCE);");
+        List<String> arguments = new ArrayList<>(carry);
+        for (int i = 0; i < element.size(); i++) {
+            arguments.add("(" + OpenCLTypes.valueType(element.get(i)) + ") ((volatile __global " + OpenCLTypes.storageType(element.get(i)) + " *) nodes" + i + ")[at]");
+        }
+        List<String> folded = declareComponents(code, "f", element);
+        code.line("int carryReason = " + call(combine, captures, arguments, addressesOf(folded)) + ";");
+        code.open("if (carryReason != 0)");
+        code.line("jpai_report(jpai_status, carryReason, start);");
+        code.close();
+        for (int i = 0; i < element.size(); i++) {
+            code.line("carried" + i + " = " + folded.get(i) + ";");
+        }
+        code.close();
+        code.close();
+        for (int i = 0; i < element.size(); i++) {
+            code.line("scratch" + i + "[tree + lid] = " + store(element.get(i), "carried" + i) + ";");
+        }
     }
 
     /** {@code slot[to] = combiner(slot[leftSlot], slot[rightSlot])} in the scratch, reporting a failure at the work-item's first element. */

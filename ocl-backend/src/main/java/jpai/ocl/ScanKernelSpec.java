@@ -9,8 +9,12 @@ import jdk.vm.ci.meta.JavaKind;
  * element (the operator's argument and result shape; one buffer each) and the first level's leaf
  * width (elements folded per work-item, a power of two that the runtime's scan order defines; the
  * levels above it use leaves of one).
+ *
+ * @param singlePass whether the kernel is the single-pass scan (one launch over the input, the
+ *            groups' carries passed between work-groups through global memory, see
+ *            {@code OpenCLKernelGenerator.scan}) rather than one level of a reduce-then-scan
  */
-public record ScanKernelSpec(List<JavaKind> elementComponents, int leafWidth) {
+public record ScanKernelSpec(List<JavaKind> elementComponents, int leafWidth, boolean singlePass) {
 
     public ScanKernelSpec {
         elementComponents = List.copyOf(elementComponents);

@@ -223,6 +223,55 @@ class ScanTest {
         }
     }
 
+    /**
+     * The single-pass scan ({@code -Djpai.scan.singlePass=true}) gives the same bits as the
+     * reduce-then-scan and Java: float sums in the documented order, 2x2 matrix products (not
+     * commutative), inclusive and exclusive, at every length and at work-group sizes 2 and 256 (many
+     * groups waiting for earlier ones).
+     */
+    @Test
+    void theSinglePassScanGivesTheSameBits() {
+        Random random = new Random(29);
+        BinaryOperator<Float> sum = (a, b) -> a + b;
+        BinaryOperator<Tuple4<Integer, Integer, Integer, Integer>> product = (a, b) -> new Tuple4<>(a._1() * b._1() + a._2() * b._3(), a._1() * b._2() + a._2() * b._4(),
+                        a._3() * b._1() + a._4() * b._3(), a._3() * b._2() + a._4() * b._4());
+        Tuple4<Integer, Integer, Integer, Integer> identity = new Tuple4<>(1, 0, 0, 1);
+        String previousPass = System.getProperty("jpai.scan.singlePass");
+        String previousGroup = System.getProperty("jpai.scan.workGroup");
+        System.setProperty("jpai.scan.singlePass", "true");
+        try {
+            for (long workGroup : new long[] {256, 2}) {
+                System.setProperty("jpai.scan.workGroup", Long.toString(workGroup));
+                for (int n : LENGTHS) {
+                    float[] values = new float[n];
+                    for (int i = 0; i < n; i++) {
+                        values[i] = (random.nextFloat() - 0.3f) * (float) Math.pow(10, random.nextInt(7) - 3);
+                    }
+                    int m = Math.min(n, 100_003);
+                    try (PArray<Float> input = PArray.of(values); PArray<Integer> a = PArray.of(ints(random, m, 5)); PArray<Integer> b = PArray.of(ints(random, m, 5));
+                                    PArray<Integer> c = PArray.of(ints(random, m, 5)); PArray<Integer> d = PArray.of(ints(random, m, 5));
+                                    PArray<Tuple4<Integer, Integer, Integer, Integer>> matrices = PArray.zip(a, b, c, d)) {
+                        String what = n + " elements, work-group " + workGroup;
+                        assertSame(ScanOrder.scan(sum, 0f, input, false), scanOn(AF.scan(sum, 0f), Executor.ACCELERATOR, input), what + ": float sum");
+                        assertSame(ScanOrder.scan(sum, 0f, input, true), scanOn(AF.scanExclusive(sum, 0f), Executor.ACCELERATOR, input), what + ": float sum, exclusive");
+                        assertSame(loop(product, identity, matrices, false), scanOn(AF.scan(product, identity), Executor.ACCELERATOR, matrices), what + ": matrices");
+                    }
+                }
+            }
+        } finally {
+            restore("jpai.scan.singlePass", previousPass);
+            restore("jpai.scan.workGroup", previousGroup);
+        }
+    }
+
+    private static void restore(String property, String previous) {
+        if (previous == null) {
+            System.clearProperty(property);
+        } else {
+            System.setProperty(property, previous);
+        }
+    }
+
     @ParameterizedTest(name = "on {0}")
     @MethodSource("executors")
     void composesAfterAMapAndBeforeAReduce(Executor executor) {
