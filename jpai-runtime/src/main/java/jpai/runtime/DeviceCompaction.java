@@ -44,10 +44,10 @@ final class DeviceCompaction {
         try (PArray<Integer> counts = (PArray<Integer>) PArray.allocateUninitialized(jpai.ElementType.INT, groups);
                         PArray<Long> offsets = (PArray<Long>) PArray.allocateUninitialized(jpai.ElementType.LONG, groups + 1)) {
             KernelBinding count = new KernelBinding(KernelCache.Compiled.of(COUNT, "a filter's count", List.of())).common(kept)
-                            .compaction(kept, counts, offsets, null, localSize, Set.of(Role.GROUP_COUNTS));
+                            .compaction(kept, counts, offsets, null, localSize, 1, Set.of(Role.GROUP_COUNTS));
             count.launch().localSize(localSize).globalSize(groups * localSize);
             KernelBinding sum = new KernelBinding(KernelCache.Compiled.of(OFFSETS, "a filter's offsets", List.of())).common(counts)
-                            .compaction(kept, counts, offsets, null, localSize, Set.of(Role.GROUP_OFFSETS));
+                            .compaction(kept, counts, offsets, null, localSize, 1, Set.of(Role.GROUP_OFFSETS));
             sum.launch().localSize(localSize).globalSize(localSize).keepResultOnDevice(false);
             for (LaunchResult result : context.launchSequence(List.of(COUNT, OFFSETS), List.of(count.launch(), sum.launch()))) {
                 KernelBinding.checkStatus(result);
@@ -60,7 +60,7 @@ final class DeviceCompaction {
             try {
                 KernelSource scatterKernel = CompactionKernels.scatter(KernelShapes.kinds(input.type()));
                 KernelBinding scatter = new KernelBinding(KernelCache.Compiled.of(scatterKernel, "a filter's scatter", List.of())).common(input)
-                                .compaction(kept, counts, offsets, output, localSize, Set.of(Role.OUTPUT_BUFFER));
+                                .compaction(kept, counts, offsets, output, localSize, CompactionKernels.FLAGS_PER_WORK_ITEM + 1, Set.of(Role.OUTPUT_BUFFER));
                 scatter.launch().localSize(localSize).globalSize(groups * localSize);
                 KernelBinding.checkStatus(context.launch(scatterKernel, scatter.launch()));
                 return output;

@@ -178,9 +178,10 @@ final class KernelBinding {
     /**
      * A compaction kernel's flags, group counts, group offsets and output components (each bound
      * where the kernel has the role; those in {@code written} as buffers the kernel writes, the
-     * others as buffers it reads) and local scratch of one value per work-item of {@code localSize}.
+     * others as buffers it reads) and local scratch of {@code scratchPerWorkItem} values per work-item of {@code localSize}.
      */
-    KernelBinding compaction(PArray<?> kept, PArray<?> groupCounts, PArray<?> groupOffsets, PArray<?> output, long localSize, java.util.Set<KernelParameter.Role> written) {
+    KernelBinding compaction(PArray<?> kept, PArray<?> groupCounts, PArray<?> groupOffsets, PArray<?> output, long localSize, long scratchPerWorkItem,
+                    java.util.Set<KernelParameter.Role> written) {
         for (KernelParameter parameter : parameters) {
             int index = parameter.index();
             PArray<?> array = switch (parameter.role()) {
@@ -198,7 +199,7 @@ final class KernelBinding {
                     launch.readBuffer(index, buffer);
                 }
             } else if (parameter.role() == KernelParameter.Role.LOCAL_SCRATCH) {
-                launch.local(index, localSize * parameter.kind().getByteCount());
+                launch.local(index, localSize * scratchPerWorkItem * parameter.kind().getByteCount());
             }
         }
         return this;

@@ -8,16 +8,19 @@ import jpai.ocl.KernelParameter.Role;
 
 /**
  * The kernels of a filter's compaction on the device, after the predicate's map has written one flag
- * per element: no user code, so written here as text. Work-items take {@link #FLAGS_PER_WORK_ITEM}
- * consecutive flags each; the runtime launches the counting and the scattering kernel with the same
- * power-of-two work-group size, so that both cut the elements into the same groups.
+ * per element: no user code, so written here as text. A work-group covers
+ * {@link #FLAGS_PER_WORK_ITEM} elements per work-item, consecutive work-items reading consecutive
+ * elements; the runtime launches the counting and the scattering kernel with the same power-of-two
+ * work-group size, so that both cut the elements into the same groups.
  *
  * <ol>
  * <li>{@code jpai_count_kept}: each work-group's number of kept elements ({@link Role#GROUP_COUNTS}).</li>
  * <li>{@code jpai_kept_offsets}, one work-group: the exclusive prefix sums of the counts
  * ({@link Role#GROUP_OFFSETS}, with the total after them), integers, so exact in any order.</li>
- * <li>{@code jpai_scatter_kept}: each work-item copies its kept elements, in order, to its group's
- * offset plus the kept elements of the work-items before it in the group.</li>
+ * <li>{@code jpai_scatter_kept}: the group's flags in local memory, in rows of
+ * {@link #FLAGS_PER_WORK_ITEM}, each row counted by one work-item and the counts summed; then
+ * consecutive work-items copy consecutive kept elements to the group's offset plus the kept
+ * elements of the rows before theirs and of their row before them.</li>
  * </ol>
  * The runtime reads the total back between the second and the third, to allocate the output. Every
  * barrier is at a kernel's top level (PoCL 3.1: see {@code OpenCLKernelGenerator.reduce}).
@@ -45,7 +48,14 @@ public final class CompactionKernels {
                     const long lid = (long) get_local_id(0);
                     const long localSize = (long) get_local_size(0);
                     const long group = ((long) get_global_id(0) - lid) / localSize;
-                """ + FLAGS_OF_WORK_ITEM + INCLUSIVE_SUM_OF_COUNTS + """
+                    const long groupStart = group * localSize * %d;
+                    /* any of the group's flags will do for its count: consecutive work-items read consecutive flags */
+                    int count = 0;
+                    for (int k = 0; k < %d; k++) {
+                        const long i = groupStart + k * localSize + lid;
+                        count += i < n && kept[i] != 0;
+                    }
+                """.formatted(FLAGS_PER_WORK_ITEM, FLAGS_PER_WORK_ITEM) + INCLUSIVE_SUM_OF_COUNTS + """
                     if (lid == localSize - 1) {
                         groupCounts[group] = scratch[lid];
                     }
@@ -102,8 +112,8 @@ public final class CompactionKernels {
      * {@code jpai_scatter_kept(in..., kept, groupOffsets, out..., scratch, n, status)}: one
      * {@link Role#INPUT_BUFFER} and one {@link Role#OUTPUT_BUFFER} per component of the elements
      * (of {@code components}), {@link Role#KEPT_FLAGS}, {@link Role#GROUP_OFFSETS},
-     * {@link Role#LOCAL_SCRATCH} of one {@code int} per work-item, {@link Role#LENGTH} (the
-     * elements), {@link Role#STATUS}.
+     * {@link Role#LOCAL_SCRATCH} of {@link #FLAGS_PER_WORK_ITEM} + 1 {@code int}s per work-item
+     * (the group's flags, then its rows' counts), {@link Role#LENGTH} (the elements), {@link Role#STATUS}.
      */
     public static KernelSource scatter(List<JavaKind> components) {
         Signature signature = new Signature();
@@ -126,29 +136,47 @@ public final class CompactionKernels {
                     const long lid = (long) get_local_id(0);
                     const long localSize = (long) get_local_size(0);
                     const long group = ((long) get_global_id(0) - lid) / localSize;
-                """ + FLAGS_OF_WORK_ITEM + INCLUSIVE_SUM_OF_COUNTS + """
-                    /* the kept elements of the work-items before this one in the group come first */
-                    long at = groupOffsets[group] + (long) (scratch[lid] - count);
-                    for (long i = start; i < end; i++) {
-                        if (kept[i] != 0) {
-                """ + copy + """
-                            at++;
+                    const long groupStart = group * localSize * %1$d;
+                    /* scratch: the group's flags (row r: elements r * %1$d ...), then one count per row */
+                    __local int *rows = scratch + localSize * %1$d;
+                    for (int k = 0; k < %1$d; k++) {
+                        const long e = k * localSize + lid;
+                        const long i = groupStart + e;
+                        scratch[e] = i < n && kept[i] != 0;
+                    }
+                    barrier(CLK_LOCAL_MEM_FENCE);
+                    int count = 0;
+                    for (int j = 0; j < %1$d; j++) {
+                        count += scratch[lid * %1$d + j];
+                    }
+                    rows[lid] = count;
+                    barrier(CLK_LOCAL_MEM_FENCE);
+                    for (long stride = 1; stride < localSize; stride <<= 1) {
+                        const int before = lid >= stride ? rows[lid - stride] : 0;
+                        barrier(CLK_LOCAL_MEM_FENCE);
+                        rows[lid] += before;
+                        barrier(CLK_LOCAL_MEM_FENCE);
+                    }
+                    rows[lid] -= count; /* the kept elements of the rows before this one */
+                    barrier(CLK_LOCAL_MEM_FENCE);
+                    /* consecutive work-items copy consecutive elements: reads coalesced, and the kept ones land next to each other */
+                    for (int k = 0; k < %1$d; k++) {
+                        const long e = k * localSize + lid;
+                        const long i = groupStart + e;
+                        if (i < n && scratch[e] != 0) {
+                            const long row = e / %1$d;
+                            int within = 0;
+                            for (long f = row * %1$d; f < e; f++) {
+                                within += scratch[f];
+                            }
+                            const long at = groupOffsets[group] + rows[row] + within;
+                """.formatted(FLAGS_PER_WORK_ITEM) + copy + """
                         }
                     }
                 }
                 """;
         return new KernelSource("jpai_scatter_kept", text, OpenCLKernelGenerator.JAVA_SEMANTICS_BUILD_OPTIONS, signature.parameters);
     }
-
-    /** Counts this work-item's kept flags into {@code count}. */
-    private static final String FLAGS_OF_WORK_ITEM = """
-                const long start = (long) get_global_id(0) * %d;
-                const long end = min(start + %d, n);
-                int count = 0;
-                for (long i = start; i < end; i++) {
-                    count += kept[i] != 0;
-                }
-            """.formatted(FLAGS_PER_WORK_ITEM, FLAGS_PER_WORK_ITEM);
 
     /** Leaves in {@code scratch[lid]} the kept elements of the group's work-items up to this one (Hillis and Steele: integers, exact in any order). */
     private static final String INCLUSIVE_SUM_OF_COUNTS = """
