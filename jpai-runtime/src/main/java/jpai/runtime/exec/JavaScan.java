@@ -90,8 +90,19 @@ public final class JavaScan {
         }
     }
 
+    /**
+     * The operator, its element type checked by the reader and writer, and a null result refused
+     * with a scan's message (before {@link CombiningTree}'s own check, which names a reduction).
+     */
     @SuppressWarnings("unchecked")
     private static BinaryOperator<Object> erased(BinaryOperator<?> operator) {
-        return (BinaryOperator<Object>) operator;
+        BinaryOperator<Object> plain = (BinaryOperator<Object>) operator;
+        return (left, right) -> {
+            Object result = plain.apply(left, right);
+            if (result == null) {
+                throw new NullPointerException("the scan operator returned null; PArray elements cannot be null");
+            }
+            return result;
+        };
     }
 }

@@ -319,6 +319,19 @@ class ScanTest {
         }
     }
 
+    @ParameterizedTest(name = "on {0}")
+    @MethodSource("executors")
+    void aNullResultOfTheOperatorIsRefusedAsAScans(Executor executor) {
+        BinaryOperator<Integer> nullAtFive = (a, b) -> b == 5 ? null : a + b;
+        try (PArray<Integer> input = PArray.of(ints(new Random(30), 3000, 4))) {
+            input.put(2500, 5);
+            // the device refuses a lambda that may return null (a variable holding different objects
+            // on different paths), so the accelerator falls back to Java, which meets the null
+            NullPointerException e = assertThrows(NullPointerException.class, () -> AF.scan(nullAtFive, 0).on(executor).apply(input).close());
+            assertEquals("the scan operator returned null; PArray elements cannot be null", e.getMessage());
+        }
+    }
+
     @Test
     void anIdentityOfAnotherTypeIsRefusedByName() {
         try (PArray<Float> input = PArray.of(1f, 2f)) {
