@@ -4,11 +4,14 @@ import java.util.Objects;
 import java.util.function.BiFunction;
 import java.util.function.BinaryOperator;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import jpai.runtime.CopyFunction;
+import jpai.runtime.FilterFunction;
 import jpai.runtime.KeyedReduceFunction;
 import jpai.runtime.MapFunction;
 import jpai.runtime.ReduceFunction;
+import jpai.runtime.ScanFunction;
 import jpai.runtime.ViewFunction;
 import jpai.runtime.profile.Profiler;
 
@@ -98,6 +101,45 @@ public final class AF {
      */
     public static <T> ArrayFunction<T, T> reduce(BinaryOperator<T> operator, T identity) {
         return new ReduceFunction<>(Objects.requireNonNull(operator, "the reduce operator is null"), Objects.requireNonNull(identity, "the reduce identity is null; give the operator's identity, e.g. 0f for a sum"));
+    }
+
+    /**
+     * The inclusive prefixes of the elements under {@code operator}: {@code out[i]} combines elements
+     * {@code 0..i}, starting from {@code identity} ({@code out[0] = operator(identity, in[0])}); the
+     * result has the input's length. {@code operator} must be associative and {@code identity} its
+     * identity; it need not be commutative (operands are never reordered). Every executor combines
+     * in one order that depends on the length only (docs/java-semantics.md, "Scans"), so an
+     * associative operator gives exactly a sequential loop's prefixes, and a floating-point sum the
+     * same bits on every executor and device (which may differ from a loop's by rounding).
+     *
+     * @throws NullPointerException if {@code operator} or {@code identity} is null
+     * @throws IllegalArgumentException (at {@code apply}) if the input's element type is not {@code identity}'s
+     */
+    public static <T> ArrayFunction<T, T> scan(BinaryOperator<T> operator, T identity) {
+        return new ScanFunction<>(Objects.requireNonNull(operator, "the scan operator is null"),
+                        Objects.requireNonNull(identity, "the scan identity is null; give the operator's identity, e.g. 0f for a sum"), false);
+    }
+
+    /**
+     * The exclusive prefixes: as {@link #scan}, but {@code out[i]} combines elements {@code 0..i-1}
+     * ({@code out[0] = identity}), so that {@code out[i]} is where element {@code i}'s share starts
+     * (the offsets of a prefix sum).
+     */
+    public static <T> ArrayFunction<T, T> scanExclusive(BinaryOperator<T> operator, T identity) {
+        return new ScanFunction<>(Objects.requireNonNull(operator, "the scanExclusive operator is null"),
+                        Objects.requireNonNull(identity, "the scanExclusive identity is null; give the operator's identity, e.g. 0 for a sum"), true);
+    }
+
+    /**
+     * The elements for which {@code predicate} holds, in their order (stream compaction); the
+     * result's length is known only after the predicate has seen every element. The predicate is
+     * called once per element; on the device it runs as a kernel, and an exception it throws is
+     * Java's, at the first element (in order) that throws it.
+     *
+     * @throws NullPointerException if {@code predicate} is null
+     */
+    public static <T> ArrayFunction<T, T> filter(Predicate<T> predicate) {
+        return new FilterFunction<>(Objects.requireNonNull(predicate, "the filter predicate is null"));
     }
 
     /** Returns its input's elements as they are (as a view: the caller's close releases nothing). */

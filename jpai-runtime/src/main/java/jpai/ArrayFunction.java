@@ -50,6 +50,21 @@ public interface ArrayFunction<T, R> extends Function<PArray<T>, PArray<R>> {
         return andThen(AF.reduce(operator, identity));
     }
 
+    /** This function, then {@code AF.scan(operator, identity)} (inclusive prefixes) on its result. */
+    default ArrayFunction<T, R> scan(BinaryOperator<R> operator, R identity) {
+        return andThen(AF.scan(operator, identity));
+    }
+
+    /** This function, then {@code AF.scanExclusive(operator, identity)} on its result. */
+    default ArrayFunction<T, R> scanExclusive(BinaryOperator<R> operator, R identity) {
+        return andThen(AF.scanExclusive(operator, identity));
+    }
+
+    /** This function, then {@code AF.filter(predicate)} on its result. */
+    default ArrayFunction<T, R> filter(java.util.function.Predicate<R> predicate) {
+        return andThen(AF.filter(predicate));
+    }
+
     /**
      * This function on {@code executor} (every stage of a composed function). A function written by
      * hand as a lambda runs where it runs: it is returned unchanged.

@@ -8,6 +8,7 @@ import jpai.PArray;
 import jpai.Tuple;
 import jpai.ocl.KernelParameter;
 import jpai.ocl.KernelStatus;
+import jpai.runtime.memory.ComponentBuffer;
 import jpai.runtime.memory.PArrayStorage;
 import jpai.runtime.opencl.KernelLaunch;
 import jpai.runtime.opencl.LaunchResult;
@@ -151,6 +152,72 @@ final class KernelBinding {
                 case LOCAL_SCRATCH -> launch.local(parameter.index(), localBytes);
                 default -> {
                 }
+            }
+        }
+        return this;
+    }
+
+    /**
+     * A scan level's identity, carries into its groups, outputs, local scratch for {@code localSize}
+     * work-items ({@link DeviceScan#localSlotsPerWorkItem} each), leaf width and whether its outputs
+     * are exclusive.
+     */
+    KernelBinding scanLevel(Object identity, PArray<?> carries, PArray<?> outputs, long localSize, long leafWidth, boolean exclusive) {
+        long slots = localSize * DeviceScan.localSlotsPerWorkItem(leafWidth);
+        for (KernelParameter parameter : parameters) {
+            int slot = parameter.slot();
+            switch (parameter.role()) {
+                case IDENTITY -> launch.scalar(parameter.index(), parameter.kind(), identity instanceof Tuple tuple ? tuple.get(slot) : identity);
+                case CARRY_BUFFER -> launch.readBuffer(parameter.index(), PArrayStorage.buffer(carries, slot)); // none in a single-pass scan
+                case OUTPUT_BUFFER -> launch.writeBuffer(parameter.index(), PArrayStorage.buffer(outputs, slot));
+                case LOCAL_SCRATCH -> launch.local(parameter.index(), slots * Math.max(1, parameter.kind().getByteCount()));
+                case LEAF_WIDTH -> launch.scalar(parameter.index(), JavaKind.Long, leafWidth);
+                case SCAN_EXCLUSIVE -> launch.scalar(parameter.index(), JavaKind.Int, exclusive ? 1 : 0);
+                default -> {
+                }
+            }
+        }
+        return this;
+    }
+
+    /** The single-pass scan's nodes (one buffer per component) and flags, both written and read by the kernel. */
+    KernelBinding singlePass(PArray<?> nodes, PArray<?> flags) {
+        for (KernelParameter parameter : parameters) {
+            switch (parameter.role()) {
+                case NODE_VALUES -> launch.writeBuffer(parameter.index(), PArrayStorage.buffer(nodes, parameter.slot()));
+                case NODE_FLAGS -> launch.writeBuffer(parameter.index(), PArrayStorage.buffer(flags, 0));
+                default -> {
+                }
+            }
+        }
+        return this;
+    }
+
+    /**
+     * A compaction kernel's flags, group counts, group offsets and output components (each bound
+     * where the kernel has the role; those in {@code written} as buffers the kernel writes, the
+     * others as buffers it reads) and local scratch of {@code scratchPerWorkItem} values per work-item of {@code localSize}.
+     */
+    KernelBinding compaction(PArray<?> kept, PArray<?> groupCounts, PArray<?> groupOffsets, PArray<?> output, long localSize, long scratchPerWorkItem,
+                    java.util.Set<KernelParameter.Role> written) {
+        for (KernelParameter parameter : parameters) {
+            int index = parameter.index();
+            PArray<?> array = switch (parameter.role()) {
+                case KEPT_FLAGS -> kept;
+                case GROUP_COUNTS -> groupCounts;
+                case GROUP_OFFSETS -> groupOffsets;
+                case OUTPUT_BUFFER -> output;
+                default -> null;
+            };
+            if (array != null) {
+                ComponentBuffer buffer = PArrayStorage.buffer(array, parameter.role() == KernelParameter.Role.OUTPUT_BUFFER ? parameter.slot() : 0);
+                if (written.contains(parameter.role())) {
+                    launch.writeBuffer(index, buffer);
+                } else {
+                    launch.readBuffer(index, buffer);
+                }
+            } else if (parameter.role() == KernelParameter.Role.LOCAL_SCRATCH) {
+                launch.local(index, localSize * scratchPerWorkItem * parameter.kind().getByteCount());
             }
         }
         return this;

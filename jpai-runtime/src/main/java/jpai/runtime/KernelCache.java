@@ -32,6 +32,7 @@ import jpai.ocl.KeyedReduceKernels;
 import jpai.ocl.MapKernelSpec;
 import jpai.ocl.OpenCLKernelGenerator;
 import jpai.ocl.ReduceKernelSpec;
+import jpai.ocl.ScanKernelSpec;
 import jpai.runtime.exec.CombiningTree;
 import jpai.runtime.profile.Profiler;
 
@@ -124,6 +125,7 @@ final class KernelCache {
 
     private static final Method FUNCTION_APPLY = method(Function.class, "apply", Object.class);
     private static final Method BINARY_APPLY = method(BiFunction.class, "apply", Object.class, Object.class);
+    private static final Method PREDICATE_TEST = method(java.util.function.Predicate.class, "test", Object.class);
 
     private final Object function;
     private final Method interfaceMethod;
@@ -153,6 +155,11 @@ final class KernelCache {
 
     KernelCache(BinaryOperator<?> operator) {
         this(operator, BINARY_APPLY, false);
+    }
+
+    /** The kernels of a filter's predicate: a map of each element to its {@code boolean}. */
+    KernelCache(java.util.function.Predicate<?> predicate) {
+        this(predicate, PREDICATE_TEST, false);
     }
 
     /**
@@ -344,6 +351,56 @@ final class KernelCache {
         return speculations.learn(failed);
     }
 
+    /**
+     * The map kernel of a predicate over {@code input} elements: one flag per element, the
+     * predicate's {@code boolean} (stored as a byte of 0 or 1, as a {@code PArray<Boolean>}). The
+     * result is described as a {@code Boolean}, as a map's: {@code Predicate.test} returns the
+     * primitive already, which the unboxing of the result leaves as it is.
+     */
+    Compiled forPredicate(DataType input) {
+        Plugins plugins = plugins();
+        if (plugins.problem() != null) {
+            return Compiled.failed(plugins.problem(), description());
+        }
+        GeneratorOptions options;
+        try {
+            options = JpaiOptions.generatorOptions();
+        } catch (IllegalArgumentException e) {
+            return Compiled.failed(e.getMessage(), description());
+        }
+        // no speculation: a filter whose predicate leaves the kernel runs in Java and does not recompile
+        return kernels.computeIfAbsent(List.of("predicate", input, plugins.key(), options), key -> compile(() -> {
+            KernelGraph graph = graph(new KernelSignature(argumentsFor(input), KernelShapes.of(jpai.ElementType.BOOLEAN), captures()), plugins.configured(),
+                            Speculations.NONE);
+            MapKernelSpec spec = new MapKernelSpec(KernelShapes.kinds(input), List.of(JavaKind.Boolean), 0);
+            return generate(graph, options, generator -> generator.map(graph, spec), ownersOf(graph, function));
+        }));
+    }
+
+    /**
+     * The scan kernel ({@code OpenCLKernelGenerator.scan}) for elements of {@code type}, this
+     * cache's function being the operator: the single-pass scan, or the down-sweep of every level of
+     * a reduce-then-scan, whose totals of each level come from {@link #forReduce(DataType)}.
+     */
+    Compiled forScan(DataType type, boolean singlePass) {
+        Plugins plugins = plugins();
+        if (plugins.problem() != null) {
+            return Compiled.failed(plugins.problem(), description());
+        }
+        GeneratorOptions options;
+        try {
+            options = JpaiOptions.generatorOptions();
+        } catch (IllegalArgumentException e) {
+            return Compiled.failed(e.getMessage(), description());
+        }
+        // no speculation: a scan whose operator leaves the kernel runs in Java and does not recompile
+        return kernels.computeIfAbsent(List.of("scan", type, singlePass, plugins.key(), options), key -> compile(() -> {
+            ValueShape shape = KernelShapes.of(type);
+            KernelGraph combiner = graph(new KernelSignature(List.of(shape, shape), shape, captures()), plugins.configured(), Speculations.NONE);
+            ScanKernelSpec spec = new ScanKernelSpec(KernelShapes.kinds(type), CombiningTree.LEAF, singlePass);
+            return generate(combiner, options, generator -> generator.scan(combiner, spec), ownersOf(combiner, function));
+        }));
+    }
 
     /** The reduce kernel for elements of {@code type}, this cache's function being the combiner. */
     Compiled forReduce(DataType type) {

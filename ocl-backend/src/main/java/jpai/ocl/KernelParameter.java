@@ -66,6 +66,29 @@ public record KernelParameter(int index, String name, Role role, JavaKind kind, 
          * {@link MapKernelSpec#indexDimensions()}).
          */
         INDEX_EXTENT,
+        /**
+         * {@code __global const T *}: component {@code slot} of the carry into each work-group of a
+         * scan level (one value per work-group; see {@code OpenCLKernelGenerator.scan}).
+         */
+        CARRY_BUFFER,
+        /** {@code const int exclusive}: 1 for a scan level whose outputs exclude their own element (every level above the first), else 0. */
+        SCAN_EXCLUSIVE,
+        /**
+         * {@code __global T *}: component {@code slot} of the single-pass scan's nodes of the tree
+         * over the work-groups' values, level by level (at most twice the work-groups).
+         */
+        NODE_VALUES,
+        /**
+         * {@code __global int *}: the single-pass scan's counter of started work-groups ({@code [0]}),
+         * then one flag per node of {@link #NODE_VALUES}, set once the node is written; zero before the launch.
+         */
+        NODE_FLAGS,
+        /** {@code __global const uchar *}: a filter's flags, 1 for each element kept, 0 for the others (see {@link CompactionKernels}). */
+        KEPT_FLAGS,
+        /** {@code __global int *}: the number of kept elements of each work-group of a compaction. */
+        GROUP_COUNTS,
+        /** {@code __global long *}: where each work-group's kept elements start in the output, then the total (one value more than the groups). */
+        GROUP_OFFSETS,
         /** {@code const long leafWidth}: a reduction pass's elements per leaf (see {@code OpenCLKernelGenerator.reduce}). */
         LEAF_WIDTH,
         /** {@code const int keyCount}: the number of keys of a keyed reduction ({@code KeyedReduceKernels}), the length of its result. */

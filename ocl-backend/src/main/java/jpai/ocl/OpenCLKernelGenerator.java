@@ -453,6 +453,336 @@ public final class OpenCLKernelGenerator {
     }
 
     /**
+     * One level of a scan's down-sweep, in JPAI's scan order (docs/java-semantics.md, "Scans"; the
+     * runtime's {@code JavaScan} is the same order in Java). As in {@link #reduce}, leaf {@code j}
+     * (global id) holds {@code leafWidth} consecutive elements and a work-group's leaves are
+     * combined by the aligned binary tree, kept here in local memory with each node at its last
+     * leaf's slot (an up-sweep). The carry into the group ({@code carry[group]}, computed by the
+     * level above, or the identity at the top) then goes down the tree: a left child's carry is its
+     * parent's, a right child's is {@code combiner(parent's carry, left child's value)}, so the carry
+     * into leaf {@code j} is the fold, from the group's carry, of the nodes that cover the group's
+     * leaves before {@code j}, largest first. Each work-item then folds its leaf from its carry and
+     * writes every prefix: after its element ({@code exclusive} 0), or before it ({@code exclusive}
+     * 1: the levels above the first, whose outputs are the carries into the groups of the level
+     * below). A node is combined only when every leaf under it exists, a carry only for a leaf that
+     * exists, so padding never reaches the combiner.
+     *
+     * <p>The group's elements come in through a tile in local memory (leaf {@code l} at
+     * {@code l * (leafWidth + 1)}, padded as in {@link #reduce}) and go out through it, so that
+     * consecutive work-items load and store consecutive elements; the tree's {@code localSize}
+     * slots follow the tile.
+     *
+     * <p>Kernel {@code jpai_scan}, arguments: the element component buffers ({@link Role#INPUT_BUFFER}),
+     * the combiner's captured values, the identity's components ({@link Role#IDENTITY}), one
+     * {@link Role#CARRY_BUFFER} and one {@link Role#OUTPUT_BUFFER} per component, one
+     * {@link Role#LOCAL_SCRATCH} per component of {@code localSize * (leafWidth + 2)} slots,
+     * {@link Role#LEAF_WIDTH}, {@link Role#SCAN_EXCLUSIVE}, {@link Role#LENGTH}, {@link Role#STATUS}.
+     * Contract with the runtime: the local size is a power of two, the global size covers
+     * {@code ceil(n / leafWidth)} work-items, launched in one enqueue without offset. A failure reports
+     * the element being folded, or the work-item's first element for one in the tree.
+     */
+    public KernelSource scan(KernelGraph combiner, ScanKernelSpec spec) {
+        List<JavaKind> element = spec.elementComponents();
+        EmittedFunction combine = new FunctionEmitter(combiner, "jpai_combine_" + combiner.lambda().identifier()).emit();
+        List<JavaKind> twoElements = new ArrayList<>(element);
+        twoElements.addAll(element);
+        requireComponents("the combiner's arguments", combine.parameters(ParameterKind.ARGUMENT), twoElements);
+        requireComponents("the combiner's result", combine.parameters(ParameterKind.RESULT), element);
+
+        KernelSignatureBuilder kernelParameters = new KernelSignatureBuilder();
+        for (int i = 0; i < element.size(); i++) {
+            kernelParameters.buffer("in" + i, Role.INPUT_BUFFER, element.get(i), i, true);
+        }
+        List<String> captures = kernelParameters.captures(combiner, 0);
+        for (int i = 0; i < element.size(); i++) {
+            kernelParameters.add("identity" + i, Role.IDENTITY, element.get(i), i, "const " + OpenCLTypes.storageType(element.get(i)) + " identity" + i);
+        }
+        boolean single = spec.singlePass();
+        for (int i = 0; i < element.size() && !single; i++) {
+            kernelParameters.buffer("carry" + i, Role.CARRY_BUFFER, element.get(i), i, true);
+        }
+        for (int i = 0; i < element.size(); i++) {
+            kernelParameters.buffer("out" + i, Role.OUTPUT_BUFFER, element.get(i), i, false);
+        }
+        for (int i = 0; i < element.size(); i++) {
+            kernelParameters.add("scratch" + i, Role.LOCAL_SCRATCH, element.get(i), i, "__local " + OpenCLTypes.storageType(element.get(i)) + " *scratch" + i);
+        }
+        if (single) {
+            for (int i = 0; i < element.size(); i++) {
+                kernelParameters.add("nodes" + i, Role.NODE_VALUES, element.get(i), i, "__global " + OpenCLTypes.storageType(element.get(i)) + " *nodes" + i);
+            }
+            kernelParameters.add("nodeFlags", Role.NODE_FLAGS, JavaKind.Int, 0, "__global int *nodeFlags");
+        } else {
+            kernelParameters.add("leafWidth", Role.LEAF_WIDTH, JavaKind.Long, 0, "const long leafWidth");
+        }
+        kernelParameters.add("exclusive", Role.SCAN_EXCLUSIVE, JavaKind.Int, 0, "const int exclusive");
+        kernelParameters.lengthAndStatus();
+
+        CodeWriter code = prelude(combiner.lambda().displayName(), pluginsOf(combiner, null), List.of(combine), element, element);
+        code.open("__kernel void jpai_scan(" + kernelParameters.declarations() + ")");
+        code.line("int reason = 0;");
+        code.line("long failed = 0;");
+        code.line("const size_t lid = get_local_id(0);");
+        code.line("const long localSize = (long) get_local_size(0);");
+        if (single) {
+            code.line("const long leafWidth = " + spec.leafWidth() + ";");
+            code.comment("The groups take their numbers in the order they start: a group waits only for groups that started before it (the forward-progress assumption).");
+            code.line("__local long groupNumber[1];");
+            code.open("if (lid == 0)");
+            code.line("groupNumber[0] = (long) (uint) atomic_inc(nodeFlags);");
+            code.close();
+            code.line("barrier(CLK_LOCAL_MEM_FENCE);");
+            code.line("const long group = groupNumber[0];");
+            code.line("const long firstLeaf = group * localSize;");
+        } else {
+            code.line("const long firstLeaf = (long) get_global_id(0) - (long) lid;");
+            code.line("const long group = firstLeaf / localSize;");
+        }
+        code.line("const long leaves = n / leafWidth + (n % leafWidth != 0);");
+        code.line("const long start = (firstLeaf + (long) lid) * leafWidth;");
+        code.line("const long end = min(start + leafWidth, n);");
+        code.line("const int width = (int) leafWidth;");
+        code.line("const int widthShift = 31 - clz(width); /* leafWidth is a power of two: no division per element */");
+        code.line("const int row = (int) lid * (width + 1);");
+        code.line("const int count = (int) max(end - start, 0L);");
+        code.line("const long groupStart = firstLeaf * leafWidth;");
+        code.line("const int tree = (int) localSize * (width + 1); /* the tree's slots follow the tile */");
+        code.line("const long present = min(localSize, leaves - firstLeaf); /* the group's leaves that exist */");
+        code.comment("The group's elements into the tile, consecutive work-items loading consecutive elements.");
+        code.open("for (int k = 0; k < width; k++)");
+        code.line("const int e = k * (int) localSize + (int) lid;");
+        code.line("const long i = groupStart + e;");
+        code.open("if (i < n)");
+        for (int c = 0; c < element.size(); c++) {
+            code.line("scratch" + c + "[(e >> widthShift) * (width + 1) + (e & (width - 1))] = in" + c + "[i];");
+        }
+        code.close();
+        code.close();
+        // Every barrier at the kernel's top level (see reduce: PoCL 3.1 and barriers in branches).
+        code.line("barrier(CLK_LOCAL_MEM_FENCE);");
+        code.comment("This work-item's leaf, left to right from the identity: a leaf of the tree.");
+        List<String> accumulator = new ArrayList<>();
+        for (int i = 0; i < element.size(); i++) {
+            accumulator.add("acc" + i);
+            code.line(OpenCLTypes.valueType(element.get(i)) + " acc" + i + " = identity" + i + ";");
+        }
+        List<String> fromTile = new ArrayList<>();
+        for (int c = 0; c < element.size(); c++) {
+            fromTile.add("(" + OpenCLTypes.valueType(element.get(c)) + ") scratch" + c + "[row + j]");
+        }
+        code.line("#pragma unroll 1");
+        code.open("for (int j = 0; j < count; j++)");
+        combineInto(code, combine, captures, element, accumulator, fromTile, "start + j");
+        code.close();
+        for (int i = 0; i < element.size(); i++) {
+            code.line("scratch" + i + "[tree + lid] = " + store(element.get(i), accumulator.get(i)) + ";");
+        }
+        code.line("barrier(CLK_LOCAL_MEM_FENCE);");
+        code.comment("Up-sweep: each node of the aligned tree at its last leaf's slot, combined only when all its leaves exist.");
+        code.open("for (long stride = 1; stride < localSize; stride <<= 1)");
+        code.open("if ((((long) lid + 1) & (2 * stride - 1)) == 0 && (long) lid < present)");
+        treeStep(code, combine, captures, element, "tree + lid - stride", "tree + lid", "tree + lid");
+        code.close();
+        code.line("barrier(CLK_LOCAL_MEM_FENCE);");
+        code.close();
+        code.open("if ((long) lid == localSize - 1)");
+        if (single) {
+            singlePassCarry(code, combine, captures, element);
+        } else {
+            for (int i = 0; i < element.size(); i++) {
+                code.line("scratch" + i + "[tree + lid] = carry" + i + "[group];");
+            }
+        }
+        code.close();
+        code.line("barrier(CLK_LOCAL_MEM_FENCE);");
+        code.comment("Down-sweep: a left child's carry is its parent's, a right child's the parent's combined with the left child's value.");
+        code.open("for (long stride = localSize >> 1; stride >= 1; stride >>= 1)");
+        code.open("if ((((long) lid + 1) & (2 * stride - 1)) == 0)");
+        List<String> left = new ArrayList<>();
+        List<String> parent = new ArrayList<>();
+        for (int i = 0; i < element.size(); i++) {
+            String type = OpenCLTypes.valueType(element.get(i));
+            code.line("const " + type + " left" + i + " = (" + type + ") scratch" + i + "[tree + lid - stride];");
+            code.line("const " + type + " parent" + i + " = (" + type + ") scratch" + i + "[tree + lid];");
+            code.line("scratch" + i + "[tree + lid - stride] = " + store(element.get(i), "parent" + i) + ";");
+            left.add("left" + i);
+            parent.add("parent" + i);
+        }
+        code.open("if ((long) lid - stride + 1 < present)");
+        List<String> pair = new ArrayList<>(parent);
+        pair.addAll(left);
+        List<String> carried = declareComponents(code, "v", element);
+        code.line("int treeReason = " + call(combine, captures, pair, addressesOf(carried)) + ";");
+        code.open("if (treeReason != 0)");
+        code.line("jpai_report(jpai_status, treeReason, start);");
+        code.line("} else {");
+        for (int i = 0; i < element.size(); i++) {
+            code.line("    scratch" + i + "[tree + lid] = " + store(element.get(i), carried.get(i)) + ";");
+        }
+        code.close();
+        code.close();
+        code.close();
+        code.line("barrier(CLK_LOCAL_MEM_FENCE);");
+        code.close();
+        code.comment("This leaf's outputs: the fold from its carry, written over its elements in the tile.");
+        for (int i = 0; i < element.size(); i++) {
+            code.line("acc" + i + " = (" + OpenCLTypes.valueType(element.get(i)) + ") scratch" + i + "[tree + lid];");
+        }
+        code.open("if (reason == 0)");
+        code.line("#pragma unroll 1");
+        code.open("for (int j = 0; j < count; j++)");
+        List<String> x = new ArrayList<>();
+        for (int i = 0; i < element.size(); i++) {
+            String type = OpenCLTypes.valueType(element.get(i));
+            code.line("const " + type + " x" + i + " = (" + type + ") scratch" + i + "[row + j];");
+            x.add("x" + i);
+        }
+        code.open("if (exclusive)");
+        for (int i = 0; i < element.size(); i++) {
+            code.line("scratch" + i + "[row + j] = " + store(element.get(i), accumulator.get(i)) + ";");
+        }
+        code.close();
+        combineInto(code, combine, captures, element, accumulator, x, "start + j");
+        code.open("if (!exclusive)");
+        for (int i = 0; i < element.size(); i++) {
+            code.line("scratch" + i + "[row + j] = " + store(element.get(i), accumulator.get(i)) + ";");
+        }
+        code.close();
+        code.close();
+        code.close();
+        code.open("if (reason != 0)");
+        code.line("jpai_report(jpai_status, reason, failed);");
+        code.close();
+        code.line("barrier(CLK_LOCAL_MEM_FENCE);");
+        code.comment("The group's outputs from the tile, consecutive work-items storing consecutive elements.");
+        code.open("for (int k = 0; k < width; k++)");
+        code.line("const int e = k * (int) localSize + (int) lid;");
+        code.line("const long i = groupStart + e;");
+        code.open("if (i < n)");
+        for (int c = 0; c < element.size(); c++) {
+            code.line("out" + c + "[i] = scratch" + c + "[(e >> widthShift) * (width + 1) + (e & (width - 1))];");
+        }
+        code.close();
+        code.close();
+        code.close();
+        return new KernelSource("jpai_scan", code.toString(), buildOptions(), kernelParameters.parameters, combiner.captures());
+    }
+
+    /**
+     * The single-pass scan's exchange between work-groups, by the work-item holding the group's
+     * root after the up-sweep. The groups' values are the leaves of the same aligned tree one level
+     * up: a complete group publishes its value as node {@code (0, group)} and, while it is the last
+     * group of a larger aligned block, that block's node (its left sibling's value, published by an
+     * earlier group, combined with its own); each node is written, then its flag set after a global
+     * fence. The carry into the group is then the fold from the identity of the nodes covering the
+     * groups before it, largest first (one per binary digit of {@code group}), each waited for by its
+     * flag and read through a volatile pointer. Every node waited for is published by a group that
+     * started earlier (the counter in {@code nodeFlags[0]}), so the scan finishes as long as a group
+     * that has started keeps running while later ones spin: true where work-groups are not preempted
+     * for later ones (GPUs' resident work-groups, PoCL's threads). A failure of the combiner still
+     * publishes (the flags must be set) and is reported: the result is then discarded. Nodes of
+     * level {@code l} start at {@code sum(groups >> j, j < l)}.
+     */
+    private static void singlePassCarry(CodeWriter code, EmittedFunction combine, List<String> captures, List<JavaKind> element) {
+        code.line("const long groups = (leaves + localSize - 1) / localSize;");
+        List<String> node = new ArrayList<>();
+        for (int i = 0; i < element.size(); i++) {
+            String type = OpenCLTypes.valueType(element.get(i));
+            code.line(type + " node" + i + " = (" + type + ") scratch" + i + "[tree + lid];");
+            node.add("node" + i);
+        }
+        code.open("if (present == localSize)");
+        code.comment("A complete group: its value and the nodes it completes, for the groups after it.");
+        code.line("long base = 0;");
+        code.line("long levelSize = groups;");
+        code.line("long m = group;");
+        code.open("for (;;)");
+        for (int i = 0; i < element.size(); i++) {
+            code.line("nodes" + i + "[base + m] = " + store(element.get(i), "node" + i) + ";");
+        }
+        code.line("mem_fence(CLK_GLOBAL_MEM_FENCE);");
+        code.line("atomic_xchg(&nodeFlags[1 + base + m], 1);");
+        code.open("if ((m & 1) == 0)");
+        code.line("break;");
+        code.close();
+        code.line("const long left = base + m - 1;");
+        code.line("while (atomic_or(&nodeFlags[1 + left], 0) == 0) {}");
+        code.line("mem_fence(CLK_GLOBAL_MEM_FENCE);");
+        List<String> pair = new ArrayList<>();
+        for (int i = 0; i < element.size(); i++) {
+            String type = OpenCLTypes.valueType(element.get(i));
+            code.line("const " + type + " sibling" + i + " = (" + type + ") ((volatile __global " + OpenCLTypes.storageType(element.get(i)) + " *) nodes" + i + ")[left];");
+            pair.add("sibling" + i);
+        }
+        pair.addAll(node);
+        List<String> parent = declareComponents(code, "p", element);
+        code.line("int nodeReason = " + call(combine, captures, pair, addressesOf(parent)) + ";");
+        code.open("if (nodeReason != 0)");
+        code.line("jpai_report(jpai_status, nodeReason, start);");
+        code.close();
+        for (int i = 0; i < element.size(); i++) {
+            code.line("node" + i + " = " + parent.get(i) + ";");
+        }
+        code.line("base += levelSize;");
+        code.line("levelSize >>= 1;");
+        code.line("m >>= 1;");
+        code.close();
+        code.close();
+        code.comment("The carry: the fold from the identity of the nodes covering the groups before this one, largest first.");
+        List<String> carry = new ArrayList<>();
+        for (int i = 0; i < element.size(); i++) {
+            code.line(OpenCLTypes.valueType(element.get(i)) + " carried" + i + " = identity" + i + ";");
+            carry.add("carried" + i);
+        }
+        code.open("for (int level = 62; level >= 0; level--)");
+        code.open("if (((group >> level) & 1) != 0)");
+        code.line("long at = 0;");
+        code.open("for (int j = 0; j < level; j++)");
+        code.line("at += groups >> j;");
+        code.close();
+        code.line("at += (group >> level) - 1;");
+        code.line("while (atomic_or(&nodeFlags[1 + at], 0) == 0) {}");
+        code.line("mem_fence(CLK_GLOBAL_MEM_FENCE);");
+        List<String> arguments = new ArrayList<>(carry);
+        for (int i = 0; i < element.size(); i++) {
+            arguments.add("(" + OpenCLTypes.valueType(element.get(i)) + ") ((volatile __global " + OpenCLTypes.storageType(element.get(i)) + " *) nodes" + i + ")[at]");
+        }
+        List<String> folded = declareComponents(code, "f", element);
+        code.line("int carryReason = " + call(combine, captures, arguments, addressesOf(folded)) + ";");
+        code.open("if (carryReason != 0)");
+        code.line("jpai_report(jpai_status, carryReason, start);");
+        code.close();
+        for (int i = 0; i < element.size(); i++) {
+            code.line("carried" + i + " = " + folded.get(i) + ";");
+        }
+        code.close();
+        code.close();
+        for (int i = 0; i < element.size(); i++) {
+            code.line("scratch" + i + "[tree + lid] = " + store(element.get(i), "carried" + i) + ";");
+        }
+    }
+
+    /** {@code slot[to] = combiner(slot[leftSlot], slot[rightSlot])} in the scratch, reporting a failure at the work-item's first element. */
+    private static void treeStep(CodeWriter code, EmittedFunction combine, List<String> captures, List<JavaKind> element, String leftSlot, String rightSlot, String to) {
+        List<String> pair = new ArrayList<>();
+        for (int i = 0; i < element.size(); i++) {
+            pair.add("(" + OpenCLTypes.valueType(element.get(i)) + ") scratch" + i + "[" + leftSlot + "]");
+        }
+        for (int i = 0; i < element.size(); i++) {
+            pair.add("(" + OpenCLTypes.valueType(element.get(i)) + ") scratch" + i + "[" + rightSlot + "]");
+        }
+        List<String> tree = declareComponents(code, "u", element);
+        code.line("int treeReason = " + call(combine, captures, pair, addressesOf(tree)) + ";");
+        code.open("if (treeReason != 0)");
+        code.line("jpai_report(jpai_status, treeReason, start);");
+        code.line("} else {");
+        for (int i = 0; i < element.size(); i++) {
+            code.line("    scratch" + i + "[" + to + "] = " + store(element.get(i), tree.get(i)) + ";");
+        }
+        code.close();
+    }
+
+    /**
      * Declares the reduced element at input index {@code index}: the mapper's result for that input
      * element, or the input's components themselves; breaks out of the enclosing loop when the mapper
      * fails.

@@ -1,0 +1,93 @@
+package jpai.runtime;
+
+import java.util.Objects;
+import java.util.function.Predicate;
+
+import jpai.ArrayFunction;
+import jpai.ElementType;
+import jpai.Executor;
+import jpai.PArray;
+import jpai.runtime.device.DeviceChoice;
+import jpai.runtime.exec.JavaFilter;
+import jpai.runtime.opencl.OpenCLRuntimeException;
+import jpai.runtime.profile.Profiler;
+
+/**
+ * {@code AF.filter(predicate)}: the elements for which the predicate holds, in their order; the
+ * result's length is known only once the predicate has seen every element. The predicate runs once
+ * per element: on the device as a map to one flag per element ({@link DeviceMap}), after which
+ * {@link DeviceCompaction} counts, sums and scatters the kept elements in order on the device; on
+ * the JVM by {@link JavaFilter}.
+ * Java's exception at Java's element: a kernel that meets an exception path re-runs in Java.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class FilterFunction<T> implements ArrayFunction<T, T> {
+
+    private final Predicate<T> predicate;
+    private final KernelCache kernels;
+    private final Executor executor;
+
+    public FilterFunction(Predicate<T> predicate) {
+        this(predicate, new KernelCache(predicate), Executor.AUTO);
+    }
+
+    private FilterFunction(Predicate<T> predicate, KernelCache kernels, Executor executor) {
+        this.predicate = predicate;
+        this.kernels = kernels;
+        this.executor = executor;
+    }
+
+    @Override
+    public PArray<T> apply(PArray<T> input) {
+        Inputs.check(input, "filter");
+        Profiler.begin(kernels.labelForProfiles("filter of "));
+        try {
+            return switch (executor) {
+                case SEQUENTIAL -> JavaFilter.run(predicate, input, false);
+                case THREADS -> JavaFilter.run(predicate, input, true);
+                case AUTO, ACCELERATOR -> {
+                    PArray<T> onDevice = runOnDevice(input);
+                    yield onDevice != null ? onDevice : JavaFilter.run(predicate, input, true);
+                }
+            };
+        } finally {
+            Profiler.end();
+        }
+    }
+
+    /** The kept elements, the predicate evaluated on the device; null (after saying why) when Java must run it. */
+    @SuppressWarnings("unchecked")
+    private PArray<T> runOnDevice(PArray<T> input) {
+        String operation = "filter of " + kernels.description();
+        DeviceChoice.OpenCL device = Offload.device(executor, () -> operation);
+        if (device == null) {
+            return null;
+        }
+        KernelCache.Compiled compiled = kernels.forPredicate(input.type());
+        String reason = compiled.bailout();
+        if (reason == null) {
+            try (PArray<Boolean> kept = (PArray<Boolean>) PArray.allocateUninitialized(ElementType.BOOLEAN, input.length())) {
+                DeviceMap.run(device, compiled, input, kept, null);
+                return DeviceCompaction.run(device, input, kept);
+            } catch (KernelDeoptimizedException e) {
+                Offload.deoptimized(operation, e.getMessage(), true);
+                return null;
+            } catch (OpenCLRuntimeException e) {
+                reason = e.getMessage();
+            }
+        }
+        Offload.fallBack(operation, reason);
+        return null;
+    }
+
+    @Override
+    public ArrayFunction<T, T> on(Executor where) {
+        return where == executor ? this : new FilterFunction<>(predicate, kernels, Objects.requireNonNull(where, "on: the executor is null"));
+    }
+
+    @Override
+    public String toString() {
+        return "filter of " + kernels.description() + (executor == Executor.AUTO ? "" : " on " + executor);
+    }
+}

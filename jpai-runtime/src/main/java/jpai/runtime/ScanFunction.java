@@ -1,0 +1,132 @@
+package jpai.runtime;
+
+import java.util.Objects;
+import java.util.function.BinaryOperator;
+
+import jpai.ArrayFunction;
+import jpai.DataType;
+import jpai.Executor;
+import jpai.PArray;
+import jpai.runtime.device.DeviceChoice;
+import jpai.runtime.exec.JavaScan;
+import jpai.runtime.opencl.OpenCLRuntimeException;
+import jpai.runtime.profile.Profiler;
+
+/**
+ * {@code AF.scan(operator, identity)} and {@code AF.scanExclusive}: every prefix of the elements
+ * combined, in JPAI's one scan order on every executor (docs/java-semantics.md, "Scans"), so the
+ * result of any associative operator is the sequential fold's, and a float scan's bits do not
+ * depend on where it ran: on the device by {@link DeviceScan}, on the JVM by {@link JavaScan}.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class ScanFunction<T> implements ArrayFunction<T, T> {
+
+    private final BinaryOperator<T> operator;
+    private final T identity;
+    private final boolean exclusive;
+    private final DataType type;
+    private final KernelCache kernels;
+    private final Executor executor;
+
+    public ScanFunction(BinaryOperator<T> operator, T identity, boolean exclusive) {
+        this(operator, identity, exclusive, typeOfIdentity(identity, exclusive), new KernelCache(operator), Executor.AUTO);
+    }
+
+    private ScanFunction(BinaryOperator<T> operator, T identity, boolean exclusive, DataType type, KernelCache kernels, Executor executor) {
+        this.operator = operator;
+        this.identity = identity;
+        this.exclusive = exclusive;
+        this.type = type;
+        this.kernels = kernels;
+        this.executor = executor;
+    }
+
+    private static DataType typeOfIdentity(Object identity, boolean exclusive) {
+        try {
+            return DataType.of(identity);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("the " + name(exclusive) + " identity is a " + identity.getClass().getName()
+                            + ", which a PArray cannot hold: use a Byte, Short, Character, Integer, Long, Float, Double, Boolean or a Tuple2..Tuple8 of them", e);
+        }
+    }
+
+    private static String name(boolean exclusive) {
+        return exclusive ? "scanExclusive" : "scan";
+    }
+
+    @Override
+    public PArray<T> apply(PArray<T> input) {
+        Inputs.check(input, name(exclusive));
+        Profiler.begin(kernels.labelForProfiles(exclusive ? "scanExclusive of " : "scan of "));
+        try {
+            return applyProfiled(input);
+        } finally {
+            Profiler.end();
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private PArray<T> applyProfiled(PArray<T> input) {
+        if (!input.type().equals(type)) {
+            throw new IllegalArgumentException(name(exclusive) + " of " + kernels.description() + " with identity " + identity + " (a " + type.javaName()
+                            + ") was applied to a PArray<" + input.type().javaName() + ">; the identity must have the elements' type");
+        }
+        PArray<T> output = (PArray<T>) PArray.allocateUninitialized(type, input.length());
+        try {
+            switch (executor) {
+                case SEQUENTIAL -> JavaScan.sequential(operator, identity, input, output, exclusive);
+                case THREADS -> JavaScan.threads(operator, identity, input, output, exclusive);
+                case AUTO, ACCELERATOR -> {
+                    if (!runOnDevice(input, output)) {
+                        JavaScan.threads(operator, identity, input, output, exclusive);
+                    }
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            output.close();
+            throw e;
+        }
+        return output;
+    }
+
+    /** Whether the device wrote {@code output}; false (after saying why) when Java must. */
+    private boolean runOnDevice(PArray<T> input, PArray<T> output) {
+        String operation = name(exclusive) + " of " + kernels.description();
+        DeviceChoice.OpenCL device = Offload.device(executor, () -> operation);
+        if (device == null) {
+            return false;
+        }
+        boolean singlePass = DeviceScan.singlePass();
+        KernelCache.Compiled totals = singlePass ? null : kernels.forReduce(type);
+        KernelCache.Compiled scan = kernels.forScan(type, singlePass);
+        String reason = totals != null && totals.bailout() != null ? totals.bailout() : scan.bailout();
+        if (reason == null) {
+            try {
+                if (singlePass) {
+                    DeviceScan.runSinglePass(device, scan, identity, type, input, output, exclusive);
+                } else {
+                    DeviceScan.run(device, totals, scan, identity, type, input, output, exclusive);
+                }
+                return true;
+            } catch (KernelDeoptimizedException e) {
+                Offload.deoptimized(operation, e.getMessage(), true);
+                return false;
+            } catch (OpenCLRuntimeException e) {
+                reason = e.getMessage();
+            }
+        }
+        Offload.fallBack(operation, reason);
+        return false;
+    }
+
+    @Override
+    public ArrayFunction<T, T> on(Executor where) {
+        return where == executor ? this : new ScanFunction<>(operator, identity, exclusive, type, kernels, Objects.requireNonNull(where, "on: the executor is null"));
+    }
+
+    @Override
+    public String toString() {
+        return name(exclusive) + " of " + kernels.description() + " from " + identity + (executor == Executor.AUTO ? "" : " on " + executor);
+    }
+}
