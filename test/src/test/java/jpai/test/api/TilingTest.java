@@ -405,9 +405,13 @@ class TilingTest {
         }
     }
 
-    /** A loop over a captured {@code PArray}'s {@code length()} with a {@code long} counter. */
+    /**
+     * A loop over a captured {@code PArray}'s {@code length()} with a {@code long} counter is not
+     * tiled (only {@code int} counters are, whose checks the compiler hoists before the loop): the
+     * untiled kernel, Java's bits.
+     */
     @Test
-    void aLongCounterOverACapturedPArrayIsTiled() {
+    void aLongCounterOverACapturedPArrayIsNotTiled() {
         try (PArray<Float> a = PArray.of(randomFloats(700, 38)); PArray<Integer> indices = PArray.range(700)) {
             Function<Integer, Float> f = i -> {
                 float sum = 0;
@@ -416,7 +420,7 @@ class TilingTest {
                 }
                 return sum;
             };
-            check(f, AF.map(f), indices, true, "a long counter up to a captured PArray's length");
+            check(f, AF.map(f), indices, false, "a long counter up to a captured PArray's length");
         }
     }
 
