@@ -24,11 +24,13 @@ import jdk.graal.compiler.nodes.ValueNode;
 import jdk.graal.compiler.nodes.calc.AddNode;
 import jdk.graal.compiler.nodes.calc.ConditionalNode;
 import jdk.graal.compiler.nodes.calc.IntegerBelowNode;
+import jdk.graal.compiler.nodes.calc.IntegerConvertNode;
 import jdk.graal.compiler.nodes.calc.IntegerLessThanNode;
 import jdk.graal.compiler.nodes.calc.LeftShiftNode;
 import jdk.graal.compiler.nodes.calc.MulNode;
 import jdk.graal.compiler.nodes.calc.SignExtendNode;
 import jdk.graal.compiler.nodes.calc.SubNode;
+import jdk.graal.compiler.nodes.calc.ZeroExtendNode;
 import jdk.graal.compiler.nodes.spi.CoreProviders;
 import jdk.graal.compiler.phases.common.CanonicalizerPhase;
 import jdk.graal.compiler.phases.common.PostRunCanonicalizationPhase;
@@ -53,7 +55,8 @@ import jdk.vm.ci.meta.DeoptimizationReason;
  * <p>Expects: bounds checks as the parser's explicit checks, after
  * {@link ExceptionPathsToDeoptimizationPhase} ({@code If (index |<| length)} with a
  * {@link DeoptimizeNode} of {@link DeoptimizationReason#BoundsCheckException} on the failing side)
- * or as {@link FixedGuardNode}s (element readers, possibly on sign-extended values), and captured
+ * or as {@link FixedGuardNode}s (element readers, possibly on {@code long} values widened from {@code int}s: a
+ * captured {@code PArray}'s {@code get((long) j)}), and captured
  * array lengths already parameters. Does: for each {@link CountedLoop} and each distinct
  * {@code (length, s, c)} of a check in its body with a loop-invariant length, inserts before the loop
  * (when stamps do not prove it) guards that exit when the loop runs ({@code a < b}) and
@@ -222,9 +225,12 @@ public final class SpeculativeBoundsCheckHoistingPhase extends PostRunCanonicali
         }
         ValueNode index = below.getX();
         ValueNode length = below.getY();
-        if (index instanceof SignExtendNode extendIndex && length instanceof SignExtendNode extendLength && extendIndex.getInputBits() == 32 && extendLength.getInputBits() == 32) {
-            index = extendIndex.getValue();
-            length = extendLength.getValue();
+        if (isWidenedInt(index) && isWidenedInt(length) && ((IntegerStamp) ((IntegerConvertNode<?>) length).getValue().stamp(NodeView.DEFAULT)).lowerBound() >= 0) {
+            // An element reader's check (long) index |<| (long) length, the length's widening a
+            // zero extension once its stamp is known not negative: with 0 <= length < 2^31 it holds
+            // exactly when the int check index |<| length does, whichever way index was widened.
+            index = ((IntegerConvertNode<?>) index).getValue();
+            length = ((IntegerConvertNode<?>) length).getValue();
         }
         if (((IntegerStamp) length.stamp(NodeView.DEFAULT)).getBits() != 32 || ((IntegerStamp) length.stamp(NodeView.DEFAULT)).lowerBound() < 0
                         || !CountedLoop.isInvariant(length, counted.loop())) {
@@ -235,6 +241,12 @@ public final class SpeculativeBoundsCheckHoistingPhase extends PostRunCanonicali
             return null;
         }
         return new Check(node, affine.stride() == UNIT ? null : affine.stride(), affine.offset(), length);
+    }
+
+    /** An {@code int} sign- or zero-extended to {@code long}. */
+    private static boolean isWidenedInt(ValueNode value) {
+        return (value instanceof SignExtendNode || value instanceof ZeroExtendNode) && ((IntegerConvertNode<?>) value).getInputBits() == 32
+                        && ((IntegerConvertNode<?>) value).getResultBits() == 64;
     }
 
     /** {@code counter * stride + offset}. */

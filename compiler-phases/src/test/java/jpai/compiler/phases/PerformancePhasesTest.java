@@ -149,6 +149,33 @@ class PerformancePhasesTest {
         assertTrue(hoistedGuards(graph) >= 4, "guards before the loops: " + hoistedGuards(graph));
     }
 
+    /** A captured element reader's checks {@code (long) index |<| (long) length}, as the benchmark suite's N-Body and matmul read their PArrays. */
+    @Test
+    void anElementReadersChecksAreHoistedToo() {
+        ElementReaderCallsToAccessesPhaseTest.Elements<Float> x = new ElementReaderCallsToAccessesPhaseTest.Elements<>(1f, 2f, 3f, 4f);
+        ElementReaderCallsToAccessesPhaseTest.Elements<Float> m = new ElementReaderCallsToAccessesPhaseTest.Elements<>(1f, 2f, 3f, 4f);
+        int n = 2;
+        Function<Integer, Float> f = i -> {
+            float sum = 0f;
+            for (int j = 0; j < n; j++) {
+                sum += x.get(j) * m.get(i * n + j) + m.get(j * n + i);
+            }
+            return sum;
+        };
+        List<CapturedValue> captures = new ArrayList<>();
+        for (var field : f.getClass().getDeclaredFields()) {
+            if (field.getType() == ElementReaderCallsToAccessesPhaseTest.Elements.class) {
+                captures.add(new CapturedValue(field, ElementReaderCallsToAccessesPhaseTest.reader(JavaKind.Float)));
+            }
+        }
+        captures.add(new CapturedValue(capturedField(f, int.class), new ValueShape.Primitive(JavaKind.Int)));
+        StructuredGraph graph = compile(f, Integer.class, Float.class, captures).graph();
+        assertEquals(1, count(graph, LoopBeginNode.class));
+        long checks = graph.getNodes().filter(FixedGuardNode.class).filter(g -> ((FixedGuardNode) g).getReason() == DeoptimizationReason.BoundsCheckException).count();
+        assertEquals(0, checks, "no element reader check left in the loop");
+        assertTrue(hoistedGuards(graph) >= 3, "guards before the loop: " + hoistedGuards(graph));
+    }
+
     @Test
     void anIndexThatIsNotAffineInTheCounterKeepsItsCheck() {
         float[] m = new float[16];

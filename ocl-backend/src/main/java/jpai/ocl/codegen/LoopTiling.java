@@ -66,7 +66,9 @@ import jpai.compiler.SourceLocation;
  * <li>it reads at least one captured, read-only array at {@code j * stride + offset}, the stride
  * uniform (1 when absent) and the offset uniform or computed from one index of the work-item
  * (of an index space) and uniform values: such a load becomes a read of a tile that the group
- * fills together, one row per distinct index along that dimension.</li>
+ * fills together, one row per distinct index along that dimension. A captured {@code PArray}
+ * counts: its {@code get((long) j)} is a load at the {@code int} index once Graal folds
+ * {@code (int) (long) index}, its check hoisted before the loop like an array's.</li>
  * </ul>
  * Exits before the loop are allowed, and so are paths that reach the code after the loop without
  * running it (an early {@code return} merged with the loop's): the emitter turns them into "left

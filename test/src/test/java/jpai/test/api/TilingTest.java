@@ -17,6 +17,7 @@ import jpai.Executor;
 import jpai.PArray;
 import jpai.Tuple2;
 import jpai.Tuple3;
+import jpai.Tuple6;
 import jpai.runtime.opencl.KernelLaunches;
 
 /**
@@ -29,6 +30,8 @@ import jpai.runtime.opencl.KernelLaunches;
 class TilingTest {
 
     private static final float EPS2 = 0.01f;
+    /** The time step of the benchmark suite's N-Body ({@code jpai.bench.NBody.DT}). */
+    private static final float DT = 0.005f;
 
     private static float[] randomFloats(int n, long seed) {
         Random random = new Random(seed);
@@ -360,6 +363,121 @@ class TilingTest {
         };
         try (PArray<Tuple2<Integer, Integer>> grid = PArray.range(n, n)) {
             check(product, AF.map(product, Double.class), grid, true, "a double 100x100 matrix product");
+        }
+    }
+
+    /**
+     * The benchmark suite's JPAI N-Body ({@code jpai.bench.NBody.jpai}), the same lambda shape (the
+     * test module does not depend on the benchmarks): the bodies captured as {@code PArray}s, read
+     * with {@code get(j)} (a long index: {@code (long) j}) in a loop up to a captured {@code n}, a
+     * {@code Tuple6} of new positions and velocities.
+     */
+    @ParameterizedTest(name = "{0} bodies")
+    @ValueSource(ints = {1, 17, 1000, 4097})
+    void nBodyOverCapturedPArraysAsTheBenchmarkWritesIt(int n) {
+        try (PArray<Float> x = PArray.of(randomFloats(n, 31)); PArray<Float> y = PArray.of(randomFloats(n, 32)); PArray<Float> z = PArray.of(randomFloats(n, 33));
+                        PArray<Float> m = PArray.of(randomFloats(n, 34)); PArray<Float> vx = PArray.of(randomFloats(n, 35)); PArray<Float> vy = PArray.of(randomFloats(n, 36));
+                        PArray<Float> vz = PArray.of(randomFloats(n, 37)); PArray<Integer> bodies = PArray.range(n)) {
+            Function<Integer, Tuple6<Float, Float, Float, Float, Float, Float>> step = (Integer i) -> {
+                float px = x.get(i);
+                float py = y.get(i);
+                float pz = z.get(i);
+                float ax = 0;
+                float ay = 0;
+                float az = 0;
+                for (int j = 0; j < n; j++) {
+                    float dx = x.get(j) - px;
+                    float dy = y.get(j) - py;
+                    float dz = z.get(j) - pz;
+                    float d2 = dx * dx + dy * dy + dz * dz + EPS2;
+                    float inv = 1.0f / (float) Math.sqrt(d2);
+                    float s = m.get(j) * inv * inv * inv;
+                    ax += s * dx;
+                    ay += s * dy;
+                    az += s * dz;
+                }
+                float nvx = vx.get(i) + ax * DT;
+                float nvy = vy.get(i) + ay * DT;
+                float nvz = vz.get(i) + az * DT;
+                return new Tuple6<>(px + nvx * DT, py + nvy * DT, pz + nvz * DT, nvx, nvy, nvz);
+            };
+            check(step, AF.map(step), bodies, true, "N-Body over captured PArrays, " + n + " bodies");
+        }
+    }
+
+    /**
+     * A loop over a captured {@code PArray}'s {@code length()} with a {@code long} counter is not
+     * tiled (only {@code int} counters are, whose checks the compiler hoists before the loop): the
+     * untiled kernel, Java's bits.
+     */
+    @Test
+    void aLongCounterOverACapturedPArrayIsNotTiled() {
+        try (PArray<Float> a = PArray.of(randomFloats(700, 38)); PArray<Integer> indices = PArray.range(700)) {
+            Function<Integer, Float> f = i -> {
+                float sum = 0;
+                for (long j = 0; j < a.length(); j++) {
+                    sum += a.get(j) * (a.get(i) - a.get(j));
+                }
+                return sum;
+            };
+            check(f, AF.map(f), indices, false, "a long counter up to a captured PArray's length");
+        }
+    }
+
+    /** One element of the benchmark suite's JPAI MatMul ({@code jpai.bench.MatMul.element}), the same method. */
+    private static float element(PArray<Float> a, PArray<Float> b, int n, int i, int j) {
+        float sum = 0;
+        for (int k = 0; k < n; k++) {
+            sum += a.get(i * n + k) * b.get(k * n + j);
+        }
+        return sum;
+    }
+
+    /** The benchmark suite's JPAI MatMul ({@code jpai.bench.MatMul.jpai}), the same lambda shape, square. */
+    @ParameterizedTest(name = "n = {0}")
+    @ValueSource(ints = {1, 17, 100})
+    void matMulOverCapturedPArraysAsTheBenchmarkWritesIt(int n) {
+        try (PArray<Float> a = PArray.of(randomFloats(n * n, 39)); PArray<Float> b = PArray.of(randomFloats(n * n, 40));
+                        PArray<Tuple2<Integer, Integer>> elements = PArray.range(n, n)) {
+            Function<Tuple2<Integer, Integer>, Float> multiply = (Tuple2<Integer, Integer> ij) -> element(a, b, n, ij._1(), ij._2());
+            check(multiply, AF.map(multiply, Float.class), elements, true, "the benchmark's matmul over captured PArrays, n = " + n);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"1x1x1", "17x33x5", "1025x1023x40"})
+    void matrixProductsOverCapturedPArraysReadSquareTiles(String shape) {
+        String[] sizes = shape.split("x");
+        int rows = Integer.parseInt(sizes[0]);
+        int columns = Integer.parseInt(sizes[1]);
+        int inner = Integer.parseInt(sizes[2]);
+        try (PArray<Float> a = PArray.of(randomFloats(rows * inner, 41)); PArray<Float> b = PArray.of(randomFloats(inner * columns, 42));
+                        PArray<Tuple2<Integer, Integer>> grid = PArray.range(rows, columns)) {
+            Function<Tuple2<Integer, Integer>, Float> product = ij -> {
+                int i = ij._1();
+                int j = ij._2();
+                float sum = 0;
+                for (int k = 0; k < inner; k++) {
+                    sum += a.get(i * inner + k) * b.get(k * columns + j);
+                }
+                return sum;
+            };
+            check(product, AF.map(product, Float.class), grid, true, "a " + shape + " matrix product over captured PArrays");
+        }
+    }
+
+    @Test
+    void aCapturedBoundBeyondACapturedPArrayThrowsJavasException() {
+        int n = 1001;
+        try (PArray<Float> a = PArray.of(randomFloats(1000, 43)); PArray<Integer> indices = PArray.range(600)) {
+            Function<Integer, Float> f = i -> {
+                float sum = 0;
+                for (int j = 0; j < n; j++) {
+                    sum += a.get(j) * i;
+                }
+                return sum;
+            };
+            DeviceRun.assertThrowsAsJava(IndexOutOfBoundsException.class, f, AF.map(f), indices, false, "j < 1001 over a PArray of 1000");
         }
     }
 }
