@@ -181,7 +181,8 @@ public final class OpenCLKernelGenerator {
         code.line("int reason = " + call(function, captureNames, arguments, addressesOf(results)) + ";");
         code.open("if (jpai_active)");
         code.open("if (reason != 0)");
-        code.line("jpai_report(jpai_status, reason, i);");
+        // the lowest exiting element, as every map kernel reports: Java re-runs the map from there
+        code.line("jpai_report_lowest(jpai_status, reason, i);");
         code.line("return;");
         code.close();
         for (int r = 0; r < results.size(); r++) {
