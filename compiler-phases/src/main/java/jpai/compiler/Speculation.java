@@ -1,7 +1,5 @@
 package jpai.compiler;
 
-import jdk.vm.ci.meta.SpeculationLog;
-
 /**
  * An assumption a kernel makes that Java's code does not: a transformation that moves or strengthens
  * an exit, so that the kernel may exit on data where Java throws nothing (the loop would have left
@@ -9,11 +7,12 @@ import jdk.vm.ci.meta.SpeculationLog;
  * runtime recompiles the function without it ({@link Speculations}) rather than running it in Java
  * again and again.
  *
- * <p>Exits a speculation makes carry it as their Graal {@link SpeculationLog.Speculation}, whose
- * reason is the constant of this enum, or (for {@link #HOISTED_BOUNDS_CHECKS}) the JVMCI reason
- * {@code LoopLimitCheck}; the backend turns either into the exit code that names the speculation.
+ * <p>Exits a speculation makes carry it as their Graal speculation ({@link GraalSpeculations}), or
+ * (for {@link #HOISTED_BOUNDS_CHECKS}) the JVMCI reason {@code LoopLimitCheck}; the backend turns
+ * either into the exit code that names the speculation. This enum names no JVMCI type: the runtime
+ * keeps a function's speculations in a JVM started without JVMCI too, where it runs in Java.
  */
-public enum Speculation implements SpeculationLog.SpeculationReason {
+public enum Speculation {
     /**
      * The bounds checks of a counted loop's affine indices, tested for the whole index range before
      * the loop ({@code SpeculativeBoundsCheckHoistingPhase}): fails where the loop would leave
@@ -45,13 +44,5 @@ public enum Speculation implements SpeculationLog.SpeculationReason {
         return description;
     }
 
-    /** The Graal speculation an exit of this kind carries. */
-    public SpeculationLog.Speculation asGraalSpeculation() {
-        return new SpeculationLog.Speculation(this);
-    }
 
-    /** The speculation {@code speculation} names, if it is one of JPAI's; else null. */
-    public static Speculation of(SpeculationLog.Speculation speculation) {
-        return speculation != null && speculation.getReason() instanceof Speculation own ? own : null;
-    }
 }

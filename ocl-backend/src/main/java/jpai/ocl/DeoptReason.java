@@ -2,6 +2,7 @@ package jpai.ocl;
 
 import jdk.vm.ci.meta.DeoptimizationReason;
 import jdk.vm.ci.meta.SpeculationLog;
+import jpai.compiler.GraalSpeculations;
 import jpai.compiler.Speculation;
 
 /**
@@ -102,7 +103,7 @@ public enum DeoptReason {
      * speculation of the node, null for none): a speculation of JPAI's names the exit.
      */
     public static DeoptReason of(DeoptimizationReason reason, SpeculationLog.Speculation speculation) {
-        Speculation own = Speculation.of(speculation);
+        Speculation own = GraalSpeculations.from(speculation);
         if (own != null) {
             return switch (own) {
                 case HOISTED_BOUNDS_CHECKS -> HOISTED_BOUNDS_CHECK;

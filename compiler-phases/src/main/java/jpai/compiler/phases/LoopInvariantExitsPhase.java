@@ -25,6 +25,7 @@ import jdk.graal.compiler.nodes.calc.IntegerLessThanNode;
 import jdk.graal.compiler.nodes.spi.CoreProviders;
 import jdk.graal.compiler.phases.common.CanonicalizerPhase;
 import jdk.graal.compiler.phases.common.PostRunCanonicalizationPhase;
+import jpai.compiler.GraalSpeculations;
 import jpai.compiler.Speculation;
 
 /**
@@ -168,7 +169,7 @@ public final class LoopInvariantExitsPhase extends PostRunCanonicalizationPhase<
      */
     private static void guardBefore(StructuredGraph graph, LoopBeginNode loop, LogicNode condition, boolean exitWhen, StaticDeoptimizingNode exit, NodeSourcePosition position,
                     boolean speculative) {
-        FixedGuardNode guard = graph.add(speculative ? new FixedGuardNode(condition, exit.getReason(), exit.getAction(), Speculation.HOISTED_LOOP_EXITS.asGraalSpeculation(), exitWhen)
+        FixedGuardNode guard = graph.add(speculative ? new FixedGuardNode(condition, exit.getReason(), exit.getAction(), GraalSpeculations.of(Speculation.HOISTED_LOOP_EXITS), exitWhen)
                         : new FixedGuardNode(condition, exit.getReason(), exit.getAction(), exitWhen));
         guard.setNodeSourcePosition(position);
         graph.addBeforeFixed(loop.forwardEnd(), guard);

@@ -9,6 +9,7 @@ import jdk.graal.compiler.nodes.StructuredGraph;
 import jdk.graal.compiler.phases.BasePhase;
 import jdk.graal.compiler.phases.tiers.HighTierContext;
 import jdk.vm.ci.meta.DeoptimizationReason;
+import jpai.compiler.GraalSpeculations;
 import jpai.compiler.Speculation;
 
 /**
@@ -32,12 +33,12 @@ public final class UntakenBranchesAsSpeculationsPhase extends BasePhase<HighTier
     protected void run(StructuredGraph graph, HighTierContext context) {
         for (DeoptimizeNode exit : graph.getNodes(DeoptimizeNode.TYPE)) {
             if (exit.getReason() == DeoptimizationReason.UnreachedCode) {
-                exit.setSpeculation(Speculation.UNTAKEN_BRANCHES.asGraalSpeculation());
+                exit.setSpeculation(GraalSpeculations.of(Speculation.UNTAKEN_BRANCHES));
             }
         }
         for (FixedGuardNode guard : graph.getNodes(FixedGuardNode.TYPE).snapshot()) {
             if (guard.getReason() == DeoptimizationReason.UnreachedCode) {
-                FixedGuardNode named = graph.add(new FixedGuardNode(guard.getCondition(), guard.getReason(), guard.getAction(), Speculation.UNTAKEN_BRANCHES.asGraalSpeculation(),
+                FixedGuardNode named = graph.add(new FixedGuardNode(guard.getCondition(), guard.getReason(), guard.getAction(), GraalSpeculations.of(Speculation.UNTAKEN_BRANCHES),
                                 guard.isNegated(), guard.getNodeSourcePosition()));
                 graph.replaceFixedWithFixed(guard, named);
             }

@@ -17,6 +17,7 @@ import jdk.vm.ci.meta.JavaKind;
 import jpai.compiler.CapturedValue;
 import jpai.compiler.KernelGraphCompiler;
 import jpai.compiler.KernelSignature;
+import jpai.compiler.GraalSpeculations;
 import jpai.compiler.Speculation;
 import jpai.compiler.Speculations;
 import jpai.compiler.ValueShape;
@@ -45,7 +46,7 @@ class SpeculationsInCompilationTest {
 
     /** Exits (guards and deoptimisations) that carry {@code speculation}. */
     private static long exitsOf(StructuredGraph graph, Speculation speculation) {
-        return graph.getNodes().filter(n -> n instanceof StaticDeoptimizingNode exit && Speculation.of(exit.getSpeculation()) == speculation).count();
+        return graph.getNodes().filter(n -> n instanceof StaticDeoptimizingNode exit && GraalSpeculations.from(exit.getSpeculation()) == speculation).count();
     }
 
     private static long exitsFor(StructuredGraph graph, DeoptimizationReason reason) {
