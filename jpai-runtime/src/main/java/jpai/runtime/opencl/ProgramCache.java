@@ -172,6 +172,7 @@ final class ProgramCache {
 
     private BuiltProgram obtainAlone(KernelSource source) {
         long start = System.nanoTime();
+        ProcessMappings.checkBeforeBuild(); // a loaded binary is mapped as a built one is
         if (disk != null) {
             byte[] binary = disk.load(source, owner.device());
             if (binary != null) {
