@@ -2,7 +2,6 @@ package jpai.runtime.opencl;
 
 import static org.jocl.CL.CL_PROFILING_COMMAND_END;
 import static org.jocl.CL.CL_PROFILING_COMMAND_START;
-import static org.jocl.CL.clGetEventProfilingInfo;
 import static org.jocl.CL.clReleaseEvent;
 import static org.jocl.CL.clRetainEvent;
 import static org.jocl.CL.clWaitForEvents;
@@ -10,8 +9,6 @@ import static org.jocl.CL.clWaitForEvents;
 import java.util.Arrays;
 
 import org.jocl.CLException;
-import org.jocl.Pointer;
-import org.jocl.Sizeof;
 import org.jocl.cl_command_queue;
 import org.jocl.cl_event;
 
@@ -86,10 +83,10 @@ final class LaunchEvents {
         return dependencyCount;
     }
 
-    /** Whether any command has failed ({@code status} and its {@code pointer}: scratch space). */
-    boolean anyFailed(int[] status, Pointer pointer) {
+    /** Whether any command has failed (asked through the calling thread's {@code queries}). */
+    boolean anyFailed(EventQueries queries) {
         for (int i = 0; i < size; i++) {
-            if (DeviceWait.finished(events[i], status, pointer) && status[0] < 0) {
+            if (queries.executionStatus(events[i]) < 0) {
                 return true;
             }
         }
@@ -140,19 +137,15 @@ final class LaunchEvents {
     /** Device nanoseconds spent in the timed commands of {@code kind} (after {@link #await()}). */
     long nanos(Kind kind) {
         long total = 0;
-        long[] start = null;
-        long[] end = null;
+        EventQueries queries = null;
         for (int i = 0; i < size; i++) {
             if (kinds[i] == kind && timed[i]) {
-                if (start == null) {
-                    start = new long[1];
-                    end = new long[1];
+                if (queries == null) {
+                    queries = EventQueries.ofThread();
                 }
-                DriverCalls.count(DriverCalls.Call.GET_EVENT_PROFILING_INFO);
-                clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_START, Sizeof.cl_ulong, Pointer.to(start), null);
-                DriverCalls.count(DriverCalls.Call.GET_EVENT_PROFILING_INFO);
-                clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_END, Sizeof.cl_ulong, Pointer.to(end), null);
-                total += Math.max(0, end[0] - start[0]);
+                long start = queries.profilingTime(events[i], CL_PROFILING_COMMAND_START);
+                long end = queries.profilingTime(events[i], CL_PROFILING_COMMAND_END);
+                total += Math.max(0, end - start);
             }
         }
         return total;
