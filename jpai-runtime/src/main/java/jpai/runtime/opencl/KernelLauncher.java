@@ -54,6 +54,11 @@ import jpai.runtime.profile.Profiler;
  * {@link Thread#interrupt()} ({@link DeviceWait}): it then throws {@link LaunchInterruptedException}
  * and leaves the release of what the commands still use to {@link AbandonedLaunches}.
  *
+ * <p>This runs on every apply, so its common path allocates little: its lists are walked by index
+ * (the JIT does not always remove an iterator), the event queries and the status words use
+ * per-thread direct memory ({@link EventQueries}, {@code STATUS_WORDS}), and what it builds per
+ * launch is what the launch itself needs (the driver's event objects, the result and its profile).
+ *
  * <p>One instance per launch; not thread-safe. Many launches may run at once on one context: each
  * takes a kernel object and a queue of its own, and the context's caches and pools are thread-safe.
  */
@@ -93,7 +98,7 @@ final class KernelLauncher {
     private boolean abandoned;
     private final List<DeviceBuffer> temporaries = new ArrayList<>();
     /** Residencies this launch sent data to or writes, with whether the device copy was newer before. */
-    private final List<Touched> touched = new ArrayList<>();
+    private final List<Touched> touched;
     /**
      * What the launch is doing, for the message of a failure: a fixed phrase, or the binding whose
      * argument is being set (the sentence is made only if something fails; this runs every apply).
@@ -133,6 +138,7 @@ final class KernelLauncher {
         this.context = context;
         this.source = source;
         this.launch = launch;
+        this.touched = new ArrayList<>(launch.bindings().size()); // at most one per binding: never grown
     }
 
     LaunchResult run() {
@@ -203,8 +209,10 @@ final class KernelLauncher {
         List<BufferLeases> leases = new ArrayList<>(sources.size());
         cl_command_queue queue = context.queues().take("a sequence of kernels, the first", sources.get(0).kernelName());
         boolean anyStatus = false;
-        for (KernelLaunch launch : launches) {
-            for (Binding binding : launch.bindings()) {
+        for (int k = 0; k < launches.size(); k++) {
+            KernelLaunch launch = launches.get(k);
+            for (int b = 0; b < launch.bindings().size(); b++) {
+                Binding binding = launch.bindings().get(b);
                 anyStatus |= binding instanceof Status;
             }
         }
@@ -242,7 +250,8 @@ final class KernelLauncher {
                 last.readStatus(sharedStatus, statusWords); // the sequence's last command: its wait covers it
             }
             boolean flushed = false;
-            for (KernelLauncher launcher : launchers) {
+            for (int l = 0; l < launchers.size(); l++) {
+                KernelLauncher launcher = launchers.get(l);
                 current = launcher;
                 launcher.step = "waiting for the device";
                 // one flush, before the first wait that has commands to wait for, submits every launch's commands
@@ -260,7 +269,8 @@ final class KernelLauncher {
             int reason = statusWords == null ? 0 : statusWords.reason();
             int element = statusWords == null ? 0 : statusWords.element();
             List<LaunchResult> results = new ArrayList<>(launchers.size());
-            for (KernelLauncher launcher : launchers) {
+            for (int l = 0; l < launchers.size(); l++) {
+                KernelLauncher launcher = launchers.get(l);
                 if (launcher.status != null) {
                     launcher.status[0] = reason;
                     launcher.status[1] = element;
@@ -274,7 +284,8 @@ final class KernelLauncher {
             }
             return results;
         } catch (CLException e) {
-            for (KernelLauncher launcher : launchers) {
+            for (int l = 0; l < launchers.size(); l++) {
+                KernelLauncher launcher = launchers.get(l);
                 launcher.cleanUpAfterFailure(launcher.program, launcher.kernel, e);
             }
             releaseAfterFailure(context, sharedStatus);
@@ -320,11 +331,13 @@ final class KernelLauncher {
 
     /** Gives back what a sequence's launches hold to the end: their events, program leases, buffer leases and the one queue. */
     private static void releaseSequence(DeviceContext context, cl_command_queue queue, List<KernelLauncher> launchers, List<BufferLeases> leases) {
-        for (KernelLauncher launcher : launchers) {
+        for (int l = 0; l < launchers.size(); l++) {
+            KernelLauncher launcher = launchers.get(l);
             launcher.events.release();
             launcher.program.release();
         }
-        for (BufferLeases lease : leases) {
+        for (int i = 0; i < leases.size(); i++) {
+            BufferLeases lease = leases.get(i);
             lease.close();
         }
         context.queues().giveBack(queue);
@@ -452,7 +465,8 @@ final class KernelLauncher {
             statusWords = words;
             readStatus(statusBuffer, statusWords);
         }
-        for (ReadBack readBack : readBacks) {
+        for (int r = 0; r < readBacks.size(); r++) {
+            ReadBack readBack = readBacks.get(r);
             step = "reading back a written array";
             if (readBack.bytes() > 0) {
                 FaultInjection.check(Fault.TRANSFER);
@@ -464,7 +478,8 @@ final class KernelLauncher {
         }
         if (!launch.keepsResultOnDevice()) {
             step = "bringing the results back";
-            for (Binding binding : launch.bindings()) {
+            for (int b = 0; b < launch.bindings().size(); b++) {
+                Binding binding = launch.bindings().get(b);
                 if (binding instanceof WriteBuffer write) {
                     DeviceResidency.of(context, write.buffer()).copyBack(write.buffer(), events);
                 }
@@ -628,7 +643,8 @@ final class KernelLauncher {
 
     /** Other launches need not wait for this launch's sends any more: it has seen them finish. */
     private void sendsFinished() {
-        for (Touched t : touched) {
+        for (int j = 0; j < touched.size(); j++) {
+            Touched t = touched.get(j);
             if (t.sent() != null) {
                 t.residency().sendFinished(t.sent());
             }
@@ -657,7 +673,8 @@ final class KernelLauncher {
     /** Sets every argument, sending what must be sent; returns the status words to read into, or null. */
     private int[] bindAll(KernelObject kernel) {
         int[] status = null;
-        for (Binding binding : launch.bindings()) {
+        for (int b = 0; b < launch.bindings().size(); b++) {
+            Binding binding = launch.bindings().get(b);
             int index = binding.index();
             stepBinding = binding;
             switch (binding) {
@@ -749,7 +766,8 @@ final class KernelLauncher {
     }
 
     private void markWritten() {
-        for (Binding binding : launch.bindings()) {
+        for (int b = 0; b < launch.bindings().size(); b++) {
+            Binding binding = launch.bindings().get(b);
             if (binding instanceof WriteBuffer write) {
                 DeviceResidency.of(context, write.buffer()).kernelWrote();
             } else if (binding instanceof UpdateBuffer update) {
@@ -772,7 +790,8 @@ final class KernelLauncher {
     }
 
     private void releaseTemporaries() {
-        for (DeviceBuffer buffer : temporaries) {
+        for (int i = 0; i < temporaries.size(); i++) {
+            DeviceBuffer buffer = temporaries.get(i);
             context.bufferPool().release(buffer);
         }
         temporaries.clear();

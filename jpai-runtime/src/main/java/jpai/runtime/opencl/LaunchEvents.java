@@ -36,11 +36,12 @@ final class LaunchEvents {
     }
 
     private final cl_command_queue queue;
-    private cl_event[] events = new cl_event[4];
-    private Kind[] kinds = new Kind[4];
-    private long[] bytes = new long[4];
+    // Room for two events: a launch's kernel and its status read, or a copy; more grow the arrays.
+    private cl_event[] events = new cl_event[2];
+    private Kind[] kinds = new Kind[2];
+    private long[] bytes = new long[2];
     /** Per event: whether the profile times it (not a status word's few bytes: two profiling calls each cost more than they tell). */
-    private boolean[] timed = new boolean[4];
+    private boolean[] timed = new boolean[2];
     private int size;
     /** Retained events of other queues' commands this launch waits for, or null. */
     private cl_event[] dependencies;
