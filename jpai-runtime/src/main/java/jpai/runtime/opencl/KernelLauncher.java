@@ -96,7 +96,8 @@ final class KernelLauncher {
     private LaunchEvents events;
     /** The thread stopped waiting (interrupted): what the launch holds is released when the device has finished. */
     private boolean abandoned;
-    private final List<DeviceBuffer> temporaries = new ArrayList<>();
+    /** Pool buffers holding copies of captured Java arrays, given back after the launch; made by the first (most launches have none). */
+    private List<DeviceBuffer> temporaries = List.of();
     /** Residencies this launch sent data to or writes, with whether the device copy was newer before. */
     private final List<Touched> touched;
     /**
@@ -129,7 +130,8 @@ final class KernelLauncher {
     private record ReadBack(DeviceBuffer buffer, ByteBuffer target, long bytes) {
     }
 
-    private final List<ReadBack> readBacks = new ArrayList<>();
+    /** Made by the first (most launches write no Java array). */
+    private List<ReadBack> readBacks = List.of();
 
     private record Touched(DeviceResidency residency, boolean wasDeviceNewer, cl_event sent) {
     }
@@ -164,7 +166,7 @@ final class KernelLauncher {
             program.release();
             throw e;
         }
-        events = new LaunchEvents(queue);
+        events = LaunchEvents.take(queue);
         try {
             StatusWords statusWords = enqueue(STATUS_WORDS.get());
             step = "waiting for the device";
@@ -184,6 +186,7 @@ final class KernelLauncher {
         } finally {
             if (!abandoned) {
                 events.release();
+                events.recycle(); // waited for: nothing refers to them now
                 context.queues().giveBack(queue);
                 program.release();
             }
@@ -226,7 +229,7 @@ final class KernelLauncher {
                 current = launcher;
                 leases.add(LaunchLeases.of(launches.get(i)));
                 launcher.prepare();
-                launcher.events = new LaunchEvents(queue);
+                launcher.events = LaunchEvents.take(queue);
                 launchers.add(launcher);
                 if (anyStatus && sharedStatus == null) {
                     launcher.step = "preparing the status buffer";
@@ -302,6 +305,9 @@ final class KernelLauncher {
         } finally {
             if (!abandoned) {
                 releaseSequence(context, queue, launchers, leases);
+                for (int l = 0; l < launchers.size(); l++) {
+                    launchers.get(l).events.recycle(); // waited for: nothing refers to them now
+                }
             }
         }
     }
@@ -515,9 +521,8 @@ final class KernelLauncher {
             return local;
         }
         long[] fitted = local.clone();
-        long[] perDimension = context.maxWorkItemSizes();
         for (int d = 0; d < fitted.length; d++) {
-            while (fitted[d] > perDimension[d] && fitted[d] % 2 == 0) {
+            while (fitted[d] > context.maxWorkItemSize(d) && fitted[d] % 2 == 0) {
                 fitted[d] /= 2;
             }
         }
@@ -689,6 +694,9 @@ final class KernelLauncher {
                 case ReadArray array -> kernel.setBuffer(index, sentArray(array.array()).memory());
                 case ReadWriteArray array -> {
                     DeviceBuffer buffer = sentArray(array.array());
+                    if (readBacks.isEmpty()) {
+                        readBacks = new ArrayList<>();
+                    }
                     readBacks.add(new ReadBack(buffer, array.readBack(), ArrayData.byteSize(array.array())));
                     kernel.setBuffer(index, buffer.memory());
                 }
@@ -761,6 +769,9 @@ final class KernelLauncher {
 
     private DeviceBuffer temporary(long bytes) {
         DeviceBuffer buffer = context.bufferPool().acquire(Math.max(1, bytes));
+        if (temporaries.isEmpty()) {
+            temporaries = new ArrayList<>();
+        }
         temporaries.add(buffer);
         return buffer;
     }
@@ -794,7 +805,7 @@ final class KernelLauncher {
             DeviceBuffer buffer = temporaries.get(i);
             context.bufferPool().release(buffer);
         }
-        temporaries.clear();
+        temporaries = List.of();
     }
 
     /**

@@ -25,6 +25,11 @@ import org.jocl.cl_event;
  *
  * <p>Not thread-safe: one per launch, used by the launching thread (or, when that thread stopped
  * waiting, by the one that releases the abandoned launch: {@link AbandonedLaunches}).
+ *
+ * <p>Reused: a thread keeps a few released ones ({@link #take}, {@link #recycle()}), so that an
+ * apply does not allocate its events' arrays again (a map apply and the read of its result each
+ * had one). Only the thread that took one and saw its commands finish recycles it; an abandoned
+ * launch's are left to the garbage collector.
  */
 final class LaunchEvents {
 
@@ -35,7 +40,16 @@ final class LaunchEvents {
         DEVICE_TO_DEVICE
     }
 
-    private final cl_command_queue queue;
+    /** A thread's released instances, at most {@value #SPARES_PER_THREAD} (a reduction's sequence uses one per pass). */
+    private static final ThreadLocal<Spares> SPARES = ThreadLocal.withInitial(Spares::new);
+    private static final int SPARES_PER_THREAD = 4;
+
+    private static final class Spares {
+        final LaunchEvents[] kept = new LaunchEvents[SPARES_PER_THREAD];
+        int count;
+    }
+
+    private cl_command_queue queue;
     // Room for two events: a launch's kernel and its status read, or a copy; more grow the arrays.
     private cl_event[] events = new cl_event[2];
     private Kind[] kinds = new Kind[2];
@@ -47,8 +61,35 @@ final class LaunchEvents {
     private cl_event[] dependencies;
     private int dependencyCount;
 
-    LaunchEvents(cl_command_queue queue) {
+    private LaunchEvents(cl_command_queue queue) {
         this.queue = queue;
+    }
+
+    /** Events for commands on {@code queue}: one this thread recycled, or a new one. */
+    static LaunchEvents take(cl_command_queue queue) {
+        Spares spares = SPARES.get();
+        if (spares.count == 0) {
+            return new LaunchEvents(queue);
+        }
+        LaunchEvents events = spares.kept[--spares.count];
+        spares.kept[spares.count] = null;
+        events.queue = queue;
+        return events;
+    }
+
+    /**
+     * Keeps this (released: {@link #release()}) for the calling thread's next {@link #take}. Only
+     * when nothing else refers to it any more: not an abandoned launch's.
+     */
+    void recycle() {
+        if (size != 0 || dependencyCount != 0) {
+            throw new IllegalStateException("recycling launch events that were not released");
+        }
+        queue = null;
+        Spares spares = SPARES.get();
+        if (spares.count < SPARES_PER_THREAD) {
+            spares.kept[spares.count++] = this;
+        }
     }
 
     /** The queue this launch's commands go to. */
