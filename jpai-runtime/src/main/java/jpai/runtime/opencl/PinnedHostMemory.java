@@ -131,7 +131,7 @@ final class PinnedHostMemory implements HostMemory {
     }
 
     private synchronized PinnedBlock takeIdle(long capacity) {
-        ArrayDeque<PinnedBlock> free = idle.get(capacity);
+        ArrayDeque<PinnedBlock> free = idle.get(SizeClasses.key(capacity));
         if (free == null || free.isEmpty()) {
             return null;
         }
@@ -147,7 +147,7 @@ final class PinnedHostMemory implements HostMemory {
         List<PinnedBlock> toFree = new ArrayList<>();
         boolean kept = false;
         synchronized (this) {
-            ArrayDeque<PinnedBlock> free = idle.computeIfAbsent(block.capacity(), c -> new ArrayDeque<>());
+            ArrayDeque<PinnedBlock> free = idle.computeIfAbsent(SizeClasses.key(block.capacity()), c -> new ArrayDeque<>());
             if (!closed && !owner.isLost() && block.capacity() <= MAX_IDLE_BYTES && free.size() < MAX_IDLE_PER_CLASS) {
                 for (Iterator<Map.Entry<Long, ArrayDeque<PinnedBlock>>> classes = idle.entrySet().iterator(); idleBytes + block.capacity() > MAX_IDLE_BYTES && classes.hasNext();) {
                     ArrayDeque<PinnedBlock> other = classes.next().getValue();
