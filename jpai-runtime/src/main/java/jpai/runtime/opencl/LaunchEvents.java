@@ -57,6 +57,12 @@ final class LaunchEvents {
     /** Per event: whether the profile times it (not a status word's few bytes: two profiling calls each cost more than they tell). */
     private boolean[] timed = new boolean[2];
     private int size;
+    private static final cl_event[] NO_EVENTS = {};
+    /**
+     * The events as {@code clWaitForEvents} is given them, an array of exactly their number: kept,
+     * so that a recycled instance waiting for as many commands as last time makes no array.
+     */
+    private cl_event[] waitArray = NO_EVENTS;
     /** Retained events of other queues' commands this launch waits for, or null. */
     private cl_event[] dependencies;
     private int dependencyCount;
@@ -172,7 +178,19 @@ final class LaunchEvents {
     void await() {
         if (size > 0) {
             DriverCalls.count(DriverCalls.Call.WAIT_FOR_EVENTS);
-            clWaitForEvents(size, size == events.length ? events : Arrays.copyOf(events, size));
+            if (size == events.length) {
+                clWaitForEvents(size, events);
+                return;
+            }
+            if (waitArray.length != size) {
+                waitArray = new cl_event[size];
+            }
+            System.arraycopy(events, 0, waitArray, 0, size);
+            try {
+                clWaitForEvents(size, waitArray);
+            } finally {
+                Arrays.fill(waitArray, null); // released events must not stay reachable from a kept instance
+            }
         }
     }
 
