@@ -21,11 +21,14 @@ public enum ElementType implements DataType {
     private final Class<?> boxClass;
     private final Class<?> primitiveClass;
     private final ValueLayout layout;
+    /** {@link #components()}, made once: arrays ask for it on every apply. */
+    private final java.util.List<ElementType> components;
 
     ElementType(Class<?> boxClass, Class<?> primitiveClass, ValueLayout layout) {
         this.boxClass = boxClass;
         this.primitiveClass = primitiveClass;
         this.layout = layout;
+        this.components = java.util.List.of(this);
     }
 
     /** The primitive class ({@code float.class} for {@link #FLOAT}). */
@@ -40,7 +43,7 @@ public enum ElementType implements DataType {
 
     @Override
     public java.util.List<ElementType> components() {
-        return java.util.List.of(this);
+        return components;
     }
 
     @Override

@@ -21,6 +21,11 @@ public final class Speculations {
     public static final Speculations WITHOUT_PROFILE = ALL.without(Speculation.UNTAKEN_BRANCHES);
 
     private final Set<Speculation> allowed;
+    /**
+     * {@link #without} each speculation, by ordinal, made on first use: the runtime's cache asks on
+     * every apply. A race makes two equal sets, either of which does (they are immutable).
+     */
+    private final Speculations[] withoutOne = new Speculations[Speculation.values().length];
 
     private Speculations(Set<Speculation> allowed) {
         this.allowed = Set.copyOf(allowed);
@@ -36,10 +41,16 @@ public final class Speculations {
         if (!allows(failed)) {
             return this;
         }
+        Speculations known = withoutOne[failed.ordinal()];
+        if (known != null) {
+            return known;
+        }
         EnumSet<Speculation> rest = EnumSet.noneOf(Speculation.class);
         rest.addAll(allowed);
         rest.remove(failed);
-        return rest.isEmpty() ? NONE : new Speculations(rest);
+        Speculations made = rest.isEmpty() ? NONE : new Speculations(rest);
+        withoutOne[failed.ordinal()] = made;
+        return made;
     }
 
     /** Whether every speculation these allow, {@code other} allows too (none of them was left out since). */

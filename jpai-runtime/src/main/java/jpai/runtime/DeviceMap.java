@@ -1,6 +1,7 @@
 package jpai.runtime;
 
 import java.util.Arrays;
+import java.util.List;
 
 import jpai.PArray;
 import jpai.runtime.device.DeviceChoice;
@@ -49,8 +50,11 @@ final class DeviceMap {
         long maxGroup = Long.highestOneBit(Math.min(LARGEST_WORK_GROUP, context.device().maxWorkGroupSize()));
         KernelBinding binding = new KernelBinding(compiled).common(input).outputs(output);
         // A tiled kernel was written for one work-group size (its __local tiles): exactly that, never shrunk.
-        long[] required = compiled.kernel().requiredLocalSize().stream().mapToLong(Long::longValue).toArray();
-        long group = Arrays.stream(required).reduce(1, Math::multiplyExact);
+        long[] required = requiredLocalSizes(compiled.kernel().requiredLocalSize());
+        long group = 1;
+        for (long size : required) {
+            group = Math.multiplyExact(group, size);
+        }
         if (group > context.device().maxWorkGroupSize()) {
             throw new OpenCLRuntimeException("its kernel reads through __local tiles in work-groups of " + group + " work-items, more than the device's "
                             + context.device().maxWorkGroupSize() + " (-Djpai.tiling=false makes kernels without tiles)");
@@ -93,6 +97,20 @@ final class DeviceMap {
         long outerLocal = local[dimensions - 1];
         long rowsPerEnqueue = Math.max(outerLocal, maxWorkItemsPerEnqueue() / slab / outerLocal * outerLocal);
         launch.globalSize(global).localSize(local).perEnqueue(rowsPerEnqueue);
+    }
+
+    private static final long[] NO_REQUIRED_SIZE = {};
+
+    /** The kernel's {@code reqd_work_group_size}, or an empty array: plain loops, as this runs on every apply (no stream pipeline per apply). */
+    private static long[] requiredLocalSizes(List<Long> required) {
+        if (required.isEmpty()) {
+            return NO_REQUIRED_SIZE;
+        }
+        long[] sizes = new long[required.size()];
+        for (int d = 0; d < sizes.length; d++) {
+            sizes[d] = required.get(d);
+        }
+        return sizes;
     }
 
     static long roundUp(long value, long multiple) {

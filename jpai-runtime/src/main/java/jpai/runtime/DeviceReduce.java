@@ -59,8 +59,8 @@ final class DeviceReduce {
         // jpai.reduce.workGroup: tests show that the result does not depend on it
         long requested = Math.max(1, Long.getLong("jpai.reduce.workGroup", WORK_GROUP));
         long elementBytes = 0;
-        for (JavaKind kind : KernelShapes.kinds(type)) {
-            elementBytes += Math.max(1, kind.getByteCount());
+        for (int c = 0; c < type.components().size(); c++) { // no list of kinds per apply
+            elementBytes += Math.max(1, KernelShapes.kind(type.components().get(c)).getByteCount());
         }
         // the first pass's tile must fit in local memory, with room for what the compiler keeps there
         long tileFits = (context.device().localMemoryBytes() - LOCAL_MEMORY_RESERVE) / (localSlotsPerWorkItem(CombiningTree.LEAF) * elementBytes);
@@ -72,9 +72,10 @@ final class DeviceReduce {
                             + (requested < 2 ? ", and jpai.reduce.workGroup asks for " + requested : ""));
         }
         // Every pass's partial results, allocated now: all passes are enqueued before the one wait.
-        List<PArray<?>> passResults = new ArrayList<>();
-        List<KernelSource> sources = new ArrayList<>();
-        List<KernelLaunch> launches = new ArrayList<>();
+        // Room for the passes of up to localSize^3 * LEAF elements (two or three passes, mostly): grown beyond.
+        List<PArray<?>> passResults = new ArrayList<>(3);
+        List<KernelSource> sources = new ArrayList<>(3);
+        List<KernelLaunch> launches = new ArrayList<>(3);
         try {
             KernelCache.Compiled kernel = first;
             PArray<?> elements = input;
@@ -99,8 +100,8 @@ final class DeviceReduce {
                 leafWidth = 1;
             }
             List<LaunchResult> results = context.launchSequence(sources, launches);
-            for (LaunchResult result : results) {
-                KernelBinding.checkStatus(result);
+            for (int r = 0; r < results.size(); r++) {
+                KernelBinding.checkStatus(results.get(r));
             }
             @SuppressWarnings("unchecked")
             T value = (T) passResults.get(passResults.size() - 1).get(0);

@@ -51,7 +51,8 @@ public final class BufferLeases implements AutoCloseable {
     @Override
     public void close() {
         RuntimeException failure = null;
-        for (ComponentBuffer buffer : leased) {
+        for (int i = 0; i < leased.size(); i++) {
+            ComponentBuffer buffer = leased.get(i);
             try {
                 buffer.releaseLease();
             } catch (RuntimeException e) {

@@ -68,9 +68,18 @@ final class CommandQueues {
     /**
      * A queue with nothing in flight, lent to the caller until {@link #giveBack}.
      *
+     * @param forWhat what the queue is for, as the message of an interrupt names it ("a copy to the device")
      * @throws LaunchInterruptedException if the thread is interrupted while every queue is lent
      */
     cl_command_queue take(String forWhat) {
+        return take(forWhat, null);
+    }
+
+    /**
+     * {@link #take(String)} for {@code forWhat} named {@code name} ("kernel", "map_f"): the two are
+     * joined only for the message of an interrupt, not on every launch.
+     */
+    cl_command_queue take(String forWhat, String name) {
         synchronized (this) {
             while (true) {
                 if (closed) {
@@ -89,7 +98,7 @@ final class CommandQueues {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt(); // kept: the caller's code may test it too
                     throw new LaunchInterruptedException("interrupted while waiting for one of the device's " + limit + " command queues (-D" + JpaiOptions.QUEUES
-                            + ") to run " + forWhat + "; nothing of it was started");
+                            + ") to run " + (name == null ? forWhat : forWhat + " " + name) + "; nothing of it was started");
                 }
             }
         }

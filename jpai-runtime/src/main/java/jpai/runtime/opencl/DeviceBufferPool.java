@@ -52,7 +52,7 @@ final class DeviceBufferPool {
             capacity = Math.max(1, bytes); // the rounding must not push a legal size over the device's limit
         }
         synchronized (this) {
-            ArrayDeque<DeviceBuffer> free = idle.get(capacity);
+            ArrayDeque<DeviceBuffer> free = idle.get(SizeClasses.key(capacity));
             if (free != null && !free.isEmpty()) {
                 idleBytes -= capacity;
                 return free.pop();
@@ -73,7 +73,7 @@ final class DeviceBufferPool {
     void release(DeviceBuffer buffer) {
         synchronized (this) {
             if (!closed && !owner.isLost() && idleBytes + buffer.capacity() <= maxIdleBytes) {
-                ArrayDeque<DeviceBuffer> free = idle.computeIfAbsent(buffer.capacity(), c -> new ArrayDeque<>());
+                ArrayDeque<DeviceBuffer> free = idle.computeIfAbsent(SizeClasses.key(buffer.capacity()), c -> new ArrayDeque<>());
                 if (free.size() < MAX_IDLE_PER_CLASS) {
                     free.push(buffer);
                     idleBytes += buffer.capacity();

@@ -117,13 +117,22 @@ public final class DeviceContext {
      * first three dimensions (dimension 0 first), read from the driver once.
      */
     public long[] maxWorkItemSizes() {
+        return knownMaxWorkItemSizes().clone();
+    }
+
+    /** The device's most work-items of a group in {@code dimension}, with no copy of the sizes (a launcher asks on every apply). */
+    long maxWorkItemSize(int dimension) {
+        return knownMaxWorkItemSizes()[dimension];
+    }
+
+    private long[] knownMaxWorkItemSizes() {
         long[] known = maxWorkItemSizes;
         if (known == null) {
             long[] sizes = new long[KernelLaunch.MAX_DIMENSIONS];
             clGetDeviceInfo(device.deviceId(), CL_DEVICE_MAX_WORK_ITEM_SIZES, (long) Sizeof.size_t * sizes.length, Pointer.to(sizes), null);
             maxWorkItemSizes = known = sizes;
         }
-        return known.clone();
+        return known;
     }
 
     /**
@@ -160,7 +169,7 @@ public final class DeviceContext {
         checkUsable();
         DeviceResidency residency = DeviceResidency.of(this, buffer);
         cl_command_queue queue = queues.take("a copy to the device");
-        LaunchEvents events = new LaunchEvents(queue);
+        LaunchEvents events = LaunchEvents.take(queue);
         try {
             cl_event sent = residency.prepareForKernelRead(buffer, events);
             events.await(); // a transfer only: not worth handing over to another thread on an interrupt
@@ -173,6 +182,7 @@ public final class DeviceContext {
             throw failure("sending a buffer of " + buffer.byteSize() + " bytes", e);
         } finally {
             events.release();
+            events.recycle(); // waited for: nothing refers to them now
             queues.giveBack(queue);
         }
     }

@@ -209,7 +209,7 @@ final class DeviceResidency implements DeviceMirror {
         if (bytes == 0) {
             return;
         }
-        LaunchEvents events = new LaunchEvents(queue);
+        LaunchEvents events = LaunchEvents.take(queue);
         try {
             dependOnPendingWrite(events);
             cl_event[] after = events.waitList();
@@ -218,6 +218,7 @@ final class DeviceResidency implements DeviceMirror {
             events.await();
         } finally {
             events.release();
+            events.recycle(); // waited for: nothing refers to them now
         }
     }
 
@@ -249,7 +250,7 @@ final class DeviceResidency implements DeviceMirror {
             throw new IllegalStateException("this array's data was computed on " + context.device().name()
                     + ", which has been lost (" + context.lostReason() + "); compute it again");
         }
-        LaunchEvents events = new LaunchEvents(queue);
+        LaunchEvents events = LaunchEvents.take(queue);
         try {
             try {
                 dependOnPendingWrite(events);
@@ -265,6 +266,7 @@ final class DeviceResidency implements DeviceMirror {
             throw context.failure("bringing an array's data back to the host", e);
         } finally {
             events.release();
+            events.recycle(); // waited for: nothing refers to them now
         }
         deviceNewer = false;
         deviceVersion = host.hostVersion();
@@ -289,7 +291,7 @@ final class DeviceResidency implements DeviceMirror {
         if (!deviceNewer) {
             return false;
         }
-        LaunchEvents events = new LaunchEvents(queue);
+        LaunchEvents events = LaunchEvents.take(queue);
         try {
             dependOnPendingWrite(events);
             context.transfers().toHost(buffer.memory(), offset, target, events);
@@ -299,6 +301,7 @@ final class DeviceResidency implements DeviceMirror {
             throw context.failure("reading one element of an array on the device", e);
         } finally {
             events.release();
+            events.recycle(); // waited for: nothing refers to them now
         }
     }
 

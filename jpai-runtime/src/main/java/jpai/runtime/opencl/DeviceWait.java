@@ -1,14 +1,10 @@
 package jpai.runtime.opencl;
 
 import static org.jocl.CL.CL_COMPLETE;
-import static org.jocl.CL.CL_EVENT_COMMAND_EXECUTION_STATUS;
 import static org.jocl.CL.clFlush;
-import static org.jocl.CL.clGetEventInfo;
 
 import java.util.concurrent.locks.LockSupport;
 
-import org.jocl.Pointer;
-import org.jocl.Sizeof;
 import org.jocl.cl_event;
 
 /**
@@ -82,14 +78,13 @@ final class DeviceWait {
             DriverCalls.count(DriverCalls.Call.FLUSH);
             clFlush(events.queue()); // submitted now: a command never flushed would never complete
         }
-        int[] status = new int[1];
-        Pointer statusPointer = Pointer.to(status); // one for all polls: a poll allocates nothing
+        EventQueries queries = EventQueries.ofThread(); // a poll allocates nothing
         long spinEnd = System.nanoTime() + SPIN_NANOS;
         do {
             if (Thread.currentThread().isInterrupted()) {
                 return false;
             }
-            if (finished(last, status, statusPointer)) {
+            if (finished(last, queries)) {
                 return true;
             }
             Thread.onSpinWait();
@@ -107,12 +102,12 @@ final class DeviceWait {
                 if (Thread.currentThread().isInterrupted()) {
                     return false;
                 }
-                if (finished(last, status, statusPointer)) {
+                if (finished(last, queries)) {
                     return true;
                 }
                 Thread.onSpinWait();
             } while (System.nanoTime() < pollEnd);
-            if (events.anyFailed(status, statusPointer)) {
+            if (events.anyFailed(queries)) {
                 return true;
             }
         }
@@ -124,16 +119,14 @@ final class DeviceWait {
             if (Thread.currentThread().isInterrupted()) {
                 return false;
             }
-            if (finished(last, status, statusPointer) || events.anyFailed(status, statusPointer)) {
+            if (finished(last, queries) || events.anyFailed(queries)) {
                 return true;
             }
         }
     }
 
-    /** Whether {@code event}'s command completed or failed (a negative status), read into {@code status} through {@code pointer}. */
-    static boolean finished(cl_event event, int[] status, Pointer pointer) {
-        DriverCalls.count(DriverCalls.Call.GET_EVENT_INFO);
-        clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, Sizeof.cl_int, pointer, null);
-        return status[0] <= CL_COMPLETE;
+    /** Whether {@code event}'s command completed or failed (a negative status). */
+    private static boolean finished(cl_event event, EventQueries queries) {
+        return queries.executionStatus(event) <= CL_COMPLETE;
     }
 }

@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
+import org.jocl.Pointer;
+
 import jdk.vm.ci.meta.JavaKind;
 import jpai.runtime.memory.ComponentBuffer;
 
@@ -55,6 +57,31 @@ public final class KernelLaunch {
     }
 
     record Scalar(int index, JavaKind kind, Object value) implements Binding {
+        /** The argument's size in bytes ({@code boolean} is one byte). */
+        long byteSize() {
+            return switch (kind) {
+                case Boolean, Byte -> 1;
+                case Short, Char -> 2;
+                case Int, Float -> 4;
+                case Long, Double -> 8;
+                default -> throw new IllegalArgumentException("no scalar argument of kind " + kind);
+            };
+        }
+
+        /** A JOCL pointer to the value as the kernel takes it (made only when the argument changed). */
+        Pointer pointer() {
+            return switch (kind) {
+                case Boolean -> Pointer.to(new byte[] {(byte) (((Boolean) value) ? 1 : 0)});
+                case Byte -> Pointer.to(new byte[] {(Byte) value});
+                case Short -> Pointer.to(new short[] {(Short) value});
+                case Char -> Pointer.to(new char[] {(Character) value});
+                case Int -> Pointer.to(new int[] {(Integer) value});
+                case Float -> Pointer.to(new float[] {(Float) value});
+                case Long -> Pointer.to(new long[] {(Long) value});
+                case Double -> Pointer.to(new double[] {(Double) value});
+                default -> throw new IllegalArgumentException("no scalar argument of kind " + kind);
+            };
+        }
     }
 
     record Local(int index, long bytes) implements Binding {
@@ -256,7 +283,14 @@ public final class KernelLaunch {
      * before a global size is given.
      */
     long globalSize() {
-        return globalSizes == null ? -1 : Arrays.stream(globalSizes).reduce(1, Math::multiplyExact);
+        if (globalSizes == null) {
+            return -1;
+        }
+        long product = 1;
+        for (long size : globalSizes) { // a loop, not a stream: this runs on every apply
+            product = Math.multiplyExact(product, size);
+        }
+        return product;
     }
 
     /** The global sizes per dimension, or null if none were given. */

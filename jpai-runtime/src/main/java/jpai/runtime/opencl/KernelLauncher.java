@@ -54,6 +54,11 @@ import jpai.runtime.profile.Profiler;
  * {@link Thread#interrupt()} ({@link DeviceWait}): it then throws {@link LaunchInterruptedException}
  * and leaves the release of what the commands still use to {@link AbandonedLaunches}.
  *
+ * <p>This runs on every apply, so its common path allocates little: its lists are walked by index
+ * (the JIT does not always remove an iterator), the event queries and the status words use
+ * per-thread direct memory ({@link EventQueries}, {@code STATUS_WORDS}), and what it builds per
+ * launch is what the launch itself needs (the driver's event objects, the result and its profile).
+ *
  * <p>One instance per launch; not thread-safe. Many launches may run at once on one context: each
  * takes a kernel object and a queue of its own, and the context's caches and pools are thread-safe.
  */
@@ -63,7 +68,26 @@ final class KernelLauncher {
      * Where a non-blocking status read lands: direct memory, which the driver may write after the
      * call returns; one per thread, since a thread runs one launch at a time.
      */
-    private static final ThreadLocal<ByteBuffer> STATUS_WORDS = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(2 * Sizeof.cl_int).order(ByteOrder.nativeOrder()));
+    private static final ThreadLocal<StatusWords> STATUS_WORDS = ThreadLocal.withInitial(StatusWords::new);
+
+    /** Two status ints of direct memory and the JOCL pointer to them, made once per thread (a pointer per read would cost three objects per launch). */
+    private record StatusWords(ByteBuffer words, Pointer pointer) {
+        StatusWords(ByteBuffer words) {
+            this(words, Pointer.to(words));
+        }
+
+        StatusWords() {
+            this(ByteBuffer.allocateDirect((int) StatusBuffers.BYTES).order(ByteOrder.nativeOrder()));
+        }
+
+        int reason() {
+            return words.getInt(0);
+        }
+
+        int element() {
+            return words.getInt(Sizeof.cl_int);
+        }
+    }
 
     private final DeviceContext context;
     private final KernelSource source;
@@ -72,9 +96,10 @@ final class KernelLauncher {
     private LaunchEvents events;
     /** The thread stopped waiting (interrupted): what the launch holds is released when the device has finished. */
     private boolean abandoned;
-    private final List<DeviceBuffer> temporaries = new ArrayList<>();
+    /** Pool buffers holding copies of captured Java arrays, given back after the launch; made by the first (most launches have none). */
+    private List<DeviceBuffer> temporaries = List.of();
     /** Residencies this launch sent data to or writes, with whether the device copy was newer before. */
-    private final List<Touched> touched = new ArrayList<>();
+    private final List<Touched> touched;
     /**
      * What the launch is doing, for the message of a failure: a fixed phrase, or the binding whose
      * argument is being set (the sentence is made only if something fails; this runs every apply).
@@ -105,7 +130,8 @@ final class KernelLauncher {
     private record ReadBack(DeviceBuffer buffer, ByteBuffer target, long bytes) {
     }
 
-    private final List<ReadBack> readBacks = new ArrayList<>();
+    /** Made by the first (most launches write no Java array). */
+    private List<ReadBack> readBacks = List.of();
 
     private record Touched(DeviceResidency residency, boolean wasDeviceNewer, cl_event sent) {
     }
@@ -114,6 +140,7 @@ final class KernelLauncher {
         this.context = context;
         this.source = source;
         this.launch = launch;
+        this.touched = new ArrayList<>(launch.bindings().size()); // at most one per binding: never grown
     }
 
     LaunchResult run() {
@@ -134,14 +161,14 @@ final class KernelLauncher {
         prepare();
         cl_command_queue queue;
         try {
-            queue = context.queues().take("kernel " + source.kernelName());
+            queue = context.queues().take("kernel", source.kernelName());
         } catch (RuntimeException e) {
             program.release();
             throw e;
         }
-        events = new LaunchEvents(queue);
+        events = LaunchEvents.take(queue);
         try {
-            ByteBuffer statusWords = enqueue(STATUS_WORDS.get());
+            StatusWords statusWords = enqueue(STATUS_WORDS.get());
             step = "waiting for the device";
             if (!DeviceWait.await(events, program.expectedDeviceNanos(launch.globalSize()))) {
                 abandon(program, leases, statusWords);
@@ -159,6 +186,7 @@ final class KernelLauncher {
         } finally {
             if (!abandoned) {
                 events.release();
+                events.recycle(); // waited for: nothing refers to them now
                 context.queues().giveBack(queue);
                 program.release();
             }
@@ -182,24 +210,26 @@ final class KernelLauncher {
         long start = System.nanoTime();
         List<KernelLauncher> launchers = new ArrayList<>(sources.size());
         List<BufferLeases> leases = new ArrayList<>(sources.size());
-        cl_command_queue queue = context.queues().take("a sequence of " + sources.size() + " kernels");
+        cl_command_queue queue = context.queues().take("a sequence of kernels, the first", sources.get(0).kernelName());
         boolean anyStatus = false;
-        for (KernelLaunch launch : launches) {
-            for (Binding binding : launch.bindings()) {
+        for (int k = 0; k < launches.size(); k++) {
+            KernelLaunch launch = launches.get(k);
+            for (int b = 0; b < launch.bindings().size(); b++) {
+                Binding binding = launch.bindings().get(b);
                 anyStatus |= binding instanceof Status;
             }
         }
         boolean abandoned = false;
         KernelLauncher current = null;
         DeviceBuffer sharedStatus = null;
-        ByteBuffer statusWords = null;
+        StatusWords statusWords = null;
         try {
             for (int i = 0; i < sources.size(); i++) {
                 KernelLauncher launcher = new KernelLauncher(context, sources.get(i), launches.get(i));
                 current = launcher;
                 leases.add(LaunchLeases.of(launches.get(i)));
                 launcher.prepare();
-                launcher.events = new LaunchEvents(queue);
+                launcher.events = LaunchEvents.take(queue);
                 launchers.add(launcher);
                 if (anyStatus && sharedStatus == null) {
                     launcher.step = "preparing the status buffer";
@@ -223,7 +253,8 @@ final class KernelLauncher {
                 last.readStatus(sharedStatus, statusWords); // the sequence's last command: its wait covers it
             }
             boolean flushed = false;
-            for (KernelLauncher launcher : launchers) {
+            for (int l = 0; l < launchers.size(); l++) {
+                KernelLauncher launcher = launchers.get(l);
                 current = launcher;
                 launcher.step = "waiting for the device";
                 // one flush, before the first wait that has commands to wait for, submits every launch's commands
@@ -238,10 +269,11 @@ final class KernelLauncher {
                     throw launcher.interrupted();
                 }
             }
-            int reason = statusWords == null ? 0 : statusWords.getInt(0);
-            int element = statusWords == null ? 0 : statusWords.getInt(Sizeof.cl_int);
+            int reason = statusWords == null ? 0 : statusWords.reason();
+            int element = statusWords == null ? 0 : statusWords.element();
             List<LaunchResult> results = new ArrayList<>(launchers.size());
-            for (KernelLauncher launcher : launchers) {
+            for (int l = 0; l < launchers.size(); l++) {
+                KernelLauncher launcher = launchers.get(l);
                 if (launcher.status != null) {
                     launcher.status[0] = reason;
                     launcher.status[1] = element;
@@ -255,7 +287,8 @@ final class KernelLauncher {
             }
             return results;
         } catch (CLException e) {
-            for (KernelLauncher launcher : launchers) {
+            for (int l = 0; l < launchers.size(); l++) {
+                KernelLauncher launcher = launchers.get(l);
                 launcher.cleanUpAfterFailure(launcher.program, launcher.kernel, e);
             }
             releaseAfterFailure(context, sharedStatus);
@@ -272,6 +305,9 @@ final class KernelLauncher {
         } finally {
             if (!abandoned) {
                 releaseSequence(context, queue, launchers, leases);
+                for (int l = 0; l < launchers.size(); l++) {
+                    launchers.get(l).events.recycle(); // waited for: nothing refers to them now
+                }
             }
         }
     }
@@ -301,11 +337,13 @@ final class KernelLauncher {
 
     /** Gives back what a sequence's launches hold to the end: their events, program leases, buffer leases and the one queue. */
     private static void releaseSequence(DeviceContext context, cl_command_queue queue, List<KernelLauncher> launchers, List<BufferLeases> leases) {
-        for (KernelLauncher launcher : launchers) {
+        for (int l = 0; l < launchers.size(); l++) {
+            KernelLauncher launcher = launchers.get(l);
             launcher.events.release();
             launcher.program.release();
         }
-        for (BufferLeases lease : leases) {
+        for (int i = 0; i < leases.size(); i++) {
+            BufferLeases lease = leases.get(i);
             lease.close();
         }
         context.queues().giveBack(queue);
@@ -378,12 +416,12 @@ final class KernelLauncher {
      *
      * @return where the status words will land, or null when the kernel has none
      */
-    private ByteBuffer enqueue(ByteBuffer words) {
+    private StatusWords enqueue(StatusWords words) {
         checkAllBound(program);
         kernel = program.take();
         status = bindAll(kernel);
         long[] global = launch.globalSizes();
-        if (Arrays.stream(global).allMatch(size -> size > 0)) {
+        if (allPositive(global)) {
             step = "enqueuing the kernel";
             FaultInjection.check(Fault.ENQUEUE_KERNEL);
             long[] local = localSizes();
@@ -406,8 +444,11 @@ final class KernelLauncher {
                     globalOffset = new long[dimensions];
                     globalOffset[outermost] = offset;
                 }
-                long[] slab = global.clone();
-                slab[outermost] = Math.min(piece, total - offset);
+                long[] slab = global;
+                if (piece < total) { // a slab of the range: its own sizes (the whole range needs no copy)
+                    slab = global.clone();
+                    slab[outermost] = Math.min(piece, total - offset);
+                }
                 boolean waits = offset == 0 && after != null;
                 DriverCalls.count(DriverCalls.Call.ENQUEUE_KERNEL);
                 clEnqueueNDRangeKernel(events.queue(), kernel.kernel(), dimensions, globalOffset, slab, local,
@@ -425,12 +466,13 @@ final class KernelLauncher {
             kernel = null;
         } // else the sequence gives it back after its last launch (givesBackKernels)
         markWritten();
-        ByteBuffer statusWords = null;
+        StatusWords statusWords = null;
         if (statusBuffer != null) {
             statusWords = words;
             readStatus(statusBuffer, statusWords);
         }
-        for (ReadBack readBack : readBacks) {
+        for (int r = 0; r < readBacks.size(); r++) {
+            ReadBack readBack = readBacks.get(r);
             step = "reading back a written array";
             if (readBack.bytes() > 0) {
                 FaultInjection.check(Fault.TRANSFER);
@@ -442,7 +484,8 @@ final class KernelLauncher {
         }
         if (!launch.keepsResultOnDevice()) {
             step = "bringing the results back";
-            for (Binding binding : launch.bindings()) {
+            for (int b = 0; b < launch.bindings().size(); b++) {
+                Binding binding = launch.bindings().get(b);
                 if (binding instanceof WriteBuffer write) {
                     DeviceResidency.of(context, write.buffer()).copyBack(write.buffer(), events);
                 }
@@ -456,11 +499,11 @@ final class KernelLauncher {
      * non-blocking: the launch's one wait covers it. Its event is counted in the profile's transfers
      * to the host but not timed: two profiling calls for 8 bytes cost more than they tell.
      */
-    private void readStatus(DeviceBuffer buffer, ByteBuffer words) {
+    private void readStatus(DeviceBuffer buffer, StatusWords words) {
         step = "reading the status buffer";
         FaultInjection.check(Fault.TRANSFER);
         DriverCalls.count(DriverCalls.Call.ENQUEUE_TRANSFER);
-        clEnqueueReadBuffer(events.queue(), buffer.memory(), false, 0, StatusBuffers.BYTES, Pointer.to(words), 0, null,
+        clEnqueueReadBuffer(events.queue(), buffer.memory(), false, 0, StatusBuffers.BYTES, words.pointer(), 0, null,
                 events.next(Kind.DEVICE_TO_HOST, StatusBuffers.BYTES, false));
     }
 
@@ -478,16 +521,15 @@ final class KernelLauncher {
             return local;
         }
         long[] fitted = local.clone();
-        long[] perDimension = context.maxWorkItemSizes();
         for (int d = 0; d < fitted.length; d++) {
-            while (fitted[d] > perDimension[d] && fitted[d] % 2 == 0) {
+            while (fitted[d] > context.maxWorkItemSize(d) && fitted[d] % 2 == 0) {
                 fitted[d] /= 2;
             }
         }
         if (launch.localSizesTuned()) {
             WorkGroupShape.shrinkTo(fitted, Long.highestOneBit(Math.max(1, program.maxWorkGroupSize()))); // dimension 0 keeps its width longest
         }
-        while (Arrays.stream(fitted).reduce(1, Math::multiplyExact) > program.maxWorkGroupSize()) {
+        while (product(fitted) > program.maxWorkGroupSize()) {
             int largest = -1;
             for (int d = 0; d < fitted.length; d++) {
                 if (fitted[d] % 2 == 0 && (largest < 0 || fitted[d] > fitted[largest])) {
@@ -499,20 +541,48 @@ final class KernelLauncher {
             }
             fitted[largest] /= 2;
         }
-        if (launch.localSizesTuned() && !program.workGroupTuning().fixedByKernel() && Arrays.stream(fitted).allMatch(size -> Long.bitCount(size) == 1)) {
-            long ceiling = Arrays.stream(fitted).reduce(1, Math::multiplyExact);
+        if (launch.localSizesTuned() && !program.workGroupTuning().fixedByKernel() && allPowersOfTwo(fitted)) {
+            long ceiling = product(fitted);
             workGroupChoice = program.workGroupTuning().choose(launch.globalSize(), ceiling);
             WorkGroupShape.shrinkTo(fitted, workGroupChoice.groupSize());
         }
         return fitted;
     }
 
+    /** Whether every size is positive (plain loops on the apply path: no stream pipelines to allocate). */
+    private static boolean allPositive(long[] sizes) {
+        for (long size : sizes) {
+            if (size <= 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean allPowersOfTwo(long[] sizes) {
+        for (long size : sizes) {
+            if (Long.bitCount(size) != 1) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The work-items of a group of {@code sizes}. */
+    private static long product(long[] sizes) {
+        long product = 1;
+        for (long size : sizes) {
+            product = Math.multiplyExact(product, size);
+        }
+        return product;
+    }
+
     /** After the wait: reads the status, gives back what the launch borrowed, and reports its profile. */
-    private LaunchResult complete(ByteBuffer statusWords, long start) {
+    private LaunchResult complete(StatusWords statusWords, long start) {
         events.await(); // returns at once; reports a failed command as CLException
         if (statusWords != null) {
-            status[0] = statusWords.getInt(0);
-            status[1] = statusWords.getInt(Sizeof.cl_int);
+            status[0] = statusWords.reason();
+            status[1] = statusWords.element();
         }
         if (statusBuffer != null) {
             context.statusBuffers().giveBack(statusBuffer, status[0] != 0 || status[1] != 0);
@@ -552,7 +622,7 @@ final class KernelLauncher {
      * write (leases, temporaries, the status buffer and the status words it is read into, the queue,
      * the program) is released by {@link AbandonedLaunches} once they have finished.
      */
-    private void abandon(BuiltProgram program, BufferLeases leases, ByteBuffer statusWords) {
+    private void abandon(BuiltProgram program, BufferLeases leases, StatusWords statusWords) {
         abandoned = true;
         if (statusWords != null) {
             STATUS_WORDS.remove(); // the driver may still write these words: this thread's next launch gets others
@@ -578,7 +648,8 @@ final class KernelLauncher {
 
     /** Other launches need not wait for this launch's sends any more: it has seen them finish. */
     private void sendsFinished() {
-        for (Touched t : touched) {
+        for (int j = 0; j < touched.size(); j++) {
+            Touched t = touched.get(j);
             if (t.sent() != null) {
                 t.residency().sendFinished(t.sent());
             }
@@ -586,24 +657,29 @@ final class KernelLauncher {
     }
 
     private void checkAllBound(BuiltProgram program) {
-        BitSet bound = new BitSet();
-        for (Binding binding : launch.bindings()) {
-            if (binding.index() >= program.argumentCount()) {
-                throw new IllegalArgumentException("kernel " + source.kernelName() + " has " + program.argumentCount()
-                        + " arguments; argument " + binding.index() + " does not exist");
+        int count = program.argumentCount();
+        List<Binding> bindings = launch.bindings();
+        for (int i = 0; i < bindings.size(); i++) {
+            int index = bindings.get(i).index();
+            if (index >= count) {
+                throw new IllegalArgumentException("kernel " + source.kernelName() + " has " + count + " arguments; argument " + index + " does not exist");
             }
-            bound.set(binding.index());
         }
-        int missing = bound.nextClearBit(0);
-        if (missing < program.argumentCount()) {
-            throw new IllegalArgumentException("argument " + missing + " of kernel " + source.kernelName() + " is not bound");
+        // KernelLaunch binds each index at most once: as many bindings as arguments, all below the count, bind them all
+        if (bindings.size() < count) {
+            BitSet bound = new BitSet(count);
+            for (int i = 0; i < bindings.size(); i++) {
+                bound.set(bindings.get(i).index());
+            }
+            throw new IllegalArgumentException("argument " + bound.nextClearBit(0) + " of kernel " + source.kernelName() + " is not bound");
         }
     }
 
     /** Sets every argument, sending what must be sent; returns the status words to read into, or null. */
     private int[] bindAll(KernelObject kernel) {
         int[] status = null;
-        for (Binding binding : launch.bindings()) {
+        for (int b = 0; b < launch.bindings().size(); b++) {
+            Binding binding = launch.bindings().get(b);
             int index = binding.index();
             stepBinding = binding;
             switch (binding) {
@@ -618,11 +694,14 @@ final class KernelLauncher {
                 case ReadArray array -> kernel.setBuffer(index, sentArray(array.array()).memory());
                 case ReadWriteArray array -> {
                     DeviceBuffer buffer = sentArray(array.array());
+                    if (readBacks.isEmpty()) {
+                        readBacks = new ArrayList<>();
+                    }
                     readBacks.add(new ReadBack(buffer, array.readBack(), ArrayData.byteSize(array.array())));
                     kernel.setBuffer(index, buffer.memory());
                 }
                 case Scalar scalar -> {
-                    kernel.setScalar(index, scalar.value(), ArrayData.scalarSize(scalar.kind()), () -> ArrayData.scalarPointer(scalar.kind(), scalar.value()));
+                    kernel.setScalar(index, scalar);
                 }
                 case Local local -> {
                     kernel.setLocal(index, local.bytes());
@@ -690,12 +769,16 @@ final class KernelLauncher {
 
     private DeviceBuffer temporary(long bytes) {
         DeviceBuffer buffer = context.bufferPool().acquire(Math.max(1, bytes));
+        if (temporaries.isEmpty()) {
+            temporaries = new ArrayList<>();
+        }
         temporaries.add(buffer);
         return buffer;
     }
 
     private void markWritten() {
-        for (Binding binding : launch.bindings()) {
+        for (int b = 0; b < launch.bindings().size(); b++) {
+            Binding binding = launch.bindings().get(b);
             if (binding instanceof WriteBuffer write) {
                 DeviceResidency.of(context, write.buffer()).kernelWrote();
             } else if (binding instanceof UpdateBuffer update) {
@@ -718,10 +801,11 @@ final class KernelLauncher {
     }
 
     private void releaseTemporaries() {
-        for (DeviceBuffer buffer : temporaries) {
+        for (int i = 0; i < temporaries.size(); i++) {
+            DeviceBuffer buffer = temporaries.get(i);
             context.bufferPool().release(buffer);
         }
-        temporaries.clear();
+        temporaries = List.of();
     }
 
     /**
@@ -757,7 +841,7 @@ final class KernelLauncher {
         }
     }
 
-    /** Sizes and JOCL pointers of primitive Java arrays and boxed scalars. */
+    /** Sizes and JOCL pointers of primitive Java arrays. */
     private static final class ArrayData {
         private ArrayData() {
         }
@@ -796,30 +880,6 @@ final class KernelLauncher {
                 bytes[i] = (byte) (values[i] ? 1 : 0);
             }
             return bytes;
-        }
-
-        static long scalarSize(jdk.vm.ci.meta.JavaKind kind) {
-            return switch (kind) {
-                case Boolean, Byte -> 1;
-                case Short, Char -> 2;
-                case Int, Float -> 4;
-                case Long, Double -> 8;
-                default -> throw new IllegalArgumentException("no scalar argument of kind " + kind);
-            };
-        }
-
-        static Pointer scalarPointer(jdk.vm.ci.meta.JavaKind kind, Object value) {
-            return switch (kind) {
-                case Boolean -> Pointer.to(new byte[] {(byte) (((Boolean) value) ? 1 : 0)});
-                case Byte -> Pointer.to(new byte[] {(Byte) value});
-                case Short -> Pointer.to(new short[] {(Short) value});
-                case Char -> Pointer.to(new char[] {(Character) value});
-                case Int -> Pointer.to(new int[] {(Integer) value});
-                case Float -> Pointer.to(new float[] {(Float) value});
-                case Long -> Pointer.to(new long[] {(Long) value});
-                case Double -> Pointer.to(new double[] {(Double) value});
-                default -> throw new IllegalArgumentException("no scalar argument of kind " + kind);
-            };
         }
     }
 }

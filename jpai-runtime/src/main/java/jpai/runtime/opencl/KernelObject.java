@@ -46,14 +46,15 @@ final class KernelObject {
         }
     }
 
-    /** A scalar given as its wrapper; {@code pointer} and {@code size} are used only if it changed. */
-    void setScalar(int index, Object boxedValue, long size, java.util.function.Supplier<Pointer> pointer) {
+    /** A scalar argument, given as its wrapper; its pointer is made only if it changed. */
+    void setScalar(int index, KernelLaunch.Scalar scalar) {
+        Object boxedValue = scalar.value();
         Object last = lastValues[index];
         // Wrapper equals compares bits for Float and Double, so -0.0 and 0.0, or two NaNs, are told apart as needed.
         if (last == null || last.getClass() != boxedValue.getClass() || !last.equals(boxedValue)) {
             lastValues[index] = null;
             DriverCalls.count(DriverCalls.Call.SET_KERNEL_ARG);
-            clSetKernelArg(kernel, index, size, pointer.get());
+            clSetKernelArg(kernel, index, scalar.byteSize(), scalar.pointer());
             lastValues[index] = boxedValue;
         }
     }

@@ -2,7 +2,6 @@ package jpai.runtime.opencl;
 
 import static org.jocl.CL.CL_PROFILING_COMMAND_END;
 import static org.jocl.CL.CL_PROFILING_COMMAND_START;
-import static org.jocl.CL.clGetEventProfilingInfo;
 import static org.jocl.CL.clReleaseEvent;
 import static org.jocl.CL.clRetainEvent;
 import static org.jocl.CL.clWaitForEvents;
@@ -10,8 +9,6 @@ import static org.jocl.CL.clWaitForEvents;
 import java.util.Arrays;
 
 import org.jocl.CLException;
-import org.jocl.Pointer;
-import org.jocl.Sizeof;
 import org.jocl.cl_command_queue;
 import org.jocl.cl_event;
 
@@ -28,6 +25,11 @@ import org.jocl.cl_event;
  *
  * <p>Not thread-safe: one per launch, used by the launching thread (or, when that thread stopped
  * waiting, by the one that releases the abandoned launch: {@link AbandonedLaunches}).
+ *
+ * <p>Reused: a thread keeps a few released ones ({@link #take}, {@link #recycle()}), so that an
+ * apply does not allocate its events' arrays again (a map apply and the read of its result each
+ * had one). Only the thread that took one and saw its commands finish recycles it; an abandoned
+ * launch's are left to the garbage collector.
  */
 final class LaunchEvents {
 
@@ -38,19 +40,62 @@ final class LaunchEvents {
         DEVICE_TO_DEVICE
     }
 
-    private final cl_command_queue queue;
-    private cl_event[] events = new cl_event[4];
-    private Kind[] kinds = new Kind[4];
-    private long[] bytes = new long[4];
+    /** A thread's released instances, at most {@value #SPARES_PER_THREAD} (a reduction's sequence uses one per pass). */
+    private static final ThreadLocal<Spares> SPARES = ThreadLocal.withInitial(Spares::new);
+    private static final int SPARES_PER_THREAD = 4;
+
+    private static final class Spares {
+        final LaunchEvents[] kept = new LaunchEvents[SPARES_PER_THREAD];
+        int count;
+    }
+
+    private cl_command_queue queue;
+    // Room for two events: a launch's kernel and its status read, or a copy; more grow the arrays.
+    private cl_event[] events = new cl_event[2];
+    private Kind[] kinds = new Kind[2];
+    private long[] bytes = new long[2];
     /** Per event: whether the profile times it (not a status word's few bytes: two profiling calls each cost more than they tell). */
-    private boolean[] timed = new boolean[4];
+    private boolean[] timed = new boolean[2];
     private int size;
+    private static final cl_event[] NO_EVENTS = {};
+    /**
+     * The events as {@code clWaitForEvents} is given them, an array of exactly their number: kept,
+     * so that a recycled instance waiting for as many commands as last time makes no array.
+     */
+    private cl_event[] waitArray = NO_EVENTS;
     /** Retained events of other queues' commands this launch waits for, or null. */
     private cl_event[] dependencies;
     private int dependencyCount;
 
-    LaunchEvents(cl_command_queue queue) {
+    private LaunchEvents(cl_command_queue queue) {
         this.queue = queue;
+    }
+
+    /** Events for commands on {@code queue}: one this thread recycled, or a new one. */
+    static LaunchEvents take(cl_command_queue queue) {
+        Spares spares = SPARES.get();
+        if (spares.count == 0) {
+            return new LaunchEvents(queue);
+        }
+        LaunchEvents events = spares.kept[--spares.count];
+        spares.kept[spares.count] = null;
+        events.queue = queue;
+        return events;
+    }
+
+    /**
+     * Keeps this (released: {@link #release()}) for the calling thread's next {@link #take}. Only
+     * when nothing else refers to it any more: not an abandoned launch's.
+     */
+    void recycle() {
+        if (size != 0 || dependencyCount != 0) {
+            throw new IllegalStateException("recycling launch events that were not released");
+        }
+        queue = null;
+        Spares spares = SPARES.get();
+        if (spares.count < SPARES_PER_THREAD) {
+            spares.kept[spares.count++] = this;
+        }
     }
 
     /** The queue this launch's commands go to. */
@@ -86,10 +131,10 @@ final class LaunchEvents {
         return dependencyCount;
     }
 
-    /** Whether any command has failed ({@code status} and its {@code pointer}: scratch space). */
-    boolean anyFailed(int[] status, Pointer pointer) {
+    /** Whether any command has failed (asked through the calling thread's {@code queries}). */
+    boolean anyFailed(EventQueries queries) {
         for (int i = 0; i < size; i++) {
-            if (DeviceWait.finished(events[i], status, pointer) && status[0] < 0) {
+            if (queries.executionStatus(events[i]) < 0) {
                 return true;
             }
         }
@@ -133,26 +178,34 @@ final class LaunchEvents {
     void await() {
         if (size > 0) {
             DriverCalls.count(DriverCalls.Call.WAIT_FOR_EVENTS);
-            clWaitForEvents(size, size == events.length ? events : Arrays.copyOf(events, size));
+            if (size == events.length) {
+                clWaitForEvents(size, events);
+                return;
+            }
+            if (waitArray.length != size) {
+                waitArray = new cl_event[size];
+            }
+            System.arraycopy(events, 0, waitArray, 0, size);
+            try {
+                clWaitForEvents(size, waitArray);
+            } finally {
+                Arrays.fill(waitArray, null); // released events must not stay reachable from a kept instance
+            }
         }
     }
 
     /** Device nanoseconds spent in the timed commands of {@code kind} (after {@link #await()}). */
     long nanos(Kind kind) {
         long total = 0;
-        long[] start = null;
-        long[] end = null;
+        EventQueries queries = null;
         for (int i = 0; i < size; i++) {
             if (kinds[i] == kind && timed[i]) {
-                if (start == null) {
-                    start = new long[1];
-                    end = new long[1];
+                if (queries == null) {
+                    queries = EventQueries.ofThread();
                 }
-                DriverCalls.count(DriverCalls.Call.GET_EVENT_PROFILING_INFO);
-                clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_START, Sizeof.cl_ulong, Pointer.to(start), null);
-                DriverCalls.count(DriverCalls.Call.GET_EVENT_PROFILING_INFO);
-                clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_END, Sizeof.cl_ulong, Pointer.to(end), null);
-                total += Math.max(0, end[0] - start[0]);
+                long start = queries.profilingTime(events[i], CL_PROFILING_COMMAND_START);
+                long end = queries.profilingTime(events[i], CL_PROFILING_COMMAND_END);
+                total += Math.max(0, end - start);
             }
         }
         return total;

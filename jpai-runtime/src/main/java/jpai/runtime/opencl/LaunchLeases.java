@@ -27,7 +27,8 @@ final class LaunchLeases {
     static BufferLeases of(KernelLaunch launch) {
         BufferLeases leases = BufferLeases.of();
         try {
-            for (Binding binding : launch.bindings()) {
+            for (int b = 0; b < launch.bindings().size(); b++) {
+                Binding binding = launch.bindings().get(b);
                 ComponentBuffer buffer = switch (binding) {
                     case ReadBuffer read -> read.buffer();
                     case WriteBuffer write -> write.buffer();

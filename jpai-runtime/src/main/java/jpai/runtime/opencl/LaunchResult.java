@@ -9,8 +9,9 @@ public final class LaunchResult {
     private final int[] status;
     private final LaunchProfile profile;
 
+    /** @param status the two words, or null; kept, not copied: the launch that read them hands them over and keeps no reference */
     LaunchResult(int[] status, LaunchProfile profile) {
-        this.status = status == null ? null : status.clone();
+        this.status = status;
         this.profile = profile;
     }
 

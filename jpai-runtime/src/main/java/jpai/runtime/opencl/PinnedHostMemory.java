@@ -131,7 +131,7 @@ final class PinnedHostMemory implements HostMemory {
     }
 
     private synchronized PinnedBlock takeIdle(long capacity) {
-        ArrayDeque<PinnedBlock> free = idle.get(capacity);
+        ArrayDeque<PinnedBlock> free = idle.get(SizeClasses.key(capacity));
         if (free == null || free.isEmpty()) {
             return null;
         }
@@ -144,17 +144,20 @@ final class PinnedHostMemory implements HostMemory {
      * full: the block just used is the likeliest to be wanted again.
      */
     private void giveBack(PinnedBlock block) {
-        List<PinnedBlock> toFree = new ArrayList<>();
+        List<PinnedBlock> toFree = List.of(); // made only when the pool is full: most give-backs free nothing
         boolean kept = false;
         synchronized (this) {
-            ArrayDeque<PinnedBlock> free = idle.computeIfAbsent(block.capacity(), c -> new ArrayDeque<>());
+            ArrayDeque<PinnedBlock> free = idle.computeIfAbsent(SizeClasses.key(block.capacity()), c -> new ArrayDeque<>());
             if (!closed && !owner.isLost() && block.capacity() <= MAX_IDLE_BYTES && free.size() < MAX_IDLE_PER_CLASS) {
-                for (Iterator<Map.Entry<Long, ArrayDeque<PinnedBlock>>> classes = idle.entrySet().iterator(); idleBytes + block.capacity() > MAX_IDLE_BYTES && classes.hasNext();) {
-                    ArrayDeque<PinnedBlock> other = classes.next().getValue();
-                    while (other != free && !other.isEmpty() && idleBytes + block.capacity() > MAX_IDLE_BYTES) {
-                        PinnedBlock evicted = other.pop();
-                        idleBytes -= evicted.capacity();
-                        toFree.add(evicted);
+                if (idleBytes + block.capacity() > MAX_IDLE_BYTES) {
+                    toFree = new ArrayList<>();
+                    for (Iterator<Map.Entry<Long, ArrayDeque<PinnedBlock>>> classes = idle.entrySet().iterator(); idleBytes + block.capacity() > MAX_IDLE_BYTES && classes.hasNext();) {
+                        ArrayDeque<PinnedBlock> other = classes.next().getValue();
+                        while (other != free && !other.isEmpty() && idleBytes + block.capacity() > MAX_IDLE_BYTES) {
+                            PinnedBlock evicted = other.pop();
+                            idleBytes -= evicted.capacity();
+                            toFree.add(evicted);
+                        }
                     }
                 }
                 if (idleBytes + block.capacity() <= MAX_IDLE_BYTES) {
@@ -164,7 +167,9 @@ final class PinnedHostMemory implements HostMemory {
                 }
             }
         }
-        toFree.forEach(this::free);
+        for (int i = 0; i < toFree.size(); i++) {
+            free(toFree.get(i));
+        }
         if (!kept) {
             free(block);
         }

@@ -87,7 +87,7 @@ final class Transfers {
             try {
                 // Only the last slice blocks: the queue is in order, so the earlier ones are done by then.
                 DriverCalls.count(DriverCalls.Call.ENQUEUE_TRANSFER);
-                clEnqueueReadBuffer(events.queue(), source, blocking && last, offset, length, pointerTo(target.asSlice(offset, length)), waits ? after.length : 0,
+                clEnqueueReadBuffer(events.queue(), source, blocking && last, offset, length, pointerTo(offset == 0 && last ? target : target.asSlice(offset, length)), waits ? after.length : 0,
                         waits ? after : null, event);
             } catch (RuntimeException e) {
                 events.dropLast();

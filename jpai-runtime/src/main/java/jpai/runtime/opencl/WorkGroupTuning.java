@@ -58,6 +58,15 @@ final class WorkGroupTuning {
     private final long preferredMultiple;
     private final boolean fixedByKernel;
     private final Map<SizeClass, SizeClassTrials> sizeClasses = new HashMap<>();
+    /**
+     * The size class a launch last found settled, and its choice: a launch like the one before (a
+     * function applied again to arrays of the same size) takes it with no lock, look-up or
+     * allocation. A size class never unsettles, so a stale one is still right for its class.
+     */
+    private volatile Settled lastSettled;
+
+    private record Settled(int log2WorkItems, long ceiling, Choice choice) {
+    }
 
     /**
      * @param preferredMultiple {@code CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE} (0 or 1 if the
@@ -86,13 +95,19 @@ final class WorkGroupTuning {
         if (forced != null && forced > 0) {
             return new Choice(Math.min(Long.highestOneBit(forced), ceiling), null, workItems);
         }
+        int log2WorkItems = 64 - Long.numberOfLeadingZeros(Math.max(1, workItems - 1));
+        Settled last = lastSettled;
+        if (last != null && last.log2WorkItems() == log2WorkItems && last.ceiling() == ceiling) {
+            return last.choice(); // its launchWorkItems may be another launch's of the class: only a measurement's are read
+        }
         SizeClassTrials trials;
         synchronized (this) {
-            trials = sizeClasses.computeIfAbsent(new SizeClass(64 - Long.numberOfLeadingZeros(Math.max(1, workItems - 1)), ceiling),
-                    c -> new SizeClassTrials(candidates(c.ceiling())));
+            trials = sizeClasses.computeIfAbsent(new SizeClass(log2WorkItems, ceiling), c -> new SizeClassTrials(candidates(c.ceiling())));
             long settled = trials.settled;
             if (settled > 0) {
-                return new Choice(settled, null, workItems);
+                Choice choice = new Choice(settled, null, workItems);
+                lastSettled = new Settled(log2WorkItems, ceiling, choice);
+                return choice;
             }
             return new Choice(trials.next(), trials, workItems);
         }

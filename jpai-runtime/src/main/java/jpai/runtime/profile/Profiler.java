@@ -34,6 +34,8 @@ public final class Profiler {
 
     private static final ThreadLocal<Collector> OPEN = new ThreadLocal<>();
     private static final ThreadLocal<ApplyProfile> LAST = new ThreadLocal<>();
+    /** A finished collection this thread opens again for its next apply, or null: one collector per apply would be garbage on every apply. */
+    private static final ThreadLocal<Collector> SPARE = new ThreadLocal<>();
     private static final AtomicLong LAZY_NANOS = new AtomicLong();
     private static final AtomicLong LAZY_BYTES = new AtomicLong();
     private static final AtomicLong LAZY_COUNT = new AtomicLong();
@@ -48,7 +50,14 @@ public final class Profiler {
 
     /** Opens a collection on this thread for one apply of {@code operation}. */
     public static void begin(String operation) {
-        OPEN.set(new Collector(operation, OPEN.get()));
+        Collector collector = SPARE.get();
+        if (collector == null) {
+            collector = new Collector();
+        } else {
+            SPARE.set(null); // an inner apply's collection, opened before this one ends, gets a new one
+        }
+        collector.open(operation, OPEN.get());
+        OPEN.set(collector);
     }
 
     /**
@@ -68,6 +77,8 @@ public final class Profiler {
             collector.parent.add(profile);
         }
         LAST.set(profile);
+        collector.open(null, null); // forgets what it held
+        SPARE.set(collector);
         if (JpaiOptions.profile()) {
             print(profile);
         }
@@ -207,12 +218,15 @@ public final class Profiler {
         }
     }
 
-    /** One open collection; confined to its thread. */
+    /**
+     * One open collection; confined to its thread, and opened again by it for a later apply
+     * ({@link #open}, which sets every field).
+     */
     private static final class Collector {
-        final String operation;
-        final Collector parent;
-        final long start = System.nanoTime();
-        String device = "Java threads";
+        String operation;
+        Collector parent;
+        long start;
+        String device;
         long graal;
         long codeGeneration;
         long driverBuild;
@@ -232,9 +246,30 @@ public final class Profiler {
         int recompiles;
         long reexecutedElements;
 
-        Collector(String operation, Collector parent) {
+        /** Starts a collection of {@code operation}, nested in {@code parent} (or null): every field as new. */
+        void open(String operation, Collector parent) {
             this.operation = operation;
             this.parent = parent;
+            start = System.nanoTime();
+            device = "Java threads";
+            graal = 0;
+            codeGeneration = 0;
+            driverBuild = 0;
+            driverBuilds = 0;
+            diskCacheLoads = 0;
+            hostToDevice = 0;
+            hostToDeviceBytes = 0;
+            hostToDeviceCount = 0;
+            kernel = 0;
+            kernelCount = 0;
+            deviceToHost = 0;
+            deviceToHostBytes = 0;
+            deviceToHostCount = 0;
+            fallbackReason = null;
+            kernelExits = 0;
+            failedSpeculations = 0;
+            recompiles = 0;
+            reexecutedElements = 0;
         }
 
         ApplyProfile finish(long now) {

@@ -52,7 +52,7 @@ class TransfersTest {
         assertEquals(11, transfers.sliceCount(bytes));
         DeviceBuffer buffer = context.bufferPool().acquire(bytes);
         org.jocl.cl_command_queue queue = context.queues().take("the test");
-        LaunchEvents events = new LaunchEvents(queue);
+        LaunchEvents events = LaunchEvents.take(queue);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment source = arena.allocate(bytes);
             MemorySegment target = arena.allocate(bytes);
