@@ -115,7 +115,12 @@ final class KernelCache {
      * The phase plugins kernels are compiled with now, or why no kernel can be compiled; both null
      * when Graal itself cannot be loaded (then {@link #compile} says what is missing).
      */
-    private record Plugins(PhasePlugins configured, String problem) {
+    /**
+     * What every kernel is compiled with and keyed on: the configured phase plugins and the code
+     * generator's options, or the problem that stops every compilation (a plugin that cannot be set
+     * up, an option value the generator does not know).
+     */
+    private record Plugins(PhasePlugins configured, GeneratorOptions options, String problem) {
 
         /** What kernels are keyed on: the plugins, or a mark that there are none for want of Graal. */
         Object key() {
@@ -237,12 +242,7 @@ final class KernelCache {
         if (plugins.problem() != null) {
             return Compiled.failed(plugins.problem(), description());
         }
-        GeneratorOptions options;
-        try {
-            options = JpaiOptions.generatorOptions();
-        } catch (IllegalArgumentException e) {
-            return Compiled.failed(e.getMessage(), description());
-        }
+        GeneratorOptions options = plugins.options();
         LastMap last = lastMap;
         // a kernel compiled with no speculation since left out; a bailout may compile from a profile later
         if (last != null && last.input() == input && last.output() == output && last.indexDimensions() == indexDimensions && last.plugins() == plugins.key()
@@ -261,15 +261,21 @@ final class KernelCache {
      * who named it expects it to run, and every kernel runs in Java until it is fixed.
      */
     private static Plugins plugins() {
+        GeneratorOptions options;
         try {
-            return new Plugins(PhasePlugins.configured(), null);
+            options = JpaiOptions.generatorOptions();
+        } catch (IllegalArgumentException e) {
+            return new Plugins(null, null, e.getMessage());
+        }
+        try {
+            return new Plugins(PhasePlugins.configured(), options, null);
         } catch (PhasePluginConfigurationException e) {
             String problem = e.getMessage() + "; no kernel is compiled until it is fixed";
             Explain.notice(problem);
-            return new Plugins(null, problem);
+            return new Plugins(null, options, problem);
         } catch (LinkageError e) {
             // Graal is not there, so no plugin either: compile() says what is missing
-            return new Plugins(null, null);
+            return new Plugins(null, options, null);
         }
     }
 
@@ -362,12 +368,7 @@ final class KernelCache {
         if (plugins.problem() != null) {
             return Compiled.failed(plugins.problem(), description());
         }
-        GeneratorOptions options;
-        try {
-            options = JpaiOptions.generatorOptions();
-        } catch (IllegalArgumentException e) {
-            return Compiled.failed(e.getMessage(), description());
-        }
+        GeneratorOptions options = plugins.options();
         // no speculation: a filter whose predicate leaves the kernel runs in Java and does not recompile
         return kernels.computeIfAbsent(List.of("predicate", input, plugins.key(), options), key -> compile(() -> {
             KernelGraph graph = graph(new KernelSignature(argumentsFor(input), KernelShapes.of(jpai.ElementType.BOOLEAN), captures()), plugins.configured(),
@@ -387,12 +388,7 @@ final class KernelCache {
         if (plugins.problem() != null) {
             return Compiled.failed(plugins.problem(), description());
         }
-        GeneratorOptions options;
-        try {
-            options = JpaiOptions.generatorOptions();
-        } catch (IllegalArgumentException e) {
-            return Compiled.failed(e.getMessage(), description());
-        }
+        GeneratorOptions options = plugins.options();
         // no speculation: a scan whose operator leaves the kernel runs in Java and does not recompile
         return kernels.computeIfAbsent(List.of("scan", type, singlePass, plugins.key(), options), key -> compile(() -> {
             ValueShape shape = KernelShapes.of(type);
@@ -417,12 +413,7 @@ final class KernelCache {
         if (plugins.problem() != null) {
             return Compiled.failed(plugins.problem(), description());
         }
-        GeneratorOptions options;
-        try {
-            options = JpaiOptions.generatorOptions();
-        } catch (IllegalArgumentException e) {
-            return Compiled.failed(e.getMessage(), description());
-        }
+        GeneratorOptions options = plugins.options();
         LastReduce last = lastReduce;
         if (last != null && last.type() == type && last.mapper() == mapper && last.inputType() == inputType && last.plugins() == plugins.key()
                         && last.options().equals(options) && reduceSpeculations(mapper).equals(last.compiled().compiledWith())) {
@@ -500,12 +491,7 @@ final class KernelCache {
         if (plugins.problem() != null) {
             return Compiled.failed(plugins.problem(), description());
         }
-        GeneratorOptions options;
-        try {
-            options = JpaiOptions.generatorOptions();
-        } catch (IllegalArgumentException e) {
-            return Compiled.failed(e.getMessage(), description());
-        }
+        GeneratorOptions options = plugins.options();
         String kind = atomic != null ? "keyed atomic " + atomic + (localBins ? " local" : "") : chunks ? "keyed chunks" : "keyed combine";
         return kernels.computeIfAbsent(List.of(kind, key, value, inputType, valueType, plugins.key(), options), cacheKey -> compile(() -> {
             // no speculation: a keyed reduction that leaves the kernel re-runs in Java and does not

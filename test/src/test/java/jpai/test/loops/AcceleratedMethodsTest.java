@@ -13,8 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import java.util.function.Supplier;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import jpai.AF;
@@ -27,25 +25,9 @@ import jpai.runtime.opencl.KernelLaunches;
  * the parallel loop, reductions, Java's exceptions at Java's element with Java's partial writes, and
  * the refusals (explained with the source line, or warned about for a loop-carried dependence).
  */
-class AcceleratedMethodsTest extends WithTheAgent {
+class AcceleratedMethodsTest extends WithTheAgentExplaining {
 
     private static final int N = 3001; // not a multiple of the work-group size
-    private static String explainBefore;
-
-    @BeforeAll
-    static void explain() {
-        explainBefore = System.setProperty("jpai.explain", "true");
-    }
-
-    @AfterAll
-    static void restore() {
-        if (explainBefore == null) {
-            System.clearProperty("jpai.explain");
-        } else {
-            System.setProperty("jpai.explain", explainBefore);
-        }
-    }
-
     /** What a call printed on standard error, and whether it launched a kernel. */
     private record Call<T>(T result, String said, boolean launched) {
     }

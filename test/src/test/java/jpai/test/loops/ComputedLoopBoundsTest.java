@@ -11,8 +11,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import jpai.runtime.opencl.KernelLaunches;
@@ -22,25 +20,9 @@ import jpai.runtime.opencl.KernelLaunches;
  * before the loop, first indices other than 0), each call compared with the original body; a bound
  * read from memory is refused and explained; a bound dividing by zero throws Java's exception.
  */
-class ComputedLoopBoundsTest extends WithTheAgent {
+class ComputedLoopBoundsTest extends WithTheAgentExplaining {
 
     private static final int N = 2049;
-    private static String explainBefore;
-
-    @BeforeAll
-    static void explain() {
-        explainBefore = System.setProperty("jpai.explain", "true");
-    }
-
-    @AfterAll
-    static void restore() {
-        if (explainBefore == null) {
-            System.clearProperty("jpai.explain");
-        } else {
-            System.setProperty("jpai.explain", explainBefore);
-        }
-    }
-
     private record Call(String said, boolean launched) {
     }
 

@@ -13,8 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import java.util.function.Supplier;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import jpai.runtime.opencl.KernelLaunches;
@@ -27,25 +25,9 @@ import jpai.runtime.opencl.KernelLaunches;
  * field, is refused and runs as written; a null field or an array that is also an argument runs in
  * Java; each says why.
  */
-class InstanceMethodsTest extends WithTheAgent {
+class InstanceMethodsTest extends WithTheAgentExplaining {
 
     private static final int N = 2049;
-    private static String explainBefore;
-
-    @BeforeAll
-    static void explain() {
-        explainBefore = System.setProperty("jpai.explain", "true");
-    }
-
-    @AfterAll
-    static void restore() {
-        if (explainBefore == null) {
-            System.clearProperty("jpai.explain");
-        } else {
-            System.setProperty("jpai.explain", explainBefore);
-        }
-    }
-
     private record Call(Object result, String said, boolean launched, Throwable thrown) {
     }
 

@@ -11,8 +11,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import jpai.runtime.opencl.KernelLaunches;
@@ -25,23 +23,7 @@ import jpai.runtime.opencl.KernelLaunches;
  * array, a null row and a row shared by two arguments run in Java as written and say why; an index
  * past a row throws Java's exception after Java's writes only.
  */
-class MatrixParametersTest extends WithTheAgent {
-
-    private static String explainBefore;
-
-    @BeforeAll
-    static void explain() {
-        explainBefore = System.setProperty("jpai.explain", "true");
-    }
-
-    @AfterAll
-    static void restore() {
-        if (explainBefore == null) {
-            System.clearProperty("jpai.explain");
-        } else {
-            System.setProperty("jpai.explain", explainBefore);
-        }
-    }
+class MatrixParametersTest extends WithTheAgentExplaining {
 
     private record Call(Object result, String said, boolean launched, Throwable thrown) {
     }

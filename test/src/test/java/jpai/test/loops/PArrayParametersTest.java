@@ -12,8 +12,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import jpai.PArray;
@@ -27,25 +25,9 @@ import jpai.runtime.opencl.KernelLaunches;
  * array's contents from before the call, so Java's exception comes with Java's writes only, whether
  * the array's newest copy was on the host or on the device.
  */
-class PArrayParametersTest extends WithTheAgent {
+class PArrayParametersTest extends WithTheAgentExplaining {
 
     private static final int N = 3001; // not a multiple of the work-group size
-    private static String explainBefore;
-
-    @BeforeAll
-    static void explain() {
-        explainBefore = System.setProperty("jpai.explain", "true");
-    }
-
-    @AfterAll
-    static void restore() {
-        if (explainBefore == null) {
-            System.clearProperty("jpai.explain");
-        } else {
-            System.setProperty("jpai.explain", explainBefore);
-        }
-    }
-
     /** What a call printed on standard error, whether it launched a kernel, and what it threw. */
     private record Call(String said, boolean launched, Throwable thrown) {
     }
