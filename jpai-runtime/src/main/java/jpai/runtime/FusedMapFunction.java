@@ -48,6 +48,16 @@ final class FusedMapFunction<T, R> implements ArrayFunction<T, R> {
     @SuppressWarnings({"unchecked", "rawtypes"})
     public PArray<R> apply(PArray<T> input) {
         Inputs.check(input, "fused maps");
+        Profiler.begin(maps.get(0).kernels().labelForProfiles("fused maps of "));
+        try {
+            return applyProfiled(input);
+        } finally {
+            Profiler.end();
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private PArray<R> applyProfiled(PArray<T> input) {
         if (!JpaiOptions.fusion() || input.length() == 0) {
             return unfused(input);
         }
@@ -65,8 +75,7 @@ final class FusedMapFunction<T, R> implements ArrayFunction<T, R> {
         if (types == null) {
             return unfused(input);
         }
-        Profiler.begin(first.kernels().labelForProfiles("fused maps of "));
-        try {
+        {
             KernelCache.Compiled compiled = first.kernels().forFusedMap(laterKernels, types, indexSpace == null ? 0 : 1);
             String reason = compiled.bailout();
             if (reason == null) {
@@ -90,8 +99,6 @@ final class FusedMapFunction<T, R> implements ArrayFunction<T, R> {
                 Explain.fallback(toString() + " as one kernel", reason + "; the maps run one after the other");
             }
             return unfused(input);
-        } finally {
-            Profiler.end();
         }
     }
 
