@@ -219,6 +219,7 @@ public final class OpenCLKernelGenerator {
             }
         }
         code.line("int reason = 0;");
+        List<String> lastResults = List.of();
         for (int k = 0; k < stages.size(); k++) {
             List<JavaKind> kinds = components.get(k + 1);
             List<String> results = declareComponents(code, "s" + k + "_", kinds);
@@ -227,15 +228,17 @@ public final class OpenCLKernelGenerator {
             code.line("jpai_report_lowest(jpai_status, reason, i);");
             code.line("return;");
             code.close();
-            // the next stage reads the value as it reads an element stored in an array of its type
+            // the next stage reads the value as it would read it from an array of its type: stored, then loaded
+            lastResults = results;
             arguments = new ArrayList<>();
             for (int c = 0; c < kinds.size(); c++) {
-                arguments.add("(" + OpenCLTypes.valueType(kinds.get(c)) + ") " + store(kinds.get(c), results.get(c)));
+                String valueType = OpenCLTypes.valueType(kinds.get(c));
+                boolean sameType = valueType.equals(OpenCLTypes.storageType(kinds.get(c)));
+                arguments.add(sameType ? results.get(c) : "(" + valueType + ") " + store(kinds.get(c), results.get(c)));
             }
         }
-        List<String> last = arguments;
         for (int i = 0; i < spec.outputComponents().size(); i++) {
-            code.line("out" + i + "[i] = " + store(spec.outputComponents().get(i), last.get(i)) + ";");
+            code.line("out" + i + "[i] = " + store(spec.outputComponents().get(i), lastResults.get(i)) + ";");
         }
         code.close();
         code.close();
