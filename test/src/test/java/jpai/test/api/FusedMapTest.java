@@ -77,6 +77,17 @@ class FusedMapTest {
     }
 
     @Test
+    void mapsOverAnIndexRange() {
+        int length = 5_000;
+        long seed = 0x9E3779B97F4A7C15L;
+        Function<Integer, Long> hash = i -> (i * seed) >>> 7;
+        Function<Long, Integer> fold = x -> (int) (x ^ (x >>> 32));
+        try (PArray<Integer> indices = PArray.range(length)) {
+            assertOneKernelAsJava(hash.andThen(fold), AF.map(hash).map(fold), indices, "two maps over a range");
+        }
+    }
+
+    @Test
     void aTupleStageAndAZipThenMaps() {
         int length = 100_003;
         float alpha = 2.5f;
