@@ -88,6 +88,27 @@ class FusedMapTest {
     }
 
     @Test
+    void mapsThenAReduceRunTheMapsBeforeTheLastAsOneKernel() {
+        int mask = 0xffff;
+        Function<Integer, Integer> f = x -> x & mask;
+        Function<Integer, Integer> g = x -> x * 3 - 1;
+        Function<Integer, Integer> h = x -> x ^ (x >>> 5);
+        try (PArray<Integer> input = MapTest.cast(RandomData.of(ElementType.INT, 100_001, 4));
+                        PArray<Integer> sum = ExecutorCase.apply(AF.map(f).map(g).map(h).reduce(Integer::sum, 0), Executor.ACCELERATOR, input)) {
+            ApplyProfile profile = AF.lastProfile();
+            if (ExecutorCase.openCLExpected()) {
+                // the fused map of f and g, then h fused into the reduction (its passes)
+                assertTrue(!profile.fellBack() && profile.kernelCount() >= 2, profile.toString());
+            }
+            int expected = 0;
+            for (int i = 0; i < input.length(); i++) {
+                expected += f.andThen(g).andThen(h).apply(input.get(i));
+            }
+            assertEquals(expected, sum.get(0));
+        }
+    }
+
+    @Test
     void aTupleStageAndAZipThenMaps() {
         int length = 100_003;
         float alpha = 2.5f;
