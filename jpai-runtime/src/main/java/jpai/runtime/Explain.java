@@ -32,6 +32,13 @@ public final class Explain {
         }
     }
 
+    /** Stages of a composed function were fused into one kernel. Printed with -Djpai.explain=true. */
+    public static void fused(String stages, String how) {
+        if (JpaiOptions.explain()) {
+            once(stages + " are fused: " + how);
+        }
+    }
+
     /** An accelerated method ran in Java, as written, instead of on OpenCL. Printed with -Djpai.explain=true. */
     public static void methodInJava(String method, String reason) {
         if (JpaiOptions.explain()) {

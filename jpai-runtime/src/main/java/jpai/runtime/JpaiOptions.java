@@ -64,6 +64,8 @@ public final class JpaiOptions {
      * "Tiling"), to measure what tiling gains; on by default. Part of each kernel's cache key.
      */
     public static final String TILING = "jpai.tiling";
+    /** {@code false}: consecutive maps of a composed function run as separate kernels (to measure what fusion gains). */
+    public static final String FUSION = "jpai.fusion";
 
     /**
      * {@code -Djpai.speculation.maxRecompiles=N}: how many times one function's kernels are recompiled
@@ -144,6 +146,11 @@ public final class JpaiOptions {
 
     public static boolean fastMath() {
         return Boolean.getBoolean(FAST_MATH);
+    }
+
+    /** Whether consecutive maps of a composed function are fused into one kernel ({@link #FUSION}; default true). */
+    public static boolean fusion() {
+        return !"false".equalsIgnoreCase(System.getProperty(FUSION));
     }
 
     public static boolean tiling() {

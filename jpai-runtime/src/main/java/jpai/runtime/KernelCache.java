@@ -454,6 +454,53 @@ final class KernelCache {
     }
 
     /**
+     * The one map kernel of maps fused ({@link OpenCLKernelGenerator#fusedMap}): this cache's
+     * function is the first stage, {@code later} holds the kernels of the stages after it, in order;
+     * {@code types} the input's type and each stage's result type. Compiled with each stage's
+     * speculations (none from a profile), again when one of them failed since; kept in this cache.
+     */
+    Compiled forFusedMap(List<KernelCache> later, List<DataType> types, int indexDimensions) {
+        Plugins plugins = plugins();
+        if (plugins.problem() != null) {
+            return Compiled.failed(plugins.problem(), description());
+        }
+        GeneratorOptions options = plugins.options();
+        List<KernelCache> stages = new ArrayList<>();
+        stages.add(this);
+        stages.addAll(later);
+        List<Speculations> allowed = new ArrayList<>();
+        for (KernelCache stage : stages) {
+            allowed.add(stage.speculations.allowed().without(Speculation.UNTAKEN_BRANCHES));
+        }
+        return compileUnlessCurrent(List.of("fused map", later, types, indexDimensions, plugins.key(), options), allowed, () -> compile(() -> {
+            List<KernelGraph> graphs = new ArrayList<>();
+            List<List<JavaKind>> components = new ArrayList<>();
+            List<Object> owners = new ArrayList<>();
+            components.add(KernelShapes.kinds(types.get(0)));
+            for (int k = 0; k < stages.size(); k++) {
+                KernelCache stage = stages.get(k);
+                KernelGraph graph = stage.graph(new KernelSignature(stage.argumentsFor(types.get(k)), KernelShapes.of(types.get(k + 1)), stage.captures()),
+                                plugins.configured(), allowed.get(k));
+                graphs.add(graph);
+                components.add(KernelShapes.kinds(types.get(k + 1)));
+                owners.addAll(ownersOf(graph, stage.function));
+            }
+            Compiled compiled = generate(graphs.get(0), options, generator -> generator.fusedMap(graphs, components, indexDimensions), owners);
+            Explain.fused(fusedDescription(stages), "one kernel, no intermediate array");
+            return compiled;
+        }, later.get(0)));
+    }
+
+    /** "lambda at A.java:3 then lambda at A.java:4": the fused stages, as messages name them. */
+    static String fusedDescription(List<KernelCache> stages) {
+        StringBuilder text = new StringBuilder("maps of ");
+        for (KernelCache stage : stages) {
+            text.append(text.length() == 8 ? "" : " then ").append(stage.description());
+        }
+        return text.toString();
+    }
+
+    /**
      * The operator this cache's function (a combiner of {@code type}, two arguments) computes when it
      * is one whose result a device may compute with atomics ({@link CombinerRecognition}), else null
      * (also when it does not compile: the ordered kernels then say why).

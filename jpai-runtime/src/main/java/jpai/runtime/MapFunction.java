@@ -168,6 +168,25 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         return 0;
     }
 
+    /**
+     * The output type for elements of {@code inputType}, when known without running the function
+     * (declared, or found by an earlier apply), else null.
+     */
+    DataType knownOutputType(DataType inputType) {
+        return definition.declaredOutput != null ? definition.declaredOutput : definition.outputTypes.get(inputType);
+    }
+
+    /**
+     * Records {@code result}'s type, the function's result for an element of {@code inputType}
+     * (a fused pipeline ran element 0 through its stages in Java), as the output type for that
+     * input type, and returns the type recorded.
+     */
+    DataType recordOutputType(DataType inputType, Object result) {
+        DataType type = definition.declaredOutput != null ? definition.declaredOutput : DataType.of(result);
+        DataType known = definition.outputTypes.putIfAbsent(inputType, type);
+        return known != null ? known : type;
+    }
+
     /** Runtime type analysis: the output type is the type of {@code f(element 0)}. */
     private static <T, R> DataType inferOutputType(Definition<T, R> definition, PArray<T> input) {
         if (input.length() == 0) {
@@ -186,6 +205,10 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         }
     }
 
+    Function<T, R> function() {
+        return definition.function;
+    }
+
     Executor executor() {
         return executor;
     }
@@ -199,7 +222,7 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
      * composed function) back in full: only that element moves.
      */
     @SuppressWarnings("unchecked")
-    private static <T> T firstElement(PArray<T> input) {
+    static <T> T firstElement(PArray<T> input) {
         if (input.componentCount() == 1 && !input.isTuples()) {
             return (T) PArrayStorage.buffer(input, 0).element(0);
         }

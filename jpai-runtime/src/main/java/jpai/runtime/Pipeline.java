@@ -36,20 +36,44 @@ public final class Pipeline<T, R> implements ArrayFunction<T, R> {
         return fused.size() == 1 ? (ArrayFunction<T, R>) fused.get(0) : new Pipeline<>(fused);
     }
 
-    /** Replaces each map directly followed by a reduce, both allowed on the device, by one fused stage. */
+    /**
+     * Replaces each map directly followed by a reduce, both allowed on the device, by one fused
+     * stage, and each run of two or more maps allowed on the device before it by one fused map.
+     */
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static List<ArrayFunction<?, ?>> fuse(List<ArrayFunction<?, ?>> stages) {
         List<ArrayFunction<?, ?>> fused = new ArrayList<>();
+        List<MapFunction<?, ?>> maps = new ArrayList<>();
         for (int i = 0; i < stages.size(); i++) {
             ArrayFunction<?, ?> stage = stages.get(i);
             if (i + 1 < stages.size() && MapReduceFunction.fusible(stage, stages.get(i + 1))) {
+                addMaps(fused, maps);
                 fused.add(new MapReduceFunction((MapFunction) stage, (ReduceFunction) stages.get(i + 1)));
                 i++;
+            } else if (FusedMapFunction.fusible(stage)) {
+                maps.add((MapFunction<?, ?>) stage);
             } else {
+                addMaps(fused, maps);
                 fused.add(stage);
             }
         }
+        addMaps(fused, maps);
         return fused;
+    }
+
+    /** Adds the run of {@code maps} (fused when two or more) to {@code fused} and empties it. */
+    private static void addMaps(List<ArrayFunction<?, ?>> fused, List<MapFunction<?, ?>> maps) {
+        if (maps.size() == 1) {
+            fused.add(maps.get(0));
+        } else if (maps.size() > 1) {
+            fused.add(new FusedMapFunction<>(maps));
+        }
+        maps.clear();
+    }
+
+    /** The composition of {@code stages}, in order (fused where they may be). */
+    static <T, R> ArrayFunction<T, R> ofStages(List<ArrayFunction<?, ?>> stages) {
+        return compose(stages);
     }
 
     /** {@code first}, then {@code second}. */
@@ -66,6 +90,8 @@ public final class Pipeline<T, R> implements ArrayFunction<T, R> {
                 addStages(stages, stage);
             }
         } else if (function instanceof MapReduceFunction<?, ?> fused) {
+            stages.addAll(fused.stages());
+        } else if (function instanceof FusedMapFunction<?, ?> fused) {
             stages.addAll(fused.stages());
         } else {
             stages.add(function);

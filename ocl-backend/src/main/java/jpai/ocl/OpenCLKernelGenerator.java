@@ -145,6 +145,107 @@ public final class OpenCLKernelGenerator {
     }
 
     /**
+     * Maps fused into one map kernel: {@code out[i] = fk(...f1(f0(in[i])))}, each stage's element
+     * function emitted once and called on the previous stage's result, held in private variables,
+     * so no intermediate array exists. The kernel is a map kernel ({@link #map}): name
+     * {@code jpai_map}, the same argument roles, the captured values of every stage one after the
+     * other (stage 0's slots first), and an exit in any stage reported at its element as a map
+     * reports it. Not tiled. A stage that writes a captured array is refused: Java runs each stage
+     * over the whole array before the next, so a later stage would read what an earlier one wrote.
+     *
+     * @param stages the stages' graphs, in order of application
+     * @param components the components of the input and of each stage's result ({@code stages.size() + 1} lists)
+     * @param indexDimensions 0 for an input read from buffers, 1 for a 1-D index space
+     */
+    public KernelSource fusedMap(List<KernelGraph> stages, List<List<JavaKind>> components, int indexDimensions) {
+        if (stages.size() < 2 || components.size() != stages.size() + 1 || indexDimensions > 1) {
+            throw new IllegalArgumentException("a fused map has two or more stages, one component list more than stages and at most a 1-D index space: "
+                            + stages.size() + " stages, " + components.size() + " component lists, " + indexDimensions + " dimensions");
+        }
+        MapKernelSpec spec = new MapKernelSpec(components.get(0), components.get(components.size() - 1), indexDimensions);
+        List<EmittedFunction> functions = new ArrayList<>();
+        List<JavaKind> allKinds = new ArrayList<>();
+        for (int k = 0; k < stages.size(); k++) {
+            KernelGraph stage = stages.get(k);
+            for (int c = 0; c < stage.captures().size(); c++) {
+                if (FunctionEmitter.isWritten(stage, c)) {
+                    throw new jpai.compiler.KernelBailoutException("stage " + (k + 1) + " (" + stage.lambda().displayName()
+                                    + ") writes a captured array, which a later stage could read before Java's order has written it", null);
+                }
+            }
+            // the stage number in the name: one lambda may be two stages of a pipeline
+            EmittedFunction function = new FunctionEmitter(stage, "jpai_s" + k + "_" + stage.lambda().identifier(), null, options.helperFormulation()).emit();
+            requireComponents("stage " + (k + 1) + "'s arguments", function.parameters(ParameterKind.ARGUMENT), components.get(k));
+            requireComponents("stage " + (k + 1) + "'s result", function.parameters(ParameterKind.RESULT), components.get(k + 1));
+            functions.add(function);
+            allKinds.addAll(components.get(k + 1));
+        }
+
+        KernelSignatureBuilder kernelParameters = new KernelSignatureBuilder();
+        for (int i = 0; i < spec.inputComponents().size() && !spec.inputIsIndex(); i++) {
+            kernelParameters.buffer("in" + i, Role.INPUT_BUFFER, spec.inputComponents().get(i), i, true);
+        }
+        for (int i = 0; i < spec.outputComponents().size(); i++) {
+            kernelParameters.buffer("out" + i, Role.OUTPUT_BUFFER, spec.outputComponents().get(i), i, false);
+        }
+        List<CapturedValue> captures = new ArrayList<>();
+        List<List<String>> captureNames = new ArrayList<>();
+        for (KernelGraph stage : stages) {
+            captureNames.add(kernelParameters.captures(stage, captures.size()));
+            captures.addAll(stage.captures());
+        }
+        kernelParameters.add("base", Role.BASE_INDEX, JavaKind.Long, 0, "const long base");
+        kernelParameters.lengthAndStatus();
+
+        StringBuilder description = new StringBuilder();
+        LinkedHashSet<String> plugins = new LinkedHashSet<>();
+        for (KernelGraph stage : stages) {
+            description.append(description.isEmpty() ? "" : " then ").append(stage.lambda().displayName());
+            String of = pluginsOf(stage, null);
+            if (of != null) {
+                plugins.add(of);
+            }
+        }
+        CodeWriter code = prelude(description.toString(), plugins.isEmpty() ? null : String.join("; ", plugins), functions, spec.inputComponents(), allKinds);
+        code.open("__kernel void jpai_map(" + kernelParameters.declarations() + ")");
+        code.line("const long i = base + (long) get_global_id(0); /* no global offset: its width past 2^31 is the driver's choice */");
+        code.open("if (i < n)");
+        List<String> arguments = new ArrayList<>();
+        if (spec.inputIsIndex()) {
+            arguments.add("(int) i"); // an index range holds at most INT_MAX elements
+        } else {
+            for (int c = 0; c < spec.inputComponents().size(); c++) {
+                arguments.add("(" + OpenCLTypes.valueType(spec.inputComponents().get(c)) + ") in" + c + "[i]");
+            }
+        }
+        code.line("int reason = 0;");
+        List<String> lastResults = List.of();
+        for (int k = 0; k < stages.size(); k++) {
+            List<JavaKind> kinds = components.get(k + 1);
+            List<String> results = declareComponents(code, "s" + k + "_", kinds);
+            code.line("reason = " + call(functions.get(k), captureNames.get(k), arguments, addressesOf(results)) + ";");
+            code.open("if (reason != 0)");
+            code.line("jpai_report_lowest(jpai_status, reason, i);");
+            code.line("return;");
+            code.close();
+            // the next stage reads the value as it would read it from an array of its type: stored, then loaded
+            lastResults = results;
+            arguments = new ArrayList<>();
+            for (int c = 0; c < kinds.size(); c++) {
+                String valueType = OpenCLTypes.valueType(kinds.get(c));
+                boolean sameType = valueType.equals(OpenCLTypes.storageType(kinds.get(c)));
+                arguments.add(sameType ? results.get(c) : "(" + valueType + ") " + store(kinds.get(c), results.get(c)));
+            }
+        }
+        for (int i = 0; i < spec.outputComponents().size(); i++) {
+            code.line("out" + i + "[i] = " + store(spec.outputComponents().get(i), lastResults.get(i)) + ";");
+        }
+        code.close();
+        code.close();
+        return new KernelSource("jpai_map", code.toString(), buildOptions(), kernelParameters.parameters, captures, List.of(), List.of());
+    }
+
+    /**
      * A map whose function reads through {@code __local} tiles (docs/backend.md, "Tiling"): the
      * kernel requires its work-group ({@code reqd_work_group_size}), declares the tiles, and calls
      * the function in every work-item, also past the end of the elements (those with

@@ -43,6 +43,35 @@ class OpenCLKernelGeneratorTest {
         assertTrue(source.buildOptions().contains("-cl-fp32-correctly-rounded-divide-sqrt"));
     }
 
+    /**
+     * Fused maps: one map kernel that calls each stage's function (one lambda twice: two functions
+     * of distinct names) on the previous stage's private result, the captures of every stage in
+     * slot order, no intermediate buffer; component lists that do not match a stage are refused.
+     */
+    @Test
+    void fusedMapsCallEachStageInOneKernel() throws Exception {
+        float scale = 3f;
+        int offset = 7;
+        Function<Float, Float> f = x -> x * scale;
+        Function<Float, Integer> g = x -> (int) (float) x + offset;
+        KernelGraph first = KernelTestSupport.compile(f, KernelTestSupport.FUNCTION_APPLY, List.of(ValueShape.ofBoxed(Float.class)), ValueShape.ofBoxed(Float.class));
+        KernelGraph second = KernelTestSupport.compile(g, KernelTestSupport.FUNCTION_APPLY, List.of(ValueShape.ofBoxed(Float.class)), ValueShape.ofBoxed(Integer.class));
+        KernelSource source = new OpenCLKernelGenerator().fusedMap(List.of(first, first, second), List.of(List.of(JavaKind.Float), List.of(JavaKind.Float), List.of(JavaKind.Float),
+                        List.of(JavaKind.Int)), 0);
+        String text = source.text();
+        assertEquals("jpai_map", source.kernelName());
+        assertEquals(1, text.split("__kernel ", -1).length - 1, text);
+        assertTrue(text.contains("jpai_s0_") && text.contains("jpai_s1_") && text.contains("jpai_s2_"), text);
+        List<KernelParameter.Role> roles = source.parameters().stream().map(KernelParameter::role).toList();
+        assertEquals(1, roles.stream().filter(r -> r == KernelParameter.Role.INPUT_BUFFER).count(), roles.toString());
+        assertEquals(1, roles.stream().filter(r -> r == KernelParameter.Role.OUTPUT_BUFFER).count(), roles.toString());
+        assertEquals(3, source.captures().size(), "the captures of the three stages: " + source.captures());
+        assertTrue(text.contains("out0[i] = (int) s2_0;"), text);
+        assertThrows(IllegalArgumentException.class, () -> new OpenCLKernelGenerator().fusedMap(List.of(first, second), List.of(List.of(JavaKind.Float), List.of(JavaKind.Float),
+                        List.of(JavaKind.Float)), 0));
+        assertThrows(IllegalArgumentException.class, () -> new OpenCLKernelGenerator().fusedMap(List.of(first), List.of(List.of(JavaKind.Float), List.of(JavaKind.Float)), 0));
+    }
+
     @Test
     void aMapOverIndicesReadsNoInputBuffer() throws Exception {
         Function<Integer, Float> reciprocal = i -> 1.0f / (i + 1);

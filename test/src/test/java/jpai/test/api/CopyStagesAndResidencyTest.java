@@ -32,6 +32,8 @@ class CopyStagesAndResidencyTest {
             values[i] = i * 0.5f;
         }
         ArrayFunction<Float, Float> pipeline = AF.map((Float x) -> x + 1f).andThen(AF.map((Float x) -> x * 2f)).andThen(AF.map((Float x) -> x - 3f));
+        // unfused, as -Djpai.fusion=false runs it: three kernels and two intermediates, which stay on the device
+        System.setProperty("jpai.fusion", "false");
         try (PArray<Float> input = PArray.of(values)) {
             PArray<Float> result = ExecutorCase.apply(pipeline, Executor.ACCELERATOR, input);
             ApplyProfile profile = AF.lastProfile();
@@ -45,6 +47,36 @@ class CopyStagesAndResidencyTest {
             profile = AF.lastProfile();
             assertEquals(0, profile.hostToDeviceBytes(), "the unchanged input is not sent again: " + profile);
             assertEquals(3 * STATUS_BYTES, profile.deviceToHostBytes(), "nothing comes back before the host reads: " + profile);
+            float[] expected = new float[SIZE];
+            for (int i = 0; i < SIZE; i++) {
+                expected[i] = (values[i] + 1f) * 2f - 3f;
+            }
+            assertArrayEquals(expected, result.toFloatArray(), "the result comes back on the first host read");
+            result.close();
+        } finally {
+            System.clearProperty("jpai.fusion");
+        }
+    }
+
+    @Test
+    void aFusedThreeStagePipelineSendsItsInputOnceAndRunsOneKernel() {
+        float[] values = new float[SIZE];
+        for (int i = 0; i < SIZE; i++) {
+            values[i] = i * 0.25f;
+        }
+        ArrayFunction<Float, Float> pipeline = AF.map((Float x) -> x + 1f).andThen(AF.map((Float x) -> x * 2f)).andThen(AF.map((Float x) -> x - 3f));
+        try (PArray<Float> input = PArray.of(values)) {
+            PArray<Float> result = ExecutorCase.apply(pipeline, Executor.ACCELERATOR, input);
+            ApplyProfile profile = AF.lastProfile();
+            assertEquals(1, profile.kernelCount(), profile.toString());
+            assertTrue(profile.hostToDeviceBytes() >= SIZE * 4L && profile.hostToDeviceBytes() <= SIZE * 4L + STATUS_BYTES, "the input went to the device once: " + profile);
+            // the stages' types come from element 0 run through them in Java on the host: only the status comes back
+            assertEquals(STATUS_BYTES, profile.deviceToHostBytes(), "no intermediate and not yet the result came back: " + profile);
+            result.close();
+            result = ExecutorCase.apply(pipeline, Executor.ACCELERATOR, input);
+            profile = AF.lastProfile();
+            assertEquals(0, profile.hostToDeviceBytes(), "the unchanged input is not sent again: " + profile);
+            assertEquals(STATUS_BYTES, profile.deviceToHostBytes(), "nothing comes back before the host reads: " + profile);
             float[] expected = new float[SIZE];
             for (int i = 0; i < SIZE; i++) {
                 expected[i] = (values[i] + 1f) * 2f - 3f;

@@ -1,0 +1,190 @@
+package jpai.runtime;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import jpai.ArrayFunction;
+import jpai.DataType;
+import jpai.Executor;
+import jpai.PArray;
+import jpai.runtime.device.DeviceChoice;
+import jpai.runtime.memory.PArrayStorage;
+import jpai.runtime.opencl.OpenCLRuntimeException;
+import jpai.runtime.profile.Profiler;
+
+/**
+ * Two or more maps in a row, fused: on the device one kernel computes {@code fk(...f0(in[i]))} for
+ * each element, so no intermediate array exists ({@code OpenCLKernelGenerator.fusedMap}). The
+ * pipeline makes this stage of {@code map(f).map(g)...} when every map may use the device.
+ *
+ * <p>Java runs each stage over the whole array before the next, so its exception is the first
+ * failing element of the first failing stage; a fused kernel finds the lowest failing element of
+ * any stage. So after any exit, and wherever the fused kernel cannot run ({@code -Djpai.fusion=false}
+ * included), the maps run one after the other as written, each with its own device and fallbacks:
+ * exactly the unfused behaviour.
+ *
+ * <p>Immutable and thread-safe.
+ */
+final class FusedMapFunction<T, R> implements ArrayFunction<T, R> {
+
+    private final List<MapFunction<?, ?>> maps;
+    private final List<KernelCache> laterKernels;
+
+    FusedMapFunction(List<MapFunction<?, ?>> maps) {
+        this.maps = List.copyOf(maps);
+        List<KernelCache> later = new ArrayList<>();
+        for (MapFunction<?, ?> map : this.maps.subList(1, this.maps.size())) {
+            later.add(map.kernels());
+        }
+        this.laterKernels = List.copyOf(later);
+    }
+
+    /** True when {@code function} may be a stage of a fused map: a map that may use the device. */
+    static boolean fusible(ArrayFunction<?, ?> function) {
+        return function instanceof MapFunction<?, ?> map && (map.executor() == Executor.AUTO || map.executor() == Executor.ACCELERATOR);
+    }
+
+    @Override
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public PArray<R> apply(PArray<T> input) {
+        Inputs.check(input, "fused maps");
+        Profiler.begin(maps.get(0).kernels().labelForProfiles("fused maps of "));
+        try {
+            return applyProfiled(input);
+        } finally {
+            Profiler.end();
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private PArray<R> applyProfiled(PArray<T> input) {
+        if (!JpaiOptions.fusion() || input.length() == 0) {
+            return unfused(input);
+        }
+        MapFunction<?, ?> first = maps.get(0);
+        DeviceChoice.OpenCL device = Offload.device(first.executor(), this::toString);
+        if (device == null) {
+            return unfused(input);
+        }
+        int[] indexSpace = PArrayStorage.rangeExtents(input);
+        if (indexSpace != null && indexSpace.length > 1) {
+            Explain.fallback(toString() + " as one kernel", "a fused map over a " + indexSpace.length + "-D index space is not made; the maps run one after the other");
+            return unfused(input);
+        }
+        List<DataType> types = types(input);
+        if (types == null) {
+            return unfused(input);
+        }
+        {
+            KernelCache.Compiled compiled = first.kernels().forFusedMap(laterKernels, types, indexSpace == null ? 0 : 1);
+            String reason = compiled.bailout();
+            if (reason == null) {
+                PArray output = PArray.allocateUninitialized(types.get(types.size() - 1), input.length());
+                try {
+                    DeviceMap.run(device, compiled, input, output, indexSpace);
+                    return output;
+                } catch (KernelDeoptimizedException e) {
+                    output.close();
+                    KernelExits.handle(toString(), e, "the maps ran again one after the other, as written (Java's exception is the first failing element of the first failing stage)",
+                                    input.length(), kernels());
+                } catch (OpenCLRuntimeException e) {
+                    output.close();
+                    reason = e.getMessage();
+                } catch (RuntimeException | Error e) {
+                    output.close();
+                    throw e;
+                }
+            }
+            if (reason != null) {
+                Explain.fallback(toString() + " as one kernel", reason + "; the maps run one after the other");
+            }
+            return unfused(input);
+        }
+    }
+
+    private KernelCache[] kernels() {
+        KernelCache[] all = new KernelCache[maps.size()];
+        for (int k = 0; k < all.length; k++) {
+            all[k] = maps.get(k).kernels();
+        }
+        return all;
+    }
+
+    /**
+     * The input's type and each stage's result type; where a stage's is not known yet, element 0
+     * goes through the stages in Java, as each map's own type analysis would run it. Null when that
+     * fails (an exception, a null, a type no PArray holds): the unfused maps then meet it as written.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private List<DataType> types(PArray<T> input) {
+        List<DataType> types = new ArrayList<>();
+        types.add(input.type());
+        for (MapFunction<?, ?> map : maps) {
+            DataType known = map.knownOutputType(types.get(types.size() - 1));
+            if (known == null) {
+                break;
+            }
+            types.add(known);
+        }
+        if (types.size() == maps.size() + 1) {
+            return types;
+        }
+        try {
+            types.subList(1, types.size()).clear();
+            Object element = MapFunction.firstElement(input);
+            for (MapFunction map : maps) {
+                element = map.function().apply(element);
+                if (element == null) {
+                    return null;
+                }
+                types.add(map.recordOutputType(types.get(types.size() - 1), element));
+            }
+            return types;
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private PArray<R> unfused(PArray<T> input) {
+        PArray current = input;
+        try {
+            for (ArrayFunction stage : maps) {
+                PArray next = stage.apply(current);
+                if (current != input) {
+                    current.close();
+                }
+                current = next;
+            }
+            return current;
+        } catch (RuntimeException | Error e) {
+            if (current != input) {
+                current.close();
+            }
+            throw e;
+        }
+    }
+
+    /** The maps, unfused. */
+    List<ArrayFunction<?, ?>> stages() {
+        return List.copyOf(maps);
+    }
+
+    @Override
+    public ArrayFunction<T, R> on(Executor executor) {
+        List<ArrayFunction<?, ?>> placed = new ArrayList<>();
+        for (MapFunction<?, ?> map : maps) {
+            placed.add(map.on(executor));
+        }
+        return Pipeline.ofStages(placed);
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder text = new StringBuilder();
+        for (MapFunction<?, ?> map : maps) {
+            text.append(text.isEmpty() ? "" : " then ").append(map);
+        }
+        return text.toString();
+    }
+}
