@@ -147,22 +147,7 @@ final class FusedMapFunction<T, R> implements ArrayFunction<T, R> {
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private PArray<R> unfused(PArray<T> input) {
-        PArray current = input;
-        try {
-            for (ArrayFunction stage : maps) {
-                PArray next = stage.apply(current);
-                if (current != input) {
-                    current.close();
-                }
-                current = next;
-            }
-            return current;
-        } catch (RuntimeException | Error e) {
-            if (current != input) {
-                current.close();
-            }
-            throw e;
-        }
+        return Pipeline.inTurn(maps, input);
     }
 
     /** The maps, unfused. */

@@ -108,21 +108,8 @@ public final class Pipeline<T, R> implements ArrayFunction<T, R> {
     public PArray<R> apply(PArray<T> input) {
         Inputs.check(input, "a composed function");
         Profiler.begin("composed function");
-        PArray current = input;
         try {
-            for (ArrayFunction stage : stages) {
-                PArray next = stage.apply(current);
-                if (current != input) {
-                    current.close();
-                }
-                current = next;
-            }
-            return current;
-        } catch (RuntimeException | Error e) {
-            if (current != input) {
-                current.close();
-            }
-            throw e;
+            return inTurn(stages, input);
         } finally {
             Profiler.end();
         }
@@ -144,5 +131,29 @@ public final class Pipeline<T, R> implements ArrayFunction<T, R> {
             text.append(text.isEmpty() ? "" : " then ").append(stage);
         }
         return text.toString();
+    }
+
+    /**
+     * Applies {@code stages} one after the other to {@code input}, each intermediate array closed as
+     * soon as the next stage has run (also when a stage throws); the input is the caller's.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static PArray inTurn(List<? extends ArrayFunction> stages, PArray input) {
+        PArray current = input;
+        try {
+            for (ArrayFunction stage : stages) {
+                PArray next = stage.apply(current);
+                if (current != input) {
+                    current.close();
+                }
+                current = next;
+            }
+            return current;
+        } catch (RuntimeException | Error e) {
+            if (current != input) {
+                current.close();
+            }
+            throw e;
+        }
     }
 }
