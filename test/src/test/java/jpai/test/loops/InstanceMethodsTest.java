@@ -5,17 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.nio.charset.StandardCharsets;
 import java.util.Random;
-import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
 
-import jpai.runtime.opencl.KernelLaunches;
 
 /**
  * {@code @Accelerate} instance methods on the device (PoCL here): the receiver's fields (a primitive,
@@ -28,30 +23,8 @@ import jpai.runtime.opencl.KernelLaunches;
 class InstanceMethodsTest extends WithTheAgentExplaining {
 
     private static final int N = 2049;
-    private record Call(Object result, String said, boolean launched, Throwable thrown) {
-    }
-
-    private static Call call(Supplier<Object> call) {
-        PrintStream err = System.err;
-        ByteArrayOutputStream said = new ByteArrayOutputStream();
-        long launches = KernelLaunches.count();
-        System.setErr(new PrintStream(said, true, StandardCharsets.UTF_8));
-        Object result = null;
-        Throwable thrown = null;
-        try {
-            result = call.get();
-        } catch (RuntimeException e) {
-            thrown = e;
-        } finally {
-            System.setErr(err);
-        }
-        String text = said.toString(StandardCharsets.UTF_8);
-        err.print(text);
-        return new Call(result, text, KernelLaunches.count() > launches, thrown);
-    }
-
     /** The original body the agent kept, run by the JVM on {@code receiver}: its result, or the exception it threw. */
-    private static Call original(Object receiver, String name, Object... arguments) {
+    private static ExplainedCall original(Object receiver, String name, Object... arguments) {
         for (Class<?> type = receiver.getClass(); type != null; type = type.getSuperclass()) {
             for (Method method : type.getDeclaredMethods()) {
                 if (!method.getName().equals("jpai$original$" + name)) {
@@ -59,9 +32,9 @@ class InstanceMethodsTest extends WithTheAgentExplaining {
                 }
                 method.setAccessible(true);
                 try {
-                    return new Call(method.invoke(receiver, arguments), "", false, null);
+                    return new ExplainedCall(method.invoke(receiver, arguments), "", false, null);
                 } catch (InvocationTargetException e) {
-                    return new Call(null, "", false, e.getCause());
+                    return new ExplainedCall(null, "", false, e.getCause());
                 } catch (IllegalAccessException e) {
                     throw new AssertionError(e);
                 }
@@ -96,7 +69,7 @@ class InstanceMethodsTest extends WithTheAgentExplaining {
         for (int round = 0; round < 3; round++) {
             float[] out = new float[N];
             float[] expected = new float[N];
-            Call call = call(() -> {
+            ExplainedCall call = explained(() -> {
                 kernels.weighted(x, out);
                 return null;
             });
@@ -115,7 +88,7 @@ class InstanceMethodsTest extends WithTheAgentExplaining {
         other.scale = 9f;
         float[] out = new float[N];
         float[] expected = new float[N];
-        assertTrue(call(() -> {
+        assertTrue(explained(() -> {
             other.weighted(x, out);
             return null;
         }).launched(), "another receiver");
@@ -131,13 +104,13 @@ class InstanceMethodsTest extends WithTheAgentExplaining {
         float[] x = floats(random);
         float[] out = new float[N];
         float[] expected = new float[N];
-        assertTrue(call(() -> {
+        assertTrue(explained(() -> {
             derived.scaled(x, out); // the first call of this method: compiled for its class's fields
             return null;
         }).launched(), "called on a subclass object");
         original(derived, "scaled", x, expected);
         assertArrayEquals(expected, out);
-        assertTrue(call(() -> {
+        assertTrue(explained(() -> {
             base.scaled(x, out);
             return null;
         }).launched(), "then on an object of the class itself");
@@ -159,7 +132,7 @@ class InstanceMethodsTest extends WithTheAgentExplaining {
             mExpected[i] = m[i].clone();
         }
         try (jpai.PArray<Float> p = jpai.PArray.of(values); jpai.PArray<Float> expected = jpai.PArray.of(values)) {
-            Call call = call(() -> {
+            ExplainedCall call = explained(() -> {
                 kernels.scaleRows(p, m);
                 return null;
             });
@@ -180,11 +153,11 @@ class InstanceMethodsTest extends WithTheAgentExplaining {
         for (int i = 0; i < N; i++) {
             values[i] = random.nextInt(40) - 10;
         }
-        Call call = call(() -> kernels.countAbove(values));
+        ExplainedCall call = explained(() -> kernels.countAbove(values));
         assertTrue(call.launched());
         assertEquals(original(kernels, "countAbove", (Object) values).result(), call.result());
         kernels.threshold = -5;
-        call = call(() -> kernels.countAbove(values));
+        call = explained(() -> kernels.countAbove(values));
         assertEquals(original(kernels, "countAbove", (Object) values).result(), call.result(), "the field is read again");
     }
 
@@ -197,7 +170,7 @@ class InstanceMethodsTest extends WithTheAgentExplaining {
         for (int i = 0; i < N; i++) {
             values[i] = random.nextInt(40);
         }
-        Call call = call(() -> {
+        ExplainedCall call = explained(() -> {
             kernels.countIntoAField(values);
             return null;
         });
@@ -207,7 +180,7 @@ class InstanceMethodsTest extends WithTheAgentExplaining {
         assertEquals(twin.counter, kernels.counter);
 
         float[] x = floats(random);
-        call = call(() -> {
+        call = explained(() -> {
             kernels.writeIntoAFieldArray(x);
             return null;
         });
@@ -223,7 +196,7 @@ class InstanceMethodsTest extends WithTheAgentExplaining {
         InstanceKernels kernels = kernels(random);
         float[] x = floats(random);
         kernels.params = null;
-        Call call = call(() -> {
+        ExplainedCall call = explained(() -> {
             kernels.weighted(x, new float[N]);
             return null;
         });
@@ -236,7 +209,7 @@ class InstanceMethodsTest extends WithTheAgentExplaining {
         InstanceKernels twin = kernels(new Random(1));
         twin.weights = out.clone();
         float[] expected = twin.weights;
-        call = call(() -> {
+        call = explained(() -> {
             aliased.weighted(x, out);
             return null;
         });

@@ -6,14 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 
-import jpai.runtime.opencl.KernelLaunches;
 
 /**
  * Rectangular 2-D array parameters of {@code @Accelerate} methods on the device (PoCL here), each
@@ -24,28 +20,6 @@ import jpai.runtime.opencl.KernelLaunches;
  * past a row throws Java's exception after Java's writes only.
  */
 class MatrixParametersTest extends WithTheAgentExplaining {
-
-    private record Call(Object result, String said, boolean launched, Throwable thrown) {
-    }
-
-    private static Call call(java.util.function.Supplier<Object> call) {
-        PrintStream err = System.err;
-        ByteArrayOutputStream said = new ByteArrayOutputStream();
-        long launches = KernelLaunches.count();
-        System.setErr(new PrintStream(said, true, StandardCharsets.UTF_8));
-        Object result = null;
-        Throwable thrown = null;
-        try {
-            result = call.get();
-        } catch (RuntimeException e) {
-            thrown = e;
-        } finally {
-            System.setErr(err);
-        }
-        String text = said.toString(StandardCharsets.UTF_8);
-        err.print(text);
-        return new Call(result, text, KernelLaunches.count() > launches, thrown);
-    }
 
     private static float[][] floats(Random random, int rows, int columns) {
         float[][] m = new float[rows][columns];
@@ -75,7 +49,7 @@ class MatrixParametersTest extends WithTheAgentExplaining {
         float[][] c = floats(random, n, p);
         float[][] expected = copy(c);
         float[][] rowsBefore = c.clone();
-        Call call = call(() -> {
+        ExplainedCall call = explained(() -> {
             MatrixKernels.matmul(a, b, c, m);
             return null;
         });
@@ -107,7 +81,7 @@ class MatrixParametersTest extends WithTheAgentExplaining {
             dExpected[i] = d[i].clone();
             lExpected[i] = l[i].clone();
         }
-        assertTrue(call(() -> {
+        assertTrue(explained(() -> {
             MatrixKernels.scale(m, d, l, columns, -3);
             return null;
         }).launched(), "scale ran on the device");
@@ -128,12 +102,12 @@ class MatrixParametersTest extends WithTheAgentExplaining {
                 row[j] = random.nextLong();
             }
         }
-        Call call = call(() -> MatrixKernels.trace(square));
+        ExplainedCall call = explained(() -> MatrixKernels.trace(square));
         assertTrue(call.launched());
         assertEquals(OriginalBodies.runOf(MatrixKernels.class, "trace", (Object) square).result(), call.result());
 
         long[][] wide = new long[50][30]; // rows past 29 have no element i
-        Call short_ = call(() -> MatrixKernels.trace(wide));
+        ExplainedCall short_ = explained(() -> MatrixKernels.trace(wide));
         assertTrue(short_.launched(), "the kernel ran first");
         assertNotNull(short_.thrown());
         Throwable java = OriginalBodies.runOf(MatrixKernels.class, "trace", (Object) wide).thrown();
@@ -150,7 +124,7 @@ class MatrixParametersTest extends WithTheAgentExplaining {
         float[][] ragged = floats(random, 4, 4);
         ragged[2] = new float[3];
         float[][] raggedExpected = copy(ragged);
-        Call call = call(() -> {
+        ExplainedCall call = explained(() -> {
             MatrixKernels.matmul(a, b, ragged, 4);
             return null;
         });
@@ -165,7 +139,7 @@ class MatrixParametersTest extends WithTheAgentExplaining {
 
         float[][] nullRow = floats(random, 4, 4);
         nullRow[1] = null;
-        call = call(() -> {
+        call = explained(() -> {
             MatrixKernels.matmul(a, b, nullRow, 4);
             return null;
         });
@@ -178,7 +152,7 @@ class MatrixParametersTest extends WithTheAgentExplaining {
         float[][] sharedExpectedA = copy(a);
         float[][] sharedExpected = copy(shared);
         sharedExpected[3] = sharedExpectedA[0];
-        call = call(() -> {
+        call = explained(() -> {
             MatrixKernels.matmul(a, b, shared, 4);
             return null;
         });
