@@ -8,6 +8,7 @@ import jpai.DataType;
 import jpai.PArray;
 import jpai.ocl.ClearKernel;
 import jpai.ocl.KernelSource;
+import jpai.ocl.ScanKernelSpec;
 import jpai.runtime.device.DeviceChoice;
 import jpai.runtime.exec.CombiningTree;
 import jpai.runtime.opencl.DeviceContext;
@@ -110,8 +111,8 @@ final class DeviceScan {
      * Whether scans run in one pass ({@code -Djpai.scan.singlePass=true}): off by default until
      * measured on NVIDIA, where its forward-progress assumption must hold (docs/runtime.md, "Scans and filters").
      */
-    static boolean singlePass() {
-        return Boolean.getBoolean("jpai.scan.singlePass");
+    static boolean singlePass(DeviceChoice.OpenCL device) {
+        return Boolean.getBoolean("jpai.scan.singlePass") && OpenCLRuntime.context(device).hasExtension(ScanKernelSpec.SINGLE_PASS_EXTENSION);
     }
 
     /** The work-group size: {@code jpai.scan.workGroup} or 256, at most what the device and local memory allow. */
@@ -144,11 +145,12 @@ final class DeviceScan {
         DeviceContext context = OpenCLRuntime.context(device);
         long localSize = localSize(context, type);
         long groups = groups(length, CombiningTree.LEAF, localSize);
-        try (PArray<?> flags = PArray.allocateUninitialized(jpai.ElementType.INT, 1 + 2 * groups); PArray<?> nodes = PArray.allocateUninitialized(type, 2 * groups)) {
-            KernelCache.Compiled clear = KernelCache.Compiled.of(CLEAR, "the single-pass scan's flags", List.of());
-            KernelBinding zero = new KernelBinding(clear).common(flags).outputs(flags);
-            zero.launch().localSize(localSize).globalSize(roundUp(flags.length(), localSize));
-            KernelBinding binding = new KernelBinding(scan).common(input).scanLevel(identity, null, output, localSize, CombiningTree.LEAF, exclusive).singlePass(nodes, flags);
+        long wordInts = new ScanKernelSpec(KernelShapes.kinds(type), CombiningTree.LEAF, true).singlePassWordInts(groups);
+        try (PArray<?> words = PArray.allocateUninitialized(jpai.ElementType.INT, wordInts)) {
+            KernelCache.Compiled clear = KernelCache.Compiled.of(CLEAR, "the single-pass scan's node words", List.of());
+            KernelBinding zero = new KernelBinding(clear).common(words).outputs(words);
+            zero.launch().localSize(localSize).globalSize(roundUp(words.length(), localSize));
+            KernelBinding binding = new KernelBinding(scan).common(input).scanLevel(identity, null, output, localSize, CombiningTree.LEAF, exclusive).singlePass(words);
             binding.launch().localSize(localSize).globalSize(groups * localSize);
             for (LaunchResult result : context.launchSequence(List.of(CLEAR, scan.kernel()), List.of(zero.launch(), binding.launch()))) {
                 KernelBinding.checkStatus(result);

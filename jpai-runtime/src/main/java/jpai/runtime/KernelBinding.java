@@ -92,6 +92,7 @@ final class KernelBinding {
                 case LENGTH -> launch.scalar(index, JavaKind.Long, input.length());
                 case BASE_INDEX -> launch.scalar(index, JavaKind.Long, 0L).baseIndexArgument(index);
                 case STATUS -> launch.status(index);
+                case UNWRITTEN_STATUS -> launch.unwrittenStatus(index);
                 default -> {
                     // the skeleton's own roles, bound by its methods below
                 }
@@ -180,14 +181,11 @@ final class KernelBinding {
         return this;
     }
 
-    /** The single-pass scan's nodes (one buffer per component) and flags, both written and read by the kernel. */
-    KernelBinding singlePass(PArray<?> nodes, PArray<?> flags) {
+    /** The single-pass scan's node words ({@code ScanKernelSpec.singlePassWordInts}), written and read by the kernel. */
+    KernelBinding singlePass(PArray<?> words) {
         for (KernelParameter parameter : parameters) {
-            switch (parameter.role()) {
-                case NODE_VALUES -> launch.writeBuffer(parameter.index(), PArrayStorage.buffer(nodes, parameter.slot()));
-                case NODE_FLAGS -> launch.writeBuffer(parameter.index(), PArrayStorage.buffer(flags, 0));
-                default -> {
-                }
+            if (parameter.role() == KernelParameter.Role.NODE_WORDS) {
+                launch.writeBuffer(parameter.index(), PArrayStorage.buffer(words, 0));
             }
         }
         return this;

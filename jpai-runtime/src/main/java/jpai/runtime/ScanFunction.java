@@ -97,7 +97,7 @@ public final class ScanFunction<T> implements ArrayFunction<T, T> {
         if (device == null) {
             return false;
         }
-        boolean singlePass = DeviceScan.singlePass();
+        boolean singlePass = DeviceScan.singlePass(device);
         KernelCache.Compiled totals = singlePass ? null : kernels.forReduce(type);
         KernelCache.Compiled scan = kernels.forScan(type, singlePass);
         String reason = totals != null && totals.bailout() != null ? totals.bailout() : scan.bailout();

@@ -74,15 +74,16 @@ public record KernelParameter(int index, String name, Role role, JavaKind kind, 
         /** {@code const int exclusive}: 1 for a scan level whose outputs exclude their own element (every level above the first), else 0. */
         SCAN_EXCLUSIVE,
         /**
-         * {@code __global T *}: component {@code slot} of the single-pass scan's nodes of the tree
-         * over the work-groups' values, level by level (at most twice the work-groups).
-         */
-        NODE_VALUES,
-        /**
          * {@code __global int *}: the single-pass scan's counter of started work-groups ({@code [0]}),
-         * then one flag per node of {@link #NODE_VALUES}, set once the node is written; zero before the launch.
+         * a pad, then the nodes of the tree over the work-groups' values as 64-bit words that flag
+         * themselves ({@link ScanKernelSpec#singlePassWordInts}); zero before the launch.
          */
-        NODE_FLAGS,
+        NODE_WORDS,
+        /**
+         * {@code __global int *jpai_status} of a kernel none of whose functions can exit (no exception
+         * path, no guard): its code never writes it, so it is bound to a buffer nobody zeroes or reads.
+         */
+        UNWRITTEN_STATUS,
         /** {@code __global const uchar *}: a filter's flags, 1 for each element kept, 0 for the others (see {@link CompactionKernels}). */
         KEPT_FLAGS,
         /** {@code __global int *}: the number of kept elements of each work-group of a compaction. */

@@ -115,7 +115,7 @@ public final class OpenCLKernelGenerator {
                 kernelParameters.add("extent" + d, Role.INDEX_EXTENT, JavaKind.Long, d, "const long extent" + d);
             }
         }
-        kernelParameters.lengthAndStatus();
+        kernelParameters.lengthAndStatus(List.of(function));
 
         CodeWriter code = prelude(kernel.lambda().displayName(), pluginsOf(kernel, null), List.of(function), spec.inputComponents(), spec.outputComponents());
         if (tiled != null) {
@@ -195,7 +195,7 @@ public final class OpenCLKernelGenerator {
             captures.addAll(stage.captures());
         }
         kernelParameters.add("base", Role.BASE_INDEX, JavaKind.Long, 0, "const long base");
-        kernelParameters.lengthAndStatus();
+        kernelParameters.lengthAndStatus(functions);
 
         StringBuilder description = new StringBuilder();
         LinkedHashSet<String> plugins = new LinkedHashSet<>();
@@ -422,7 +422,7 @@ public final class OpenCLKernelGenerator {
             kernelParameters.add("scratch" + i, Role.LOCAL_SCRATCH, element.get(i), i, "__local " + OpenCLTypes.storageType(element.get(i)) + " *scratch" + i);
         }
         kernelParameters.add("leafWidth", Role.LEAF_WIDTH, JavaKind.Long, 0, "const long leafWidth");
-        kernelParameters.lengthAndStatus();
+        kernelParameters.lengthAndStatus(map == null ? List.of(combine) : List.of(map, combine));
 
         List<EmittedFunction> functions = map == null ? List.of(combine) : List.of(map, combine);
         String description = mapper == null ? combiner.lambda().displayName() : mapper.lambda().displayName() + " then " + combiner.lambda().displayName();
@@ -610,17 +610,17 @@ public final class OpenCLKernelGenerator {
             kernelParameters.add("scratch" + i, Role.LOCAL_SCRATCH, element.get(i), i, "__local " + OpenCLTypes.storageType(element.get(i)) + " *scratch" + i);
         }
         if (single) {
-            for (int i = 0; i < element.size(); i++) {
-                kernelParameters.add("nodes" + i, Role.NODE_VALUES, element.get(i), i, "__global " + OpenCLTypes.storageType(element.get(i)) + " *nodes" + i);
-            }
-            kernelParameters.add("nodeFlags", Role.NODE_FLAGS, JavaKind.Int, 0, "__global int *nodeFlags");
+            kernelParameters.add("nodeWords", Role.NODE_WORDS, JavaKind.Int, 0, "__global int *nodeWords");
         } else {
             kernelParameters.add("leafWidth", Role.LEAF_WIDTH, JavaKind.Long, 0, "const long leafWidth");
         }
         kernelParameters.add("exclusive", Role.SCAN_EXCLUSIVE, JavaKind.Int, 0, "const int exclusive");
-        kernelParameters.lengthAndStatus();
+        kernelParameters.lengthAndStatus(List.of(combine));
 
         CodeWriter code = prelude(combiner.lambda().displayName(), pluginsOf(combiner, null), List.of(combine), element, element);
+        if (single) {
+            code.line("#pragma OPENCL EXTENSION " + ScanKernelSpec.SINGLE_PASS_EXTENSION + " : enable");
+        }
         code.open("__kernel void jpai_scan(" + kernelParameters.declarations() + ")");
         code.line("int reason = 0;");
         code.line("long failed = 0;");
@@ -631,7 +631,7 @@ public final class OpenCLKernelGenerator {
             code.comment("The groups take their numbers in the order they start: a group waits only for groups that started before it (the forward-progress assumption).");
             code.line("__local long groupNumber[1];");
             code.open("if (lid == 0)");
-            code.line("groupNumber[0] = (long) (uint) atomic_inc(nodeFlags);");
+            code.line("groupNumber[0] = (long) (uint) atomic_inc(nodeWords);");
             code.close();
             code.line("barrier(CLK_LOCAL_MEM_FENCE);");
             code.line("const long group = groupNumber[0];");
@@ -775,18 +775,29 @@ public final class OpenCLKernelGenerator {
      * root after the up-sweep. The groups' values are the leaves of the same aligned tree one level
      * up: a complete group publishes its value as node {@code (0, group)} and, while it is the last
      * group of a larger aligned block, that block's node (its left sibling's value, published by an
-     * earlier group, combined with its own); each node is written, then its flag set after a global
-     * fence. The carry into the group is then the fold from the identity of the nodes covering the
-     * groups before it, largest first (one per binary digit of {@code group}), each waited for by its
-     * flag and read through a volatile pointer. Every node waited for is published by a group that
-     * started earlier (the counter in {@code nodeFlags[0]}), so the scan finishes as long as a group
-     * that has started keeps running while later ones spin: true where work-groups are not preempted
-     * for later ones (GPUs' resident work-groups, PoCL's threads). A failure of the combiner still
-     * publishes (the flags must be set) and is reported: the result is then discarded. Nodes of
-     * level {@code l} start at {@code sum(groups >> j, j < l)}.
+     * earlier group, combined with its own). The carry into the group is then the fold from the
+     * identity of the nodes covering the groups before it, largest first (one per binary digit of
+     * {@code group}), each waited for. Every node waited for is published by a group that started
+     * earlier (the counter in {@code nodeWords[0]}), so the scan finishes as long as a group that has
+     * started keeps running while later ones spin: true where work-groups are not preempted for later
+     * ones (GPUs' resident work-groups, PoCL's threads). A failure of the combiner still publishes
+     * (the waiting groups must go on) and is reported: the result is then discarded. Nodes of level
+     * {@code l} start at {@code sum(groups >> j, j < l)}.
+     *
+     * <p>How a node passes between groups without trusting any fence: each 32 bits of its value
+     * travel in a 64-bit word of their own, {@code 1 << 32 | bits}, written by one 64-bit atomic
+     * exchange and read by 64-bit atomic adds of 0 until the high half is 1 (the words are zeroed
+     * before the launch). A word is thus its own flag: a reader that sees the flag sees the bits
+     * written with it, whatever order the device makes other writes visible in. The first version
+     * wrote the value, then {@code mem_fence(CLK_GLOBAL_MEM_FENCE)}, then a separate flag; on the
+     * H200's NVIDIA driver a group then read stale values (the scan of 2^28 floats was wrong from
+     * element 131,072): OpenCL 1.2's fences order a work-item's accesses for its own work-group only.
+     * Needs {@code cl_khr_int64_base_atomics}; the words start at int 2 of {@code nodeWords}, 8-byte aligned.
      */
     private static void singlePassCarry(CodeWriter code, EmittedFunction combine, List<String> captures, List<JavaKind> element) {
         code.line("const long groups = (leaves + localSize - 1) / localSize;");
+        code.line("volatile __global ulong *words = (volatile __global ulong *) (nodeWords + 2);");
+        int slices = ScanKernelSpec.slicesPerNode(element);
         List<String> node = new ArrayList<>();
         for (int i = 0; i < element.size(); i++) {
             String type = OpenCLTypes.valueType(element.get(i));
@@ -799,23 +810,12 @@ public final class OpenCLKernelGenerator {
         code.line("long levelSize = groups;");
         code.line("long m = group;");
         code.open("for (;;)");
-        for (int i = 0; i < element.size(); i++) {
-            code.line("nodes" + i + "[base + m] = " + store(element.get(i), "node" + i) + ";");
-        }
-        code.line("mem_fence(CLK_GLOBAL_MEM_FENCE);");
-        code.line("atomic_xchg(&nodeFlags[1 + base + m], 1);");
+        publishNode(code, element, slices, "base + m", node);
         code.open("if ((m & 1) == 0)");
         code.line("break;");
         code.close();
         code.line("const long left = base + m - 1;");
-        code.line("while (atomic_or(&nodeFlags[1 + left], 0) == 0) {}");
-        code.line("mem_fence(CLK_GLOBAL_MEM_FENCE);");
-        List<String> pair = new ArrayList<>();
-        for (int i = 0; i < element.size(); i++) {
-            String type = OpenCLTypes.valueType(element.get(i));
-            code.line("const " + type + " sibling" + i + " = (" + type + ") ((volatile __global " + OpenCLTypes.storageType(element.get(i)) + " *) nodes" + i + ")[left];");
-            pair.add("sibling" + i);
-        }
+        List<String> pair = new ArrayList<>(awaitNode(code, element, slices, "left", "sibling"));
         pair.addAll(node);
         List<String> parent = declareComponents(code, "p", element);
         code.line("int nodeReason = " + call(combine, captures, pair, addressesOf(parent)) + ";");
@@ -843,12 +843,8 @@ public final class OpenCLKernelGenerator {
         code.line("at += groups >> j;");
         code.close();
         code.line("at += (group >> level) - 1;");
-        code.line("while (atomic_or(&nodeFlags[1 + at], 0) == 0) {}");
-        code.line("mem_fence(CLK_GLOBAL_MEM_FENCE);");
         List<String> arguments = new ArrayList<>(carry);
-        for (int i = 0; i < element.size(); i++) {
-            arguments.add("(" + OpenCLTypes.valueType(element.get(i)) + ") ((volatile __global " + OpenCLTypes.storageType(element.get(i)) + " *) nodes" + i + ")[at]");
-        }
+        arguments.addAll(awaitNode(code, element, slices, "at", "covering"));
         List<String> folded = declareComponents(code, "f", element);
         code.line("int carryReason = " + call(combine, captures, arguments, addressesOf(folded)) + ";");
         code.open("if (carryReason != 0)");
@@ -862,6 +858,61 @@ public final class OpenCLKernelGenerator {
         for (int i = 0; i < element.size(); i++) {
             code.line("scratch" + i + "[tree + lid] = " + store(element.get(i), "carried" + i) + ";");
         }
+    }
+
+    /** Bits of a component's value as a {@code ulong} (the low 32 bits only for 32-bit types). */
+    private static String bitsOf(JavaKind kind, String value) {
+        return switch (kind) {
+            case Long -> "as_ulong(" + value + ")";
+            case Double -> "as_ulong(" + value + ")";
+            case Float -> "(ulong) as_uint(" + value + ")";
+            default -> "(ulong) as_uint(" + value + ")"; // int, and the narrower kinds widened to int
+        };
+    }
+
+    /** Writes node {@code index}'s components, each 32-bit slice as a self-flagged word (see singlePassCarry). */
+    private static void publishNode(CodeWriter code, List<JavaKind> element, int slices, String index, List<String> values) {
+        int slice = 0;
+        for (int i = 0; i < element.size(); i++) {
+            JavaKind kind = element.get(i);
+            String bits = bitsOf(kind, values.get(i));
+            for (int half = 0; half < ScanKernelSpec.slicesOf(kind); half++) {
+                String part = half == 0 ? "(" + bits + " & 0xFFFFFFFFUL)" : "(" + bits + " >> 32)";
+                code.line("atom_xchg(&words[(" + index + ") * " + slices + " + " + slice + "], (1UL << 32) | " + part + ");");
+                slice++;
+            }
+        }
+    }
+
+    /**
+     * Waits for node {@code index} and declares its components as {@code name0, name1, ...}: each
+     * slice's word read until its flag half is set.
+     */
+    private static List<String> awaitNode(CodeWriter code, List<JavaKind> element, int slices, String index, String name) {
+        List<String> components = new ArrayList<>();
+        int slice = 0;
+        for (int i = 0; i < element.size(); i++) {
+            JavaKind kind = element.get(i);
+            String type = OpenCLTypes.valueType(kind);
+            List<String> parts = new ArrayList<>();
+            for (int half = 0; half < ScanKernelSpec.slicesOf(kind); half++) {
+                String word = name + "Word" + i + "_" + half;
+                code.line("ulong " + word + ";");
+                code.line("do { " + word + " = atom_add(&words[(" + index + ") * " + slices + " + " + slice + "], 0UL); } while ((" + word + " >> 32) == 0);");
+                parts.add(word);
+                slice++;
+            }
+            String bits = parts.size() == 1 ? "(uint) " + parts.get(0) : "((" + parts.get(0) + " & 0xFFFFFFFFUL) | (" + parts.get(1) + " << 32))";
+            String value = switch (kind) {
+                case Long -> "as_long(" + bits + ")";
+                case Double -> "as_double(" + bits + ")";
+                case Float -> "as_float(" + bits + ")";
+                default -> "as_int(" + bits + ")";
+            };
+            code.line("const " + type + " " + name + i + " = " + value + ";");
+            components.add(name + i);
+        }
+        return components;
     }
 
     /** {@code slot[to] = combiner(slot[leftSlot], slot[rightSlot])} in the scratch, reporting a failure at the work-item's first element. */
@@ -1121,9 +1172,22 @@ public final class OpenCLKernelGenerator {
             add(name + "_length", Role.CAPTURED_ARRAY_LENGTH, JavaKind.Int, slot, "const int " + name + "_length");
         }
 
+        /**
+         * The length and the status words; {@code functions}: those the kernel calls, whose exits
+         * are the only writers of the status: when none can exit, the status is
+         * {@link Role#UNWRITTEN_STATUS} and the runtime neither zeroes nor reads it (on the H100 a
+         * read is about 35 us of a 0.6 ms reduction of 2^28 floats).
+         */
+        /** The length and status words that the kernel writes (its own code reports, not only its functions). */
         void lengthAndStatus() {
             add("n", Role.LENGTH, JavaKind.Long, 0, "const long n");
             add("jpai_status", Role.STATUS, JavaKind.Int, 0, "__global int *jpai_status");
+        }
+
+        void lengthAndStatus(List<EmittedFunction> functions) {
+            add("n", Role.LENGTH, JavaKind.Long, 0, "const long n");
+            boolean mayExit = functions.stream().anyMatch(EmittedFunction::mayExit);
+            add("jpai_status", mayExit ? Role.STATUS : Role.UNWRITTEN_STATUS, JavaKind.Int, 0, "__global int *jpai_status");
         }
 
         String declarations() {

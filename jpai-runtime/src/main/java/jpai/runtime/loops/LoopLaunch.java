@@ -132,6 +132,7 @@ final class LoopLaunch {
                     case LENGTH -> launch.scalar(index, JavaKind.Long, iterations);
                     case INDEX_EXTENT -> launch.scalar(index, JavaKind.Long, extents[parameter.slot()]);
                     case STATUS -> launch.status(index);
+                    case UNWRITTEN_STATUS -> launch.unwrittenStatus(index);
                     default -> throw new IllegalStateException("a loop kernel has no parameter of role " + parameter.role());
                 }
             }

@@ -69,7 +69,16 @@ final class DeviceWait {
      * launches, waited for after the first).
      */
     static boolean await(LaunchEvents events, long expectedNanos, boolean flush) {
-        long begin = System.nanoTime();
+        return await(events, expectedNanos, flush, 0);
+    }
+
+    /**
+     * {@link #await(LaunchEvents, long, boolean)}, the device having started on these commands at
+     * {@code startedAt} ({@link System#nanoTime()}; 0: now): the expected time counts from then.
+     */
+    static boolean await(LaunchEvents events, long expectedNanos, boolean flush, long startedAt) {
+        long now = System.nanoTime();
+        long begin = startedAt == 0 ? now : Math.min(startedAt, now);
         cl_event last = events.last();
         if (last == null) {
             return !Thread.currentThread().isInterrupted();

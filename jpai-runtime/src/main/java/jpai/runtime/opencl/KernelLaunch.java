@@ -37,7 +37,7 @@ import jpai.runtime.memory.ComponentBuffer;
 public final class KernelLaunch {
 
     /** One argument binding. */
-    sealed interface Binding permits ReadBuffer, WriteBuffer, UpdateBuffer, ReadArray, ReadWriteArray, Scalar, Local, Status {
+    sealed interface Binding permits ReadBuffer, WriteBuffer, UpdateBuffer, ReadArray, ReadWriteArray, Scalar, Local, Status, UnwrittenStatus {
         int index();
     }
 
@@ -88,6 +88,9 @@ public final class KernelLaunch {
     }
 
     record Status(int index) implements Binding {
+    }
+
+    record UnwrittenStatus(int index) implements Binding {
     }
 
     /** The most dimensions an OpenCL NDRange has. */
@@ -171,6 +174,14 @@ public final class KernelLaunch {
             throw new IllegalArgumentException("local: argument " + index + " needs at least 1 byte, not " + bytes);
         }
         return bind(new Local(index, bytes));
+    }
+
+    /**
+     * The status argument of a kernel whose code never writes it (no function it calls can exit):
+     * bound to a buffer of the context that nobody zeroes or reads, so the launch has no status.
+     */
+    public KernelLaunch unwrittenStatus(int index) {
+        return bind(new UnwrittenStatus(index));
     }
 
     /** A buffer of two ints, zeroed before the launch and read back after it. At most one per launch. */

@@ -27,6 +27,8 @@ final class StatusBuffers {
     private final DeviceContext context;
     /** Guarded by its own monitor: one short uncontended lock per launch costs less than a lock-free queue. */
     private final ArrayDeque<DeviceBuffer> zeroed = new ArrayDeque<>();
+    /** Guarded by {@link #zeroed}'s monitor; null until a kernel without status exits needs it. */
+    private DeviceBuffer unwritten;
 
     StatusBuffers(DeviceContext context) {
         this.context = context;
@@ -52,6 +54,19 @@ final class StatusBuffers {
         return buffer;
     }
 
+    /**
+     * The buffer bound as the status of kernels that never write it (KernelLaunch.unwrittenStatus):
+     * one per context, shared by every such launch, never zeroed or read.
+     */
+    DeviceBuffer unwritten() {
+        synchronized (zeroed) {
+            if (unwritten == null) {
+                unwritten = context.bufferPool().acquire(BYTES);
+            }
+            return unwritten;
+        }
+    }
+
     /** Takes {@code buffer} back after its launch completed; {@code written}: the kernel wrote it. */
     void giveBack(DeviceBuffer buffer, boolean written) {
         if (written) {
@@ -63,15 +78,21 @@ final class StatusBuffers {
         }
     }
 
-    /** The zeroed buffers kept for the next launches (for tests that count buffers in use). */
+    /** The zeroed buffers kept for the next launches, and the unwritten one (for tests that count buffers in use). */
     int idleCount() {
         synchronized (zeroed) {
-            return zeroed.size();
+            return zeroed.size() + (unwritten == null ? 0 : 1);
         }
     }
 
     /** Gives every idle status buffer back to the context's pool. */
     void clear() {
+        synchronized (zeroed) {
+            if (unwritten != null) {
+                context.bufferPool().release(unwritten);
+                unwritten = null;
+            }
+        }
         while (true) {
             DeviceBuffer buffer;
             synchronized (zeroed) {

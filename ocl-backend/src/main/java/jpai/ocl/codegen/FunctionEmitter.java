@@ -169,8 +169,12 @@ public final class FunctionEmitter {
      *            {@link ParameterKind#LOCAL_TILE} parameters, by the same names
      * @param tilingNotes for each loop, whether it was tiled or why not (for {@code -Djpai.explain=true})
      */
+    /**
+     * @param mayExit whether the function can return a deoptimisation reason (an exception path, a
+     *            failed guard): a kernel none of whose functions can never writes its status words
+     */
     public record EmittedFunction(String name, List<FunctionParameter> parameters, String text, boolean usesDoubles, Set<Helper> helpers, TileShape tiledShape,
-                    List<String> localDeclarations, List<String> tilingNotes) {
+                    List<String> localDeclarations, List<String> tilingNotes, boolean mayExit) {
         public EmittedFunction {
             parameters = List.copyOf(parameters);
             helpers = Set.copyOf(helpers);
@@ -203,6 +207,8 @@ public final class FunctionEmitter {
     private final List<String> resultNames = new ArrayList<>();
     private ScheduleResult schedule;
     private boolean usesDoubles;
+    /** Whether an exit with a deoptimisation reason was emitted. */
+    private boolean mayExit;
 
     private final Map<HIRBlock, HIRBlock> loopFollows = new HashMap<>();
     private final Set<HIRBlock> follows = new HashSet<>();
@@ -284,7 +290,7 @@ public final class FunctionEmitter {
         function.appendText(CPrinter.statements(CLabels.withoutUnused(new Block(body)), 1));
         function.close();
         return new EmittedFunction(name, parameters, function.toString(), usesDoubles || helpers.stream().anyMatch(Helper::usesDoubles), helpers,
-                        tiling == null ? null : tileShape, tiling == null ? List.of() : tiledLoop.localDeclarations(), tilingNotes);
+                        tiling == null ? null : tileShape, tiling == null ? List.of() : tiledLoop.localDeclarations(), tilingNotes, mayExit);
     }
 
     // ---------------------------------------------------------------- parameters
@@ -946,7 +952,8 @@ public final class FunctionEmitter {
     }
 
     /** The exit code with a comment naming the exception and the line, for readers of the kernel. */
-    private static String exitCode(DeoptReason reason, Node node) {
+    private String exitCode(DeoptReason reason, Node node) {
+        mayExit = true;
         SourceLocation location = SourceLocation.of(node.getNodeSourcePosition());
         String where = location == SourceLocation.UNKNOWN ? "" : " at " + location.shortForm();
         return reason.code() + " /* " + reason.name() + where + " */";

@@ -11,17 +11,25 @@ public enum Helper {
      * conversion of an out-of-range value to a signed type to the implementation (C99 6.3.1.3, which
      * OpenCL C 1.2 6.2.3 refers to), and NVIDIA's OpenCL compiler lost the sign of char/short values
      * where PoCL's LLVM kept it (fuzz seeds 20261124/3830, 20261125/1730 and 2313, 20261126/2697 and
-     * 8562 on the H100). These compute Java's results with in-range operations on ints.
+     * 8562 on the H100). These compute Java's results with in-range operations on unsigned ints and
+     * one int subtraction that cannot overflow: the low bits, less twice their sign bit.
+     *
+     * Not {@code (x ^ 0x8000) - 32768}, the form used until 2026-11-26: NVIDIA's compiler recognised
+     * it (as it does {@code (short) x} and {@code (x << 16) >> 16}) as a sign extension, then reasoned
+     * on 16-bit values: {@code (short) ~(p * Integer.MAX_VALUE) < -1} became {@code -(short) p > 0} in
+     * PTX ({@code neg.s16}, {@code setp.gt.s16}), which is wrong for {@code p = -32768} (fuzz seed
+     * 20261126 program 92 on the H200; the form below, a select and a 64-bit shift pair all gave
+     * Java's answer there, PTX in docs/fuzzing.md).
      */
     /** Java's {@code (short)} of an integer: its low 16 bits as a signed value, in an {@code int} (no 16-bit C type: see OpenCLTypes). */
     NARROW_SHORT(false, """
             static int jpai_narrow_short(long x) {
-                return (int) ((x & 0xFFFFL) ^ 0x8000L) - 32768;
+                return (int) ((uint) x & 0xFFFFu) - (int) (((uint) x & 0x8000u) << 1);
             }"""),
     /** Java's {@code (byte)} of an integer: its low 8 bits as a signed value, in an {@code int}. */
     NARROW_BYTE(false, """
             static int jpai_narrow_byte(long x) {
-                return (int) ((x & 0xFFL) ^ 0x80L) - 128;
+                return (int) ((uint) x & 0xFFu) - (int) (((uint) x & 0x80u) << 1);
             }"""),
     /**
      * {@code Math.abs(int)}: {@code MIN_VALUE} stays {@code MIN_VALUE}; the negation is guarded so it

@@ -34,6 +34,7 @@ class FuzzFoundProgramsTest {
                     new Found(20261128L, 6688, 200, 2000, Feature.all(), "NVIDIA: a polynomial-hash reduction of a constant pair of longs differed"),
                     new Found(20261130L, 2610, 200, 2000, Feature.all(), "NVIDIA: (int) Math.abs((long) MIN_VALUE) was 2^31"),
                     new Found(20261131L, 1391, 200, 2000, Feature.all(), "NVIDIA: a max-reduction of non-positive values gave 65534"),
+                    new Found(20261126L, 92, 200, 2000, Feature.all(), "NVIDIA: (short) ~(p * Integer.MAX_VALUE) < -1 was true for p = -32768 (a narrowing taken for a 16-bit sign extension)"),
                     new Found(20261139L, 4710, 200, 2000, Feature.all(), "PoCL: the build of a reduction whose mapper has a loop ran for over 5 minutes (16 unrolled copies of the mapper)"));
 
     @Test
