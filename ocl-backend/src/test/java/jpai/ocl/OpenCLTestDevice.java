@@ -205,7 +205,7 @@ final class OpenCLTestDevice {
                     case LENGTH -> clSetKernelArg(kernel, index, Sizeof.cl_long, Pointer.to(new long[] {n}));
                     case BASE_INDEX -> clSetKernelArg(kernel, index, Sizeof.cl_long, Pointer.to(new long[] {0L}));
                     case LEAF_WIDTH -> clSetKernelArg(kernel, index, Sizeof.cl_long, Pointer.to(new long[] {leafWidth}));
-                    case STATUS -> {
+                    case STATUS, UNWRITTEN_STATUS -> {
                         statusBuffer = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 2L * Sizeof.cl_int, Pointer.to(status), null);
                         buffers.add(statusBuffer);
                         clSetKernelArg(kernel, index, Sizeof.cl_mem, Pointer.to(statusBuffer));

@@ -21,8 +21,11 @@ import jpai.ApplyProfile;
 @EnabledIfEnvironmentVariable(named = "JPAI_EXPECT_OPENCL", matches = "1")
 class CopyStagesAndResidencyTest {
 
-    /** The two status ints every generated kernel zeroes and reads back. */
-    private static final long STATUS_BYTES = 8;
+    /**
+     * The status ints a kernel's launch zeroes and reads back: none here, as x + 1f, x * 2f and x - 3f
+     * cannot throw, so their kernels never write any (a lambda with an exception path has two, 8 bytes).
+     */
+    private static final long STATUS_BYTES = 0;
     private static final int SIZE = 200_000;
 
     @Test
