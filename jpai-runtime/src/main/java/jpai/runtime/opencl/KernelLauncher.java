@@ -171,7 +171,7 @@ final class KernelLauncher {
         try {
             StatusWords statusWords = enqueue(STATUS_WORDS.get());
             step = "waiting for the device";
-            if (!DeviceWait.await(events, program.expectedDeviceNanos(launch.globalSize()))) {
+            if (!DeviceWait.await(events, program.expectedDeviceNanos(launch.globalSize()), true, 0, pollsFreely(context))) {
                 abandon(program, leases, statusWords);
                 throw interrupted();
             }
@@ -207,6 +207,11 @@ final class KernelLauncher {
      * launch may have read that launch's unfinished results; the sequence's results are then all
      * discarded anyway).
      */
+    /** Whether a waiting thread may poll the device back to back: it is not the CPU the kernels run on. */
+    private static boolean pollsFreely(DeviceContext context) {
+        return context.device().kind() != jpai.runtime.device.DeviceKind.CPU;
+    }
+
     static List<LaunchResult> runSequence(DeviceContext context, List<KernelSource> sources, List<KernelLaunch> launches) {
         long start = System.nanoTime();
         List<KernelLauncher> launchers = new ArrayList<>(sources.size());
@@ -269,7 +274,7 @@ final class KernelLauncher {
                 // reduction of 2^28 floats, which a sleep timed from here overslept).
                 long expected = launcher.program.expectedDeviceNanos(launcher.launch.globalSize());
                 expectedSoFar = expected == 0 || (expectedSoFar == 0 && l > 0) ? 0 : expectedSoFar + expected;
-                if (!DeviceWait.await(launcher.events, expectedSoFar, flush, deviceStarted)) {
+                if (!DeviceWait.await(launcher.events, expectedSoFar, flush, deviceStarted, pollsFreely(context))) {
                     abandoned = true;
                     if (statusWords != null) {
                         STATUS_WORDS.remove(); // the driver may still write these words: this thread's next launch gets others
