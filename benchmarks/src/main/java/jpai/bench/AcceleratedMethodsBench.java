@@ -145,11 +145,12 @@ public final class AcceleratedMethodsBench {
             });
             double annotatedMs = ms[0];
             double afMs = ms[1];
+            double[] kernelMs = lastKernelMedians;
             double arraysMs = interleavedMedians(Math.max(3, calls / 3), () -> {
                 saxpyArrays(2.5f, x, copied);
                 return null;
             })[0];
-            print("saxpy " + n + " PArrays", annotatedMs, afMs);
+            print("saxpy " + n + " PArrays", annotatedMs, afMs, kernelMs);
             System.out.printf("%-28s %14.3f %14s%n", "saxpy " + n + " float[] (copied)", arraysMs, "");
             return true;
         }
@@ -200,19 +201,25 @@ public final class AcceleratedMethodsBench {
             });
             double annotatedMs = ms[0];
             double afMs = ms[1];
+            double[] kernelMs = lastKernelMedians;
             double arraysMs = interleavedMedians(calls, () -> {
                 matmulArrays(a, b, c, n);
                 return null;
             })[0];
-            print("matmul " + n + "x" + n + " PArrays", annotatedMs, afMs);
+            print("matmul " + n + "x" + n + " PArrays", annotatedMs, afMs, kernelMs);
             System.out.printf("%-28s %14.3f %14s%n", "matmul " + n + "x" + n + " float[]", arraysMs, "");
             return true;
         }
     }
 
-    private static void print(String what, double annotatedMs, double afMs) {
+    private static void print(String what, double annotatedMs, double afMs, double[] kernelMs) {
         System.out.printf("%-28s %14.3f %14.3f %8.2f%n", what, annotatedMs, afMs, annotatedMs / afMs);
+        // where a difference is: the kernels (the device's time, from each call's profile) or the host
+        System.out.printf("%-28s %14.3f %14.3f %8.2f%n", "  kernels only", kernelMs[0], kernelMs[1], kernelMs[0] / kernelMs[1]);
     }
+
+    /** The kernels' median device time of each version in the last {@link #interleavedMedians} call, in ms. */
+    private static double[] lastKernelMedians = new double[0];
 
     /**
      * The median wall time of each version over {@code calls} rounds, in ms, after as many warm-up
@@ -228,22 +235,31 @@ public final class AcceleratedMethodsBench {
             }
         }
         double[][] ms = new double[versions.length][calls];
+        double[][] kernelMs = new double[versions.length][calls];
         for (int i = 0; i < calls; i++) {
             for (int v = 0; v < versions.length; v++) {
                 long launches = KernelLaunches.count();
                 long start = System.nanoTime();
                 versions[v].get();
                 ms[v][i] = (System.nanoTime() - start) / 1e6;
+                kernelMs[v][i] = AF.lastProfile().kernelNanos() / 1e6;
                 if (KernelLaunches.count() == launches) {
                     throw new IllegalStateException("a timed call launched no kernel: it ran in Java");
                 }
             }
         }
         double[] medians = new double[versions.length];
+        lastKernelMedians = new double[versions.length];
         for (int v = 0; v < versions.length; v++) {
-            Arrays.sort(ms[v]);
-            medians[v] = calls % 2 == 1 ? ms[v][calls / 2] : (ms[v][calls / 2 - 1] + ms[v][calls / 2]) / 2;
+            medians[v] = median(ms[v]);
+            lastKernelMedians[v] = median(kernelMs[v]);
         }
         return medians;
+    }
+
+    private static double median(double[] values) {
+        Arrays.sort(values);
+        int n = values.length;
+        return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
     }
 }

@@ -148,6 +148,20 @@ public final class ParallelLoopCompiler {
      */
     public LoopKernel compile(Method body, List<ValueShape> parameterShapes, Map<Integer, IndexedElements> indexed, List<CapturedValue> receiverFields, List<MarkedVariable> parallel,
                     MarkedVariable reduce, boolean reassociate, Speculations speculations) {
+        return compile(body, parameterShapes, indexed, receiverFields, parallel, reduce, reassociate, speculations, false);
+    }
+
+    /**
+     * As {@link #compile(Method, List, Map, List, List, MarkedVariable, boolean, Speculations)};
+     * with {@code trustIndexChecks}, the kernel for launches whose extent the runtime has checked
+     * against every length in {@link LoopKernel#indexExitLengths()}: those checks removed
+     * ({@link IndexExits#removeChecks}), so it has none of the exits they were (its
+     * {@code indexExitLengths} are then empty). The checks cost more than the memory traffic in a
+     * kernel as small as saxpy on PoCL, whose vectoriser gives up on them (2x the unchecked
+     * kernel's time at 2^20 elements).
+     */
+    public LoopKernel compile(Method body, List<ValueShape> parameterShapes, Map<Integer, IndexedElements> indexed, List<CapturedValue> receiverFields, List<MarkedVariable> parallel,
+                    MarkedVariable reduce, boolean reassociate, Speculations speculations, boolean trustIndexChecks) {
         ResolvedJavaMethod method = graal.providers().getMetaAccess().lookupJavaMethod(body);
         LambdaDescription description = new LambdaDescription(method, method, SourceLocation.of(method, 0));
         int firstParameter = method.isStatic() ? 0 : 1;
@@ -226,15 +240,24 @@ public final class ParallelLoopCompiler {
             KernelGraphCompiler.run("dead code elimination", timings, DeadCodeEliminationPhase::new, graph, context);
             KernelGraphCompiler.run("loop-carried dependences", timings, () -> new LoopCarriedDependencesPhase(inputs), graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after kernel phases");
-            KernelGraph kernel = new KernelGraph(graph, description, signature, timings, inputs);
             List<LoopBound> firsts = new ArrayList<>();
             List<LoopBound> limits = new ArrayList<>();
             for (ParallelLoop dimension : loop.dimensions()) {
                 firsts.add(dimension.first());
                 limits.add(dimension.limit());
             }
+            List<Integer> indexExitLengths = IndexExits.of(graph, inputs, firsts);
+            if (trustIndexChecks) {
+                if (indexExitLengths == null) {
+                    throw new IllegalArgumentException(description.displayName() + " may exit otherwise than by its index checks: no kernel trusts them");
+                }
+                int removed = IndexExits.removeChecks(graph, inputs, canonicalizer, context);
+                debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after removing " + removed + " index checks the launch made");
+                indexExitLengths = IndexExits.of(graph, inputs, firsts);
+            }
+            KernelGraph kernel = new KernelGraph(graph, description, signature, timings, inputs);
             return new LoopKernel(kernel, List.copyOf(firsts), List.copyOf(limits), loop.reduction() == null ? null : loop.reduction().operator(),
-                            loop.reduction() == null ? null : loop.reduction().initial(), loop.innerNotParallel(), IndexExits.of(graph, inputs, firsts));
+                            loop.reduction() == null ? null : loop.reduction().initial(), loop.innerNotParallel(), indexExitLengths);
         } catch (KernelBailoutException | LoopCarriedDependencesPhase.LoopCarriedDependenceException e) {
             throw e;
         } catch (PermanentBailoutException e) {

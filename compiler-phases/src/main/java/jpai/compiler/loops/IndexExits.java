@@ -9,6 +9,7 @@ import jdk.graal.compiler.nodes.ControlSinkNode;
 import jdk.graal.compiler.nodes.DeoptimizeNode;
 import jdk.graal.compiler.nodes.FixedGuardNode;
 import jdk.graal.compiler.nodes.IfNode;
+import jdk.graal.compiler.nodes.LogicConstantNode;
 import jdk.graal.compiler.nodes.LogicNode;
 import jdk.graal.compiler.nodes.ParameterNode;
 import jdk.graal.compiler.nodes.PiNode;
@@ -64,6 +65,38 @@ public final class IndexExits {
             }
         }
         return List.copyOf(lengths);
+    }
+
+    /**
+     * Removes the exits {@link #of} found, for a launch that has checked them itself: every check
+     * {@code index |<| length(c)} of a guard or of the branch to an exit becomes true, and
+     * {@code canonicalizer} then drops the guards and the exits' branches. Only for a launch whose
+     * extent is at most every one of those lengths (with the loop from 0, the index stays below
+     * them all): such a kernel gives the checked kernel's results without its checks, and has no
+     * exit left. Returns how many checks it removed.
+     */
+    public static int removeChecks(StructuredGraph graph, KernelInputs inputs, jdk.graal.compiler.phases.common.CanonicalizerPhase canonicalizer,
+                    jdk.graal.compiler.phases.tiers.HighTierContext context) {
+        ParameterNode index = inputs.argumentComponent(0, 0);
+        int removed = 0;
+        for (FixedGuardNode guard : graph.getNodes(FixedGuardNode.TYPE).snapshot()) {
+            if (!guard.isNegated() && checkedLength(guard.condition(), index, inputs) != null) {
+                guard.setCondition(LogicConstantNode.tautology(graph), false);
+                removed++;
+            }
+        }
+        for (DeoptimizeNode deopt : graph.getNodes(DeoptimizeNode.TYPE).snapshot()) {
+            if (exitOfCheck(deopt, index, inputs) != null) {
+                IfNode check = (IfNode) deopt.predecessor().predecessor();
+                check.setCondition(LogicConstantNode.tautology(graph));
+                removed++;
+            }
+        }
+        if (removed > 0) {
+            canonicalizer.apply(graph, context);
+            new jdk.graal.compiler.phases.common.DeadCodeEliminationPhase().apply(graph);
+        }
+        return removed;
     }
 
     /** The capture whose length the deoptimization's branch checks the index against ({@code if (!(i |<| length)) exit}), or null. */

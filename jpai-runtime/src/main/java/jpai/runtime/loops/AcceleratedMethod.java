@@ -14,6 +14,7 @@ import jpai.agent.MarkedLocal;
 import jpai.compiler.KernelBailoutException;
 import jpai.compiler.CapturedValue;
 import jpai.compiler.ParallelLoopCompiler;
+import jpai.ocl.KernelSource;
 import jpai.compiler.Speculation;
 import jpai.compiler.Speculations;
 import jpai.compiler.ValueShape;
@@ -219,8 +220,15 @@ final class AcceleratedMethod {
             for (String note : source.notes()) {
                 Explain.tiling(name(), note);
             }
+            KernelSource unchecked = null;
+            if (loop.indexExitLengths() != null && !loop.indexExitLengths().isEmpty()) {
+                // the same loop without its index checks, for calls whose arrays are long enough
+                ParallelLoopCompiler.LoopKernel trusting = new ParallelLoopCompiler().compile(body, shapes, indexed, fields, parallel, reduce, reassociate, allowed, true);
+                unchecked = new OpenCLKernelGenerator(options).map(trusting.graph(), spec);
+                LoopKernelDump.write(trusting.graph(), unchecked, "unchecked");
+            }
             return new CompiledLoop(source, loop.firsts(), loop.limits(), loop.reduction(), reductionKind, loop.reductionInitial(), null, false, loop.innerNotParallel(),
-                            instance ? 1 : 0, fields, loop.indexExitLengths());
+                            instance ? 1 : 0, fields, loop.indexExitLengths(), unchecked);
         } catch (LoopCarriedDependenceException e) {
             return CompiledLoop.refused(e.getMessage(), true);
         } catch (KernelBailoutException e) {

@@ -28,12 +28,23 @@ import jpai.ocl.KernelSource;
  *            values after the declared arguments'
  * @param indexExitLengths the captured arrays whose lengths the 1-D index from 0 is checked against,
  *            the kernel's only exits, or null when it may exit otherwise ({@code IndexExits})
+ * @param uncheckedKernel the kernel without those checks ({@code ParallelLoopCompiler}'s
+ *            {@code trustIndexChecks}), for calls whose extent is within all those lengths; null when
+ *            the kernel has no such checks
  */
 record CompiledLoop(KernelSource kernel, List<LoopBound> firsts, List<LoopBound> limits, ReductionOperator reduction, JavaKind reductionKind, LoopBound reductionInitial, String refusal,
-                boolean dependence, String innerNotParallel, int firstArgument, List<CapturedValue> receiverFields, List<Integer> indexExitLengths) {
+                boolean dependence, String innerNotParallel, int firstArgument, List<CapturedValue> receiverFields, List<Integer> indexExitLengths, KernelSource uncheckedKernel) {
 
     static CompiledLoop refused(String refusal, boolean dependence) {
-        return new CompiledLoop(null, null, null, null, null, null, refusal, dependence, null, 0, List.of(), null);
+        return new CompiledLoop(null, null, null, null, null, null, refusal, dependence, null, 0, List.of(), null, null);
+    }
+
+    /**
+     * The kernel for a call whose extent is within every length in {@link #indexExitLengths}: the
+     * unchecked one when there is one (same parameters, no index checks, no exit), else {@link #kernel}.
+     */
+    KernelSource kernelFor(boolean indexChecksHold) {
+        return indexChecksHold && uncheckedKernel != null ? uncheckedKernel : kernel;
     }
 
     /** How many dimensions the kernel's index space has: 1 to 3. */

@@ -16,13 +16,18 @@ final class LoopKernelDump {
     }
 
     static void write(KernelGraph graph, KernelSource source) {
+        write(graph, source, null);
+    }
+
+    /** As {@link #write(KernelGraph, KernelSource)}, {@code variant} (or null) before the extension: {@code ...jpai_map.unchecked.cl}. */
+    static void write(KernelGraph graph, KernelSource source, String variant) {
         Path dir = JpaiOptions.dumpOpenCL();
         if (dir == null) {
             return;
         }
         try {
             Files.createDirectories(dir);
-            Files.writeString(dir.resolve(graph.lambda().identifier() + "." + source.kernelName() + ".cl"), source.text());
+            Files.writeString(dir.resolve(graph.lambda().identifier() + "." + source.kernelName() + (variant == null ? "" : "." + variant) + ".cl"), source.text());
         } catch (IOException e) {
             Explain.notice("could not write the kernel dump to " + dir + ": " + e.getMessage());
         }

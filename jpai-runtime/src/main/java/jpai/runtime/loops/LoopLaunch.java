@@ -16,6 +16,7 @@ import jpai.compiler.Speculation;
 import jpai.runtime.SpeculationHistory;
 import jpai.runtime.profile.Profiler;
 import jpai.ocl.KernelParameter;
+import jpai.ocl.KernelSource;
 import jpai.runtime.Explain;
 import jpai.runtime.Offload;
 import jpai.runtime.device.DeviceChoice;
@@ -91,10 +92,12 @@ final class LoopLaunch {
         List<WrittenArray> written = new ArrayList<>();
         List<InPlaceUpdate> updates = new ArrayList<>();
         boolean mayExit = mayExit(loop, extents, values);
+        // no exit possible for these lengths: the kernel without the index checks, when there is one
+        KernelSource kernel = loop.kernelFor(!mayExit);
         PArray<?> contributions = null;
         boolean launched = false;
         try {
-            for (KernelParameter parameter : loop.kernel().parameters()) {
+            for (KernelParameter parameter : kernel.parameters()) {
                 int index = parameter.index();
                 switch (parameter.role()) {
                     case CAPTURED_SCALAR -> launch.scalar(index, parameter.kind(), values[parameter.slot()]);
@@ -146,7 +149,7 @@ final class LoopLaunch {
                 }
             }
             // A tiled kernel was written for one work-group size (its __local tiles): exactly that, never shrunk.
-            long[] required = loop.kernel().requiredLocalSize().stream().mapToLong(Long::longValue).toArray();
+            long[] required = kernel.requiredLocalSize().stream().mapToLong(Long::longValue).toArray();
             if (dimensions == 1) {
                 long group = required.length > 0 ? required[0] : Math.min(localSize, WorkGroupShape.powerOfTwoAtLeast(iterations));
                 long globalSize = (iterations + group - 1) / group * group;
@@ -158,7 +161,7 @@ final class LoopLaunch {
                 launch.localSizeTuned(); // a tiled kernel keeps the size its tiles were written for
             }
             launched = true;
-            LaunchResult result = context.launch(loop.kernel(), launch);
+            LaunchResult result = context.launch(kernel, launch);
             if (result.hasStatus() && result.status(0) != 0) {
                 int element = KernelStatus.element(result.status(0), result.status(1));
                 String at = element == Integer.MAX_VALUE ? "at an iteration past 2^31 - 1" : "at iteration " + iteration(element, firsts, extents);
@@ -178,7 +181,7 @@ final class LoopLaunch {
                     ArrayReadBack.copyInto(array.readBack(), array.array());
                 }
             }
-            Explain.methodOnDevice(name, context.device().name());
+            Explain.methodOnDevice(name, context.device().name() + (kernel != loop.kernel() ? ", without its index checks (the arrays they check are at least as long as the loop)" : ""));
             return loop.reduction() == null ? null : combine(loop, contributions, boundArguments);
         } catch (InPlaceUpdate.UndoFailedException e) {
             throw e;

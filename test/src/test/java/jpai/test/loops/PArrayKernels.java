@@ -18,6 +18,14 @@ final class PArrayKernels {
         }
     }
 
+    /** As {@link #saxpy}, used only by the test of the kernel without index checks (compiled once per JVM, while it dumps kernels). */
+    @Accelerate
+    static void axpyForTheUncheckedKernel(float alpha, PArray<Float> x, PArray<Float> y) {
+        for (@Parallel int i = 0; i < y.length(); i++) {
+            y.put(i, alpha * x.get(i) + y.get(i));
+        }
+    }
+
     @Accelerate
     static void ints(PArray<Integer> a, PArray<Integer> out, int k) {
         for (@Parallel int i = 0; i < out.length(); i++) {

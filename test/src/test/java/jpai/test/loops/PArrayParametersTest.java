@@ -108,6 +108,47 @@ class PArrayParametersTest extends WithTheAgentExplaining {
         }
     }
 
+    /**
+     * A loop whose only exits are checks of its index against the arrays' lengths gets a second
+     * kernel without them, run when the arrays are at least as long as the loop (the checks kept
+     * PoCL from vectorising saxpy: twice the time); a shorter array gets the checked kernel, and
+     * Java's exception.
+     */
+    @Test
+    void longEnoughArraysRunTheKernelWithoutIndexChecks() throws java.io.IOException {
+        Random random = new Random(11);
+        float[] x = floats(random, N);
+        float[] y = floats(random, N);
+        java.nio.file.Path dump = java.nio.file.Files.createTempDirectory("jpai-unchecked");
+        System.setProperty("jpai.dump.opencl", dump.toString());
+        try (PArray<Float> px = PArray.of(x); PArray<Float> py = PArray.of(y); PArray<Float> shortX = PArray.of(java.util.Arrays.copyOf(x, N - 1));
+                        PArray<Float> jy = PArray.of(y)) {
+            Call call = run(() -> PArrayKernels.axpyForTheUncheckedKernel(2f, px, py));
+            assertTrue(call.launched(), call.said());
+            OriginalBodies.runOf(PArrayKernels.class, "axpyForTheUncheckedKernel", 2f, px, jy);
+            assertArrayEquals(jy.toFloatArray(), py.toFloatArray(), "Java's results without the checks");
+
+            Call shorter = run(() -> PArrayKernels.axpyForTheUncheckedKernel(2f, shortX, py));
+            assertTrue(shorter.launched());
+            Throwable java = OriginalBodies.runOf(PArrayKernels.class, "axpyForTheUncheckedKernel", 2f, shortX, jy).thrown();
+            assertNotNull(java);
+            assertNotNull(shorter.thrown(), "the checked kernel exits where Java throws");
+            assertEquals(java.getClass(), shorter.thrown().getClass());
+            assertArrayEquals(jy.toFloatArray(), py.toFloatArray(), "Java's writes before its exception");
+        } finally {
+            System.clearProperty("jpai.dump.opencl");
+        }
+        try (var files = java.nio.file.Files.list(dump)) {
+            java.util.List<java.nio.file.Path> kernels = files.filter(f -> f.getFileName().toString().contains("axpyForTheUncheckedKernel")).sorted().toList();
+            assertEquals(2, kernels.size(), "the checked and the unchecked kernel: " + kernels);
+            String checked = java.nio.file.Files.readString(kernels.get(0));
+            String unchecked = java.nio.file.Files.readString(kernels.get(1));
+            assertTrue(kernels.get(1).getFileName().toString().endsWith(".unchecked.cl"), kernels.toString());
+            assertTrue(checked.contains("BOUNDS_CHECK"), checked);
+            assertFalse(unchecked.contains("BOUNDS_CHECK") || unchecked.contains("return 1"), "no check and no exit left: " + unchecked);
+        }
+    }
+
     @Test
     void everyScalarElementTypeGivesJavasResultOnTheDevice() {
         Random random = new Random(17);
