@@ -108,8 +108,11 @@ final class DeviceScan {
     }
 
     /**
-     * Whether scans run in one pass ({@code -Djpai.scan.singlePass=true}): off by default until
-     * measured on NVIDIA, where its forward-progress assumption must hold (docs/runtime.md, "Scans and filters").
+     * Whether scans run in one pass: asked for with {@code -Djpai.scan.singlePass=true}, and the
+     * device has the 64-bit atomics its node words need. Off by default: it assumes started
+     * work-groups keep running, which OpenCL does not promise, and on the H100 it was 58.5 % of the
+     * copy's bandwidth against the reduce-then-scan's 50.8 %, neither near the goal
+     * (docs/runtime.md, "Scans and filters").
      */
     static boolean singlePass(DeviceChoice.OpenCL device) {
         return Boolean.getBoolean("jpai.scan.singlePass") && OpenCLRuntime.context(device).hasExtension(ScanKernelSpec.SINGLE_PASS_EXTENSION);
