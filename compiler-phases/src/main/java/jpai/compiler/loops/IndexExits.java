@@ -17,6 +17,9 @@ import jdk.graal.compiler.nodes.ReturnNode;
 import jdk.graal.compiler.nodes.StructuredGraph;
 import jdk.graal.compiler.nodes.ValueNode;
 import jdk.graal.compiler.nodes.calc.IntegerBelowNode;
+import jdk.graal.compiler.phases.common.CanonicalizerPhase;
+import jdk.graal.compiler.phases.common.DeadCodeEliminationPhase;
+import jdk.graal.compiler.phases.tiers.HighTierContext;
 import jpai.compiler.KernelInputs;
 
 /**
@@ -75,8 +78,7 @@ public final class IndexExits {
      * them all): such a kernel gives the checked kernel's results without its checks, and has no
      * exit left. Returns how many checks it removed.
      */
-    public static int removeChecks(StructuredGraph graph, KernelInputs inputs, jdk.graal.compiler.phases.common.CanonicalizerPhase canonicalizer,
-                    jdk.graal.compiler.phases.tiers.HighTierContext context) {
+    public static int removeChecks(StructuredGraph graph, KernelInputs inputs, CanonicalizerPhase canonicalizer, HighTierContext context) {
         ParameterNode index = inputs.argumentComponent(0, 0);
         int removed = 0;
         for (FixedGuardNode guard : graph.getNodes(FixedGuardNode.TYPE).snapshot()) {
@@ -94,7 +96,7 @@ public final class IndexExits {
         }
         if (removed > 0) {
             canonicalizer.apply(graph, context);
-            new jdk.graal.compiler.phases.common.DeadCodeEliminationPhase().apply(graph);
+            new DeadCodeEliminationPhase().apply(graph);
         }
         return removed;
     }

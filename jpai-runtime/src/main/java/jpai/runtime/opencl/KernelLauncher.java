@@ -23,6 +23,7 @@ import org.jocl.cl_mem;
 
 import jpai.ocl.KernelSource;
 import jpai.runtime.Explain;
+import jpai.runtime.device.DeviceKind;
 import jpai.runtime.memory.BufferLeases;
 import jpai.runtime.memory.ComponentBuffer;
 import jpai.runtime.opencl.FaultInjection.Fault;
@@ -209,7 +210,7 @@ final class KernelLauncher {
      */
     /** Whether a waiting thread may poll the device back to back: it is not the CPU the kernels run on. */
     private static boolean pollsFreely(DeviceContext context) {
-        return context.device().kind() != jpai.runtime.device.DeviceKind.CPU;
+        return context.device().kind() != DeviceKind.CPU;
     }
 
     static List<LaunchResult> runSequence(DeviceContext context, List<KernelSource> sources, List<KernelLaunch> launches) {
