@@ -227,8 +227,12 @@ final class AcceleratedMethod {
                 unchecked = new OpenCLKernelGenerator(options).map(trusting.graph(), spec);
                 LoopKernelDump.write(trusting.graph(), unchecked, "unchecked");
             }
+            List<Integer> indexExitLengths = CompiledLoop.confirmedIndexExits(loop.indexExitLengths(), source, unchecked);
+            if (indexExitLengths == null) {
+                unchecked = null; // it still has an exit: no call may run it without a status
+            }
             return new CompiledLoop(source, loop.firsts(), loop.limits(), loop.reduction(), reductionKind, loop.reductionInitial(), null, false, loop.innerNotParallel(),
-                            instance ? 1 : 0, fields, loop.indexExitLengths(), unchecked);
+                            instance ? 1 : 0, fields, indexExitLengths, unchecked);
         } catch (LoopCarriedDependenceException e) {
             return CompiledLoop.refused(e.getMessage(), true);
         } catch (KernelBailoutException e) {

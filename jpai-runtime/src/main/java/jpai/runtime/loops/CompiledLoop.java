@@ -6,6 +6,7 @@ import jdk.vm.ci.meta.JavaKind;
 import jpai.compiler.CapturedValue;
 import jpai.compiler.loops.LoopBound;
 import jpai.compiler.loops.ReductionOperator;
+import jpai.ocl.KernelParameter;
 import jpai.ocl.KernelSource;
 
 /**
@@ -37,6 +38,22 @@ record CompiledLoop(KernelSource kernel, List<LoopBound> firsts, List<LoopBound>
 
     static CompiledLoop refused(String refusal, boolean dependence) {
         return new CompiledLoop(null, null, null, null, null, null, refusal, dependence, null, 0, List.of(), null, null);
+    }
+
+    /**
+     * {@code fromGraph}, the lengths {@code IndexExits} found the only exits to check against, as
+     * far as the kernels the backend wrote agree: the backend adds exits of its own that are no
+     * guard in the graph (a division whose divisor has no zero check there, a negative array size),
+     * so when the kernel that should have no exit left still has a status to write ({@code unchecked},
+     * or {@code kernel} itself when the graph had no check), the loop may exit otherwise: null.
+     */
+    static List<Integer> confirmedIndexExits(List<Integer> fromGraph, KernelSource kernel, KernelSource unchecked) {
+        if (fromGraph == null) {
+            return null;
+        }
+        KernelSource exitFree = fromGraph.isEmpty() ? kernel : unchecked;
+        boolean writesStatus = exitFree.parameters().stream().anyMatch(p -> p.role() == KernelParameter.Role.STATUS);
+        return writesStatus ? null : fromGraph;
     }
 
     /**

@@ -134,15 +134,8 @@ final class LoopLaunch {
                     case BASE_INDEX -> launch.scalar(index, JavaKind.Long, 0L).baseIndexArgument(index);
                     case LENGTH -> launch.scalar(index, JavaKind.Long, iterations);
                     case INDEX_EXTENT -> launch.scalar(index, JavaKind.Long, extents[parameter.slot()]);
-                    // a kernel whose only exits are index checks against arrays long enough for
-                    // this call cannot exit: its status needs neither zeroing nor a read
-                    case STATUS -> {
-                        if (mayExit) {
-                            launch.status(index);
-                        } else {
-                            launch.unwrittenStatus(index);
-                        }
-                    }
+                    // a call that cannot exit runs a kernel without a status to write (kernelFor)
+                    case STATUS -> launch.status(index);
                     case UNWRITTEN_STATUS -> launch.unwrittenStatus(index);
                     default -> throw new IllegalStateException("a loop kernel has no parameter of role " + parameter.role());
                 }
