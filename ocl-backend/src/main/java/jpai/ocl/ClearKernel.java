@@ -6,7 +6,8 @@ import jdk.vm.ci.meta.JavaKind;
 import jpai.ocl.KernelParameter.Role;
 
 /**
- * {@code jpai_clear(words, n, status)}: sets {@code n} ints of {@link Role#OUTPUT_BUFFER} to zero,
+ * {@code jpai_clear(words, n, status)}: sets {@code n} ints of {@link Role#OUTPUT_BUFFER} to zero
+ * (its status, {@link Role#UNWRITTEN_STATUS}, is never written),
  * one per work-item (the single-pass scan's flags before its launch: device buffers come from a pool
  * with earlier contents, and zeroing them here costs no transfer).
  */
@@ -26,7 +27,7 @@ public final class ClearKernel {
                 }
                 """;
         List<KernelParameter> parameters = List.of(new KernelParameter(0, "words", Role.OUTPUT_BUFFER, JavaKind.Int, 0), new KernelParameter(1, "n", Role.LENGTH, JavaKind.Long, 0),
-                        new KernelParameter(2, "jpai_status", Role.STATUS, JavaKind.Int, 0));
+                        new KernelParameter(2, "jpai_status", Role.UNWRITTEN_STATUS, JavaKind.Int, 0));
         return new KernelSource("jpai_clear", text, OpenCLKernelGenerator.JAVA_SEMANTICS_BUILD_OPTIONS, parameters);
     }
 }

@@ -36,7 +36,7 @@ public final class CompactionKernels {
     /**
      * {@code jpai_count_kept(kept, groupCounts, scratch, n, status)}: {@link Role#KEPT_FLAGS},
      * {@link Role#GROUP_COUNTS}, {@link Role#LOCAL_SCRATCH} of one {@code int} per work-item,
-     * {@link Role#LENGTH} (the elements), {@link Role#STATUS}.
+     * {@link Role#LENGTH} (the elements), {@link Role#UNWRITTEN_STATUS}.
      */
     public static KernelSource count() {
         Signature signature = new Signature();
@@ -68,7 +68,7 @@ public final class CompactionKernels {
      * {@code jpai_kept_offsets(groupCounts, groupOffsets, scratch, n, status)}, one work-group:
      * {@link Role#GROUP_COUNTS} (read), {@link Role#GROUP_OFFSETS} ({@code n + 1} values),
      * {@link Role#LOCAL_SCRATCH} of one {@code long} per work-item, {@link Role#LENGTH} (the groups),
-     * {@link Role#STATUS}.
+     * {@link Role#UNWRITTEN_STATUS}.
      */
     public static KernelSource offsets() {
         Signature signature = new Signature();
@@ -113,7 +113,7 @@ public final class CompactionKernels {
      * {@link Role#INPUT_BUFFER} and one {@link Role#OUTPUT_BUFFER} per component of the elements
      * (of {@code components}), {@link Role#KEPT_FLAGS}, {@link Role#GROUP_OFFSETS},
      * {@link Role#LOCAL_SCRATCH} of {@link #FLAGS_PER_WORK_ITEM} + 1 {@code int}s per work-item
-     * (the group's flags, then its rows' counts), {@link Role#LENGTH} (the elements), {@link Role#STATUS}.
+     * (the group's flags, then its rows' counts), {@link Role#LENGTH} (the elements), {@link Role#UNWRITTEN_STATUS}.
      */
     public static KernelSource scatter(List<JavaKind> components) {
         Signature signature = new Signature();
@@ -208,9 +208,10 @@ public final class CompactionKernels {
             declarations.add(declaration);
         }
 
+        /** The length, and a status these kernels never write (they run no user code and cannot exit): {@link Role#UNWRITTEN_STATUS}. */
         void lengthAndStatus() {
             add("n", Role.LENGTH, JavaKind.Long, "const long n");
-            add("jpai_status", Role.STATUS, JavaKind.Int, "__global int *jpai_status");
+            add("jpai_status", Role.UNWRITTEN_STATUS, JavaKind.Int, "__global int *jpai_status");
         }
 
         String declarations() {
