@@ -136,21 +136,18 @@ public final class AcceleratedMethodsBench {
                 return false;
             }
             // y changes at every annotated call (y += 2.5 x): as much work as the map's, on other values
-            double[] ms = interleavedMedians(calls, () -> {
+            Medians ms = interleavedMedians(calls, () -> {
                 saxpy(2.5f, px, py);
                 return null;
             }, () -> {
                 af.apply(xy).close();
                 return null;
             });
-            double annotatedMs = ms[0];
-            double afMs = ms[1];
-            double[] kernelMs = lastKernelMedians;
             double arraysMs = interleavedMedians(Math.max(3, calls / 3), () -> {
                 saxpyArrays(2.5f, x, copied);
                 return null;
-            })[0];
-            print("saxpy " + n + " PArrays", annotatedMs, afMs, kernelMs);
+            }).wall()[0];
+            print("saxpy " + n + " PArrays", ms);
             System.out.printf("%-28s %14.3f %14s%n", "saxpy " + n + " float[] (copied)", arraysMs, "");
             return true;
         }
@@ -192,74 +189,67 @@ public final class AcceleratedMethodsBench {
                 System.out.println("matmul: RESULT DIFFERS FROM JAVA; not timed");
                 return false;
             }
-            double[] ms = interleavedMedians(calls, () -> {
+            Medians ms = interleavedMedians(calls, () -> {
                 matmul(pa, pb, pc, n);
                 return null;
             }, () -> {
                 af.apply(range).close();
                 return null;
             });
-            double annotatedMs = ms[0];
-            double afMs = ms[1];
-            double[] kernelMs = lastKernelMedians;
             double arraysMs = interleavedMedians(calls, () -> {
                 matmulArrays(a, b, c, n);
                 return null;
-            })[0];
-            print("matmul " + n + "x" + n + " PArrays", annotatedMs, afMs, kernelMs);
+            }).wall()[0];
+            print("matmul " + n + "x" + n + " PArrays", ms);
             System.out.printf("%-28s %14.3f %14s%n", "matmul " + n + "x" + n + " float[]", arraysMs, "");
             return true;
         }
     }
 
-    private static void print(String what, double annotatedMs, double afMs, double[] kernelMs) {
-        System.out.printf("%-28s %14.3f %14.3f %8.2f%n", what, annotatedMs, afMs, annotatedMs / afMs);
+    /** The annotated version's medians against the AF version's, wall time and kernels only. */
+    private static void print(String what, Medians ms) {
+        System.out.printf("%-28s %14.3f %14.3f %8.2f%n", what, ms.wall()[0], ms.wall()[1], ms.wall()[0] / ms.wall()[1]);
         // where a difference is: the kernels (the device's time, from each call's profile) or the host
-        System.out.printf("%-28s %14.3f %14.3f %8.2f%n", "  kernels only", kernelMs[0], kernelMs[1], kernelMs[0] / kernelMs[1]);
+        System.out.printf("%-28s %14.3f %14.3f %8.2f%n", "  kernels only", ms.kernels()[0], ms.kernels()[1], ms.kernels()[0] / ms.kernels()[1]);
     }
 
-    /** The kernels' median device time of each version in the last {@link #interleavedMedians} call, in ms. */
-    private static double[] lastKernelMedians = new double[0];
+    /** Per version, in ms: the median wall time of a call, and the median device time of its kernels (from its profile). */
+    private record Medians(double[] wall, double[] kernels) {
+    }
 
     /**
-     * The median wall time of each version over {@code calls} rounds, in ms, after as many warm-up
+     * The median wall and kernel times of each version over {@code calls} rounds, in ms, after as many warm-up
      * rounds; each round calls every version once, one after the other, so that a change of the
      * machine's load (other processes, a collection) weighs on all of them alike. Every timed call
      * must launch a kernel.
      */
     @SafeVarargs
-    private static double[] interleavedMedians(int calls, Supplier<Void>... versions) {
+    private static Medians interleavedMedians(int calls, Supplier<Void>... versions) {
         for (int i = 0; i < Math.max(3, calls); i++) {
             for (Supplier<Void> version : versions) {
                 version.get();
             }
         }
-        double[][] ms = new double[versions.length][calls];
-        double[][] kernelMs = new double[versions.length][calls];
+        long[][] wallNanos = new long[versions.length][calls];
+        long[][] kernelNanos = new long[versions.length][calls];
         for (int i = 0; i < calls; i++) {
             for (int v = 0; v < versions.length; v++) {
                 long launches = KernelLaunches.count();
                 long start = System.nanoTime();
                 versions[v].get();
-                ms[v][i] = (System.nanoTime() - start) / 1e6;
-                kernelMs[v][i] = AF.lastProfile().kernelNanos() / 1e6;
+                wallNanos[v][i] = System.nanoTime() - start;
+                kernelNanos[v][i] = AF.lastProfile().kernelNanos();
                 if (KernelLaunches.count() == launches) {
                     throw new IllegalStateException("a timed call launched no kernel: it ran in Java");
                 }
             }
         }
-        double[] medians = new double[versions.length];
-        lastKernelMedians = new double[versions.length];
+        double[] wall = new double[versions.length];
+        double[] kernels = new double[versions.length];
         for (int v = 0; v < versions.length; v++) {
-            medians[v] = median(ms[v]);
-            lastKernelMedians[v] = median(kernelMs[v]);
+            wall[v] = Stats.of(wallNanos[v]).median() / 1e6;
+            kernels[v] = Stats.of(kernelNanos[v]).median() / 1e6;
         }
-        return medians;
-    }
-
-    private static double median(double[] values) {
-        Arrays.sort(values);
-        int n = values.length;
-        return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+        return new Medians(wall, kernels);
     }
 }

@@ -863,8 +863,7 @@ public final class OpenCLKernelGenerator {
     /** Bits of a component's value as a {@code ulong} (the low 32 bits only for 32-bit types). */
     private static String bitsOf(JavaKind kind, String value) {
         return switch (kind) {
-            case Long -> "as_ulong(" + value + ")";
-            case Double -> "as_ulong(" + value + ")";
+            case Long, Double -> "as_ulong(" + value + ")";
             case Float -> "(ulong) as_uint(" + value + ")";
             default -> "(ulong) as_uint(" + value + ")"; // int, and the narrower kinds widened to int
         };
@@ -1172,6 +1171,11 @@ public final class OpenCLKernelGenerator {
             add(name + "_length", Role.CAPTURED_ARRAY_LENGTH, JavaKind.Int, slot, "const int " + name + "_length");
         }
 
+        /** The length and status words that the kernel writes (its own code reports, not only its functions). */
+        void lengthAndStatus() {
+            lengthAndStatus(Role.STATUS);
+        }
+
         /**
          * The length and the status words; {@code functions}: those the kernel calls, whose exits
          * are the only writers of the status: when none can exit, the status is
@@ -1179,16 +1183,13 @@ public final class OpenCLKernelGenerator {
          * enqueue and event were about 35 us of a 0.7 ms reduction of 2^28 floats in a wall-clock
          * profile on the H200).
          */
-        /** The length and status words that the kernel writes (its own code reports, not only its functions). */
-        void lengthAndStatus() {
-            add("n", Role.LENGTH, JavaKind.Long, 0, "const long n");
-            add("jpai_status", Role.STATUS, JavaKind.Int, 0, "__global int *jpai_status");
+        void lengthAndStatus(List<EmittedFunction> functions) {
+            lengthAndStatus(functions.stream().anyMatch(EmittedFunction::mayExit) ? Role.STATUS : Role.UNWRITTEN_STATUS);
         }
 
-        void lengthAndStatus(List<EmittedFunction> functions) {
+        private void lengthAndStatus(Role status) {
             add("n", Role.LENGTH, JavaKind.Long, 0, "const long n");
-            boolean mayExit = functions.stream().anyMatch(EmittedFunction::mayExit);
-            add("jpai_status", mayExit ? Role.STATUS : Role.UNWRITTEN_STATUS, JavaKind.Int, 0, "__global int *jpai_status");
+            add("jpai_status", status, JavaKind.Int, 0, "__global int *jpai_status");
         }
 
         String declarations() {
