@@ -27,7 +27,7 @@ final class StatusBuffers {
     private final DeviceContext context;
     /** Guarded by its own monitor: one short uncontended lock per launch costs less than a lock-free queue. */
     private final ArrayDeque<DeviceBuffer> zeroed = new ArrayDeque<>();
-    /** Guarded by {@link #zeroed}'s monitor; null until a kernel without status exits needs it. */
+    /** Guarded by {@link #zeroed}'s monitor; null until the first launch of a kernel that cannot exit. */
     private DeviceBuffer unwritten;
 
     StatusBuffers(DeviceContext context) {

@@ -171,7 +171,7 @@ public final class FunctionEmitter {
      */
     /**
      * @param mayExit whether the function can return a deoptimisation reason (an exception path, a
-     *            failed guard): a kernel none of whose functions can never writes its status words
+     *            failed guard): a kernel none of whose functions can exit never writes its status words
      */
     public record EmittedFunction(String name, List<FunctionParameter> parameters, String text, boolean usesDoubles, Set<Helper> helpers, TileShape tiledShape,
                     List<String> localDeclarations, List<String> tilingNotes, boolean mayExit) {
