@@ -39,10 +39,10 @@ import jpai.ocl.codegen.LoopTiling.Tile;
  *     if (jpai_left == -1) {                             // still computing
  *         j = (int) jpai_tile;                           // where it is already
  *         if (jpai_tile + K &lt;= jpai_limit) {           // a whole tile: a constant trip count
- *             for (int jpai_k = 0; jpai_k &lt; K; jpai_k++) { body, its tiled loads reading the tiles; j++ }
+ *             for (int jpai_k = 0; jpai_k &lt; K; jpai_k++) { body, its tiled loads reading the tiles at jpai_k; j++ }
  *         } else {                                       // the last tile
  *             jpai_end = (int) jpai_limit;
- *             for (;;) { if (!(j &lt; jpai_end)) break; body; j++ }
+ *             for (int jpai_k = 0;; jpai_k++) { if (!(j &lt; jpai_end)) break; body; j++ }
  *         }
  *     }
  * }
@@ -66,6 +66,8 @@ final class TiledLoopWriter {
     private static final String LIMIT = "jpai_limit";
     private static final String TILE = "jpai_tile";
     private static final String END = "jpai_end";
+    /** The iteration within the current tile: the tiles' column. */
+    private static final String COLUMN = "jpai_k";
 
     private final Plan plan;
     private final Function<ValueNode, String> operand;
@@ -123,10 +125,16 @@ final class TiledLoopWriter {
         return operand.apply(plan.counter()) + " < " + END;
     }
 
-    /** The tile element {@code load} reads at the current counter. */
+    /**
+     * The tile element {@code load} reads at the current counter. The column is {@code jpai_k}, the
+     * iteration within the tile, which both loops of {@link #computing} count beside the counter
+     * (the counter starts each tile at {@code jpai_tile} and steps by one): an int the OpenCL compiler
+     * sees run 0 .. K-1, where {@code counter - jpai_tile} was a 64-bit difference it could not fold
+     * into the unrolled loads' addresses.
+     */
     String tileRead(LoadIndexedNode load) {
         Tile tile = plan.tileOf(load);
-        String column = "(int) (" + operand.apply(plan.counter()) + " - " + TILE + ")";
+        String column = COLUMN;
         String position;
         if (tile.rows() == 1) {
             position = column;
@@ -174,12 +182,20 @@ final class TiledLoopWriter {
         List<CStmt> body = ((For) loop).body().statements();
         boolean testFirst = !body.isEmpty() && body.get(0) instanceof If test && test.ifFalse().statements().isEmpty()
                         && test.ifTrue().statements().equals(List.of(new CStmt.Break()));
+        CStmt testedLoop = new For(startColumn(), null, nextColumn(), ((For) loop).body());
         if (!testFirst || body.stream().anyMatch(TiledLoopWriter::containsLabel)) {
-            return Block.of(restart, assign(END, "(int) min(" + TILE + " + " + width + "L, " + LIMIT + ")"), loop);
+            return Block.of(restart, assign(END, "(int) min(" + TILE + " + " + width + "L, " + LIMIT + ")"), testedLoop);
         }
-        CStmt wholeTile = new For(new CStmt.Declaration("int", "jpai_k", CExpr.literal("0")), text("jpai_k < " + width), new CStmt.ExpressionStatement(text("jpai_k++")),
-                        new Block(body.subList(1, body.size())));
-        return Block.of(restart, new If(text(TILE + " + " + width + "L <= " + LIMIT), Block.of(wholeTile), Block.of(untilLimit, loop)));
+        CStmt wholeTile = new For(startColumn(), text(COLUMN + " < " + width), nextColumn(), new Block(body.subList(1, body.size())));
+        return Block.of(restart, new If(text(TILE + " + " + width + "L <= " + LIMIT), Block.of(wholeTile), Block.of(untilLimit, testedLoop)));
+    }
+
+    private static CStmt startColumn() {
+        return new CStmt.Declaration("int", COLUMN, CExpr.literal("0"));
+    }
+
+    private static CStmt nextColumn() {
+        return new CStmt.ExpressionStatement(text(COLUMN + "++"));
     }
 
     private static boolean containsLabel(CStmt statement) {
