@@ -175,9 +175,9 @@ public final class MarkdownReport {
 
             md.append("### JPAI on OpenCL: profiler split, size ").append(size.getKey().toLowerCase(Locale.ROOT)).append("\n\n");
             md.append("Medians over the timed runs, ms, from `AF.lastProfile()` of each apply of a call (summed over the applies). "
-                    + "`d2h` is device time of device→host copies: results are lazy, so the copy happens at the host read after the apply, "
-                    + "counted from `Profiler.lazyDeviceToHost()` deltas around the call; `read` is the wall time of that host read "
-                    + "(d2h plus the copy into the Java array); `rest` is the call's wall time minus graal, codegen, driver build, h2d, kernel and d2h. "
+                    + "`d2h` is device time of device→host copies: in the apply itself when the function's results are read ahead (its last result "
+                    + "was read on the host, docs/runtime.md), else at the host read after the apply, counted from `Profiler.lazyDeviceToHost()` "
+                    + "deltas around the call; `read` is the wall time of that host read (any lazy d2h plus the copy into the Java array); `rest` is the call's wall time minus graal, codegen, driver build, h2d, kernel and d2h. "
                     + "Medians of parts need not add up to the end-to-end median.\n\n");
             md.append("| program | end-to-end |");
             JpaiProfiler.PHASES.forEach(phase -> md.append(' ').append(phase).append(" |"));

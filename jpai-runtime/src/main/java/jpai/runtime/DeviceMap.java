@@ -5,6 +5,8 @@ import java.util.List;
 
 import jpai.PArray;
 import jpai.runtime.device.DeviceChoice;
+import jpai.runtime.memory.HostReadHint;
+import jpai.runtime.memory.PArrayStorage;
 import jpai.runtime.opencl.DeviceContext;
 import jpai.runtime.opencl.KernelLaunch;
 import jpai.runtime.opencl.LaunchResult;
@@ -40,8 +42,11 @@ final class DeviceMap {
     /**
      * @param indexSpace the extents of the input's index space, outermost first, when the kernel
      *            was compiled for one of 2 or 3 dimensions; else null
+     * @param resultReads the function's record of whether the host reads its results, told about
+     *            this output; when its last result was read, this one is copied back in the launch
+     *            (one wait for kernel and copy); null: the output is an intermediate, left on the device
      */
-    static void run(DeviceChoice.OpenCL device, KernelCache.Compiled compiled, PArray<?> input, PArray<?> output, int[] indexSpace) {
+    static void run(DeviceChoice.OpenCL device, KernelCache.Compiled compiled, PArray<?> input, PArray<?> output, int[] indexSpace, HostReadHint resultReads) {
         long length = input.length();
         if (length == 0) {
             return;
@@ -71,6 +76,12 @@ final class DeviceMap {
         if (required.length == 0) {
             // A tiled kernel keeps its size; the launcher never tunes one built with reqd_work_group_size either.
             binding.launch().localSizeTuned();
+        }
+        if (resultReads != null) {
+            binding.launch().keepResultOnDevice(!resultReads.readAhead());
+            for (int c = 0; c < output.componentCount(); c++) {
+                PArrayStorage.buffer(output, c).reportReadTo(resultReads);
+            }
         }
         LaunchResult result = context.launch(compiled.kernel(), binding.launch());
         KernelBinding.checkStatus(result, indexSpace);

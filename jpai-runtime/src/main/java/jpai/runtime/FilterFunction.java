@@ -68,7 +68,7 @@ public final class FilterFunction<T> implements ArrayFunction<T, T> {
         String reason = compiled.bailout();
         if (reason == null) {
             try (PArray<Boolean> kept = (PArray<Boolean>) PArray.allocateUninitialized(ElementType.BOOLEAN, input.length())) {
-                DeviceMap.run(device, compiled, input, kept, null);
+                DeviceMap.run(device, compiled, input, kept, null, null);
                 return DeviceCompaction.run(device, input, kept);
             } catch (KernelDeoptimizedException e) {
                 Offload.deoptimized(operation, e.getMessage(), true);

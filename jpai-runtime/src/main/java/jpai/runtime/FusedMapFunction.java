@@ -8,6 +8,7 @@ import jpai.DataType;
 import jpai.Executor;
 import jpai.PArray;
 import jpai.runtime.device.DeviceChoice;
+import jpai.runtime.memory.HostReadHint;
 import jpai.runtime.memory.PArrayStorage;
 import jpai.runtime.opencl.OpenCLRuntimeException;
 import jpai.runtime.profile.Profiler;
@@ -29,6 +30,8 @@ final class FusedMapFunction<T, R> implements ArrayFunction<T, R> {
 
     private final List<MapFunction<?, ?>> maps;
     private final List<KernelCache> laterKernels;
+    /** Whether the caller reads the fused results on the host (then the device copies them back in the launch). */
+    private final HostReadHint resultReads = new HostReadHint();
 
     FusedMapFunction(List<MapFunction<?, ?>> maps) {
         this.maps = List.copyOf(maps);
@@ -81,7 +84,7 @@ final class FusedMapFunction<T, R> implements ArrayFunction<T, R> {
             if (reason == null) {
                 PArray output = PArray.allocateUninitialized(types.get(types.size() - 1), input.length());
                 try {
-                    DeviceMap.run(device, compiled, input, output, indexSpace);
+                    DeviceMap.run(device, compiled, input, output, indexSpace, resultReads);
                     return output;
                 } catch (KernelDeoptimizedException e) {
                     output.close();

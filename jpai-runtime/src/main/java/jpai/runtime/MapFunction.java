@@ -14,6 +14,7 @@ import jpai.Tuple2;
 import jpai.Tuple3;
 import jpai.runtime.device.DeviceChoice;
 import jpai.runtime.exec.JavaMap;
+import jpai.runtime.memory.HostReadHint;
 import jpai.runtime.memory.PArrayStorage;
 import jpai.runtime.opencl.OpenCLRuntimeException;
 import jpai.runtime.profile.Profiler;
@@ -38,6 +39,8 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         final KernelCache kernels;
         /** The output type of the last input type applied: most functions see one input type only. */
         private volatile TypePair lastTypes;
+        /** Whether the caller reads the results on the host (then the device copies them back in the launch). */
+        final HostReadHint resultReads = new HostReadHint();
 
         Definition(Function<T, R> function, DataType declaredOutput, KernelCache kernels) {
             this.function = function;
@@ -152,7 +155,7 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         String reason = compiled.bailout();
         if (reason == null) {
             try {
-                DeviceMap.run(device, compiled, input, output, indexSpace);
+                DeviceMap.run(device, compiled, input, output, indexSpace, definition.resultReads);
                 return input.length();
             } catch (KernelDeoptimizedException e) {
                 long first = e.kernelExited() ? e.element() : 0;

@@ -49,6 +49,8 @@ public final class ComponentBuffer {
     private final AccessScopes scopes;
     private final AtomicLong hostVersion = new AtomicLong();
     private volatile DeviceMirror mirror;
+    /** The function that computed this buffer, told once whether the host read it ({@link #reportReadTo}); null after, or for other buffers. */
+    private volatile HostReadHint readHint;
     /** A plain counter: a lost increment only delays the switch to the shared segment. */
     private int leasedElementAccesses;
 
@@ -89,6 +91,7 @@ public final class ComponentBuffer {
     /** The host memory, current (a newer device copy is brought back first); dies at {@link #close()}. */
     public MemorySegment forHostRead() {
         checkOpen();
+        noteHostRead();
         bringBack();
         return scopes.shared();
     }
@@ -109,6 +112,7 @@ public final class ComponentBuffer {
 
     /** Element {@code index} (the caller checked the index), boxed. */
     public Object get(long index) {
+        noteHostRead();
         MemorySegment scoped = forElementAccess();
         if (scoped == null) {
             return getLeased(index);
@@ -251,6 +255,7 @@ public final class ComponentBuffer {
 
     /** {@link #leasedMemory()} after bringing a newer device copy back: for a bulk read under a lease. */
     public MemorySegment leasedForHostRead() {
+        noteHostRead();
         bringBack();
         return memory;
     }
@@ -301,6 +306,22 @@ public final class ComponentBuffer {
         this.mirror = mirror;
     }
 
+    /**
+     * Tells {@code hint} (the function that computed this buffer) whether the host reads it: at the
+     * first host read, or, if none comes, when the buffer is freed.
+     */
+    public void reportReadTo(HostReadHint hint) {
+        readHint = hint;
+    }
+
+    private void noteHostRead() {
+        HostReadHint hint = readHint;
+        if (hint != null) {
+            readHint = null;
+            hint.read();
+        }
+    }
+
     private void bringBack() {
         DeviceMirror current = mirror;
         if (current != null) {
@@ -335,6 +356,11 @@ public final class ComponentBuffer {
 
     /** Frees the device copy and the host memory: run once, by the last lease after the close. */
     private synchronized void free() {
+        HostReadHint hint = readHint;
+        if (hint != null) {
+            readHint = null;
+            hint.releasedUnread();
+        }
         DeviceMirror current = mirror;
         mirror = null;
         if (current != null) {

@@ -183,6 +183,49 @@ class ApplyDriverCallsTest {
         }
     }
 
+    /**
+     * Reading results ahead (docs/runtime.md): once a function's result was read on the host, its next
+     * result is copied back in the launch itself, so the host read makes no driver call; a result
+     * released unread turns that off again (composed functions keep their intermediates on the device).
+     */
+    @Test
+    void resultsReadOnTheHostAreCopiedBackInTheLaunch() {
+        float[] values = inputValues();
+        ArrayFunction<Float, Float> twicePlusOne = AF.map((Float x) -> x * 2f + 1f);
+        float[] expected = new float[N];
+        for (int i = 0; i < N; i++) {
+            expected[i] = values[i] * 2f + 1f;
+        }
+        try (PArray<Float> input = PArray.of(values)) {
+            AF.<Float> copyToDevice().apply(input).close();
+            for (int i = 0; i < 3; i++) {
+                try (PArray<Float> result = twicePlusOne.apply(input)) {
+                    assertArrayEquals(expected, result.toFloatArray());
+                }
+            }
+            long[] beforeApply = DriverCalls.snapshot();
+            try (PArray<Float> result = twicePlusOne.apply(input)) {
+                long[] afterApply = DriverCalls.snapshot();
+                float[] read = result.toFloatArray();
+                long[] afterRead = DriverCalls.snapshot();
+                assertArrayEquals(expected, read);
+                Counted apply = new Counted(beforeApply, afterApply);
+                Counted hostRead = new Counted(afterApply, afterRead);
+                assertEquals(1, apply.of(Call.ENQUEUE_TRANSFER), "the result's copy is enqueued with the kernel: " + apply);
+                assertEquals(1, apply.of(Call.WAIT_FOR_EVENTS), "one wait for kernel and copy: " + apply);
+                assertEquals(0, hostRead.allButPolls() + hostRead.of(Call.GET_EVENT_INFO), "the host read finds the data there: " + hostRead);
+            }
+            twicePlusOne.apply(input).close(); // read ahead (the last was read), released unread
+            long[] before = DriverCalls.snapshot();
+            twicePlusOne.apply(input).close();
+            Counted unread = new Counted(before, DriverCalls.snapshot());
+            assertEquals(0, unread.of(Call.ENQUEUE_TRANSFER), "after a result released unread the next one stays on the device: " + unread);
+            try (PArray<Float> result = twicePlusOne.apply(input)) {
+                assertArrayEquals(expected, result.toFloatArray(), "a result left on the device is brought back at the read");
+            }
+        }
+    }
+
     // Reached on PoCL, 2026-11-25 (before the cuts of that change: 11, 37 and 14 calls; 2, 5 and 3 events);
     // 2026-11-26: kernels whose functions cannot exit have no status to read (8 and 18 calls, 2 and 4 events before).
     /** Kernel, kernel's 2 profiling queries, 1 wait, 1 event release, 1 flush: no status read, x * 2f + 1f cannot throw. */

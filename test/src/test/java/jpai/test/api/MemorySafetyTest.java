@@ -164,7 +164,8 @@ class MemorySafetyTest {
         float[] values = values(70_000);
         List<PArray<Float>> scribblers = new ArrayList<>();
         try (PArray<Float> input = PArray.of(values)) {
-            PArray<Float> result = ExecutorCase.apply(TWICE_PLUS_ONE, Executor.ACCELERATOR, input); // stays on the device
+            // a function applied for the first time: its result stays on the device (no read ahead) until the get
+            PArray<Float> result = ExecutorCase.apply(AF.map((Float x) -> x * 2f + 1f), Executor.ACCELERATOR, input);
             FaultInjection.runBeforeNext(Fault.TRANSFER, () -> {
                 result.close();
                 scribblers.add(PArray.of(filled(values.length, -7.5f)));
