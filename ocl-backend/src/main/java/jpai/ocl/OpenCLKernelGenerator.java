@@ -94,7 +94,7 @@ public final class OpenCLKernelGenerator {
      * runtime may split its launch into slabs along the last NDRange dimension.
      */
     public KernelSource map(KernelGraph kernel, MapKernelSpec spec) {
-        TileShape tileShape = options.tiling() ? TileShape.forMap(spec) : null;
+        TileShape tileShape = options.tiling().covers(spec.indexDimensions()) ? TileShape.forMap(spec) : null;
         EmittedFunction function = new FunctionEmitter(kernel, "jpai_" + kernel.lambda().identifier(), tileShape, options.helperFormulation()).emit();
         TileShape tiled = function.tiledShape();
         requireComponents("the function's arguments", function.parameters(ParameterKind.ARGUMENT), spec.inputComponents());

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Random;
 import java.util.function.Function;
 
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -18,7 +20,12 @@ import jpai.PArray;
 import jpai.Tuple2;
 import jpai.Tuple3;
 import jpai.Tuple6;
+import jpai.ocl.Tiling;
+import jpai.runtime.JpaiOptions;
+import jpai.runtime.device.DeviceChoice;
+import jpai.runtime.device.DeviceKind;
 import jpai.runtime.opencl.KernelLaunches;
+import jpai.runtime.opencl.OpenCLRuntime;
 
 /**
  * Automatic local-memory tiling (docs/backend.md, "Tiling"): all-pairs loops (N-Body) and the
@@ -26,8 +33,36 @@ import jpai.runtime.opencl.KernelLaunches;
  * that are not multiples of the tile (1, 17, 1000, 4097 bodies; 1x1, 17x33, 1025x1023 matrices),
  * with Java's results bit for bit, Java's exception where Java throws, and the untiled kernel
  * where the pattern does not hold. On a device, each case checks that a tiled kernel ran (or did not).
+ * The class runs with {@code -Djpai.tiling=all}, so that 2-D tiles are tested on every device (a
+ * GPU's default leaves them out: {@link #theDefaultTilesMatrixProductsOnCpuDevicesOnly}).
  */
 class TilingTest {
+
+    @BeforeAll
+    static void tileEveryLoop() {
+        System.setProperty("jpai.tiling", "all");
+    }
+
+    @AfterAll
+    static void deviceDefault() {
+        System.clearProperty("jpai.tiling");
+    }
+
+    @Test
+    void theDefaultTilesMatrixProductsOnCpuDevicesOnly() {
+        System.clearProperty("jpai.tiling");
+        try {
+            Tiling expected = OpenCLRuntime.choice() instanceof DeviceChoice.OpenCL chosen && chosen.device().kind() == DeviceKind.CPU ? Tiling.ALL : Tiling.ONE_DIMENSIONAL;
+            assertEquals(expected, JpaiOptions.tiling());
+            System.setProperty("jpai.tiling", "1d");
+            assertEquals(Tiling.ONE_DIMENSIONAL, JpaiOptions.tiling());
+            System.setProperty("jpai.tiling", "sometimes");
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, JpaiOptions::tiling);
+            assertTrue(refused.getMessage().contains("-Djpai.tiling=sometimes"), refused.getMessage());
+        } finally {
+            System.setProperty("jpai.tiling", "all");
+        }
+    }
 
     private static final float EPS2 = 0.01f;
     /** The time step of the benchmark suite's N-Body ({@code jpai.bench.NBody.DT}). */
@@ -319,7 +354,7 @@ class TilingTest {
         try (PArray<Integer> indices = PArray.range(3000)) {
             check(f, AF.map(f), indices, false, "-Djpai.tiling=false");
         } finally {
-            System.clearProperty("jpai.tiling");
+            System.setProperty("jpai.tiling", "all");
         }
         try (PArray<Integer> indices = PArray.range(3000)) {
             check(f, AF.map(f), indices, true, "tiling on again");
