@@ -3,6 +3,7 @@ package jpai.runtime;
 import java.nio.file.Path;
 import java.util.Objects;
 
+import jpai.compiler.MathFunctions;
 import jpai.ocl.ExactFloatDivSqrt;
 import jpai.ocl.GeneratorOptions;
 import jpai.ocl.Tiling;
@@ -153,6 +154,21 @@ public final class JpaiOptions {
 
     public static boolean fastMath() {
         return Boolean.getBoolean(FAST_MATH);
+    }
+
+    /**
+     * How kernels compute {@code Math}'s transcendental functions: as {@code -Djpai.math} says where
+     * it is set; else OpenCL's built-ins under {@link #FAST_MATH} (the relaxed precision class
+     * Aparapi and TornadoVM use by default includes them: {@code (float) Math.cos(x)} of a float
+     * becomes the float {@code cos}) and Java's ({@code StrictMath}'s FdLibm) otherwise. An
+     * IllegalArgumentException naming the property for a value it does not know.
+     */
+    public static MathFunctions mathFunctions() {
+        String chosen = System.getProperty(MathFunctions.PROPERTY);
+        if ((chosen == null || chosen.isBlank()) && fastMath()) {
+            return MathFunctions.OPENCL_BUILTINS;
+        }
+        return MathFunctions.fromSystemProperty();
     }
 
     /** Whether consecutive maps of a composed function are fused into one kernel ({@link #FUSION}; default true). */

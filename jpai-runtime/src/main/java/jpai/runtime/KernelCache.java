@@ -580,7 +580,7 @@ final class KernelCache {
     private Compiled compile(Compilation compilation, KernelCache mapper) {
         MathFunctions math;
         try {
-            math = MathFunctions.fromSystemProperty();
+            math = JpaiOptions.mathFunctions();
         } catch (IllegalArgumentException e) {
             return Compiled.failed(e.getMessage(), description());
         }
@@ -621,7 +621,7 @@ final class KernelCache {
 
     private KernelGraph graph(KernelSignature signature, PhasePlugins plugins, Speculations allowed) {
         long start = System.nanoTime();
-        KernelGraphCompiler compiler = new KernelGraphCompiler(MathFunctions.fromSystemProperty(), plugins);
+        KernelGraphCompiler compiler = new KernelGraphCompiler(JpaiOptions.mathFunctions(), plugins);
         if (compiler.math() != MathFunctions.JAVA) {
             Explain.notice("kernels compute Math's sin, exp, pow and other transcendental functions with OpenCL's built-ins (-D" + MathFunctions.PROPERTY + "="
                             + compiler.math().optionValue() + "): their results are within OpenCL's error bounds (docs/java-semantics.md), up to 16 ulps, not Math's 1 to 2.5");

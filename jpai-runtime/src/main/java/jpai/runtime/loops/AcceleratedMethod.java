@@ -198,7 +198,7 @@ final class AcceleratedMethod {
         }
         try {
             List<CapturedValue> fields = instance ? ReceiverFields.of(body) : List.of();
-            ParallelLoopCompiler.LoopKernel loop = new ParallelLoopCompiler().compile(body, shapes, indexed, fields, parallel, reduce, reassociate, allowed);
+            ParallelLoopCompiler.LoopKernel loop = loopCompiler().compile(body, shapes, indexed, fields, parallel, reduce, reassociate, allowed);
             JavaKind reductionKind = null;
             if (loop.reduction() != null) {
                 reductionKind = loop.graph().signature().resultComponents().get(0);
@@ -223,7 +223,7 @@ final class AcceleratedMethod {
             KernelSource unchecked = null;
             if (loop.indexExitLengths() != null && !loop.indexExitLengths().isEmpty()) {
                 // the same loop without its index checks, for calls whose arrays are long enough
-                ParallelLoopCompiler.LoopKernel trusting = new ParallelLoopCompiler().compile(body, shapes, indexed, fields, parallel, reduce, reassociate, allowed, true);
+                ParallelLoopCompiler.LoopKernel trusting = loopCompiler().compile(body, shapes, indexed, fields, parallel, reduce, reassociate, allowed, true);
                 unchecked = new OpenCLKernelGenerator(options).map(trusting.graph(), spec);
                 LoopKernelDump.write(trusting.graph(), unchecked, "unchecked");
             }
@@ -242,4 +242,10 @@ final class AcceleratedMethod {
             return CompiledLoop.refused(e.getMessage(), false);
         }
     }
+
+    /** The loop compiler, computing {@code Math}'s functions as the runtime's options say ({@link JpaiOptions#mathFunctions()}). */
+    private static ParallelLoopCompiler loopCompiler() {
+        return new ParallelLoopCompiler(new jpai.compiler.KernelGraphCompiler(JpaiOptions.mathFunctions(), jpai.compiler.plugin.PhasePlugins.configured()));
+    }
+
 }
