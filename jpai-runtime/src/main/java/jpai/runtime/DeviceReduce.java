@@ -83,11 +83,14 @@ final class DeviceReduce {
             long leafWidth = CombiningTree.LEAF;
             while (true) {
                 long leaves = (elementCount + leafWidth - 1) / leafWidth;
-                long groups = (leaves + localSize - 1) / localSize;
+                // A first pass whose mapper has loops maps one element per work-item: its groups hold
+                // localSize / LEAF leaves (a power of two, so each group's value is still a node of the tree).
+                long leavesPerGroup = leafWidth > 1 && KernelBinding.takesLeavesPerGroup(kernel.kernel()) ? Math.max(1, localSize / leafWidth) : localSize;
+                long groups = (leaves + leavesPerGroup - 1) / leavesPerGroup;
                 boolean last = groups == 1;
                 PArray<?> results = PArray.allocateUninitialized(type, groups); // every group writes its value
                 passResults.add(results);
-                KernelBinding binding = new KernelBinding(kernel).common(elements).reduction(identity, results, localSize, leafWidth);
+                KernelBinding binding = new KernelBinding(kernel).common(elements).reduction(identity, results, localSize, leafWidth, leavesPerGroup);
                 binding.launch().localSize(localSize).globalSize(groups * localSize).keepResultOnDevice(!last);
                 sources.add(kernel.kernel());
                 launches.add(binding.launch());

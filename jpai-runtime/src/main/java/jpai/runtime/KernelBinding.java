@@ -7,6 +7,7 @@ import jdk.vm.ci.meta.JavaKind;
 import jpai.PArray;
 import jpai.Tuple;
 import jpai.ocl.KernelParameter;
+import jpai.ocl.KernelSource;
 import jpai.ocl.KernelStatus;
 import jpai.runtime.memory.ComponentBuffer;
 import jpai.runtime.memory.PArrayStorage;
@@ -126,6 +127,11 @@ final class KernelBinding {
      * work-items ({@link DeviceReduce#localSlotsPerWorkItem} each) and leaf width.
      */
     KernelBinding reduction(Object identity, PArray<?> partials, long localSize, long leafWidth) {
+        return reduction(identity, partials, localSize, leafWidth, localSize);
+    }
+
+    /** As {@link #reduction(Object, PArray, long, long)}, each work-group folding and combining {@code leavesPerGroup} leaves (a kernel that declares {@code LEAVES_PER_GROUP}). */
+    KernelBinding reduction(Object identity, PArray<?> partials, long localSize, long leafWidth, long leavesPerGroup) {
         long slots = localSize * DeviceReduce.localSlotsPerWorkItem(leafWidth);
         for (KernelParameter parameter : parameters) {
             int slot = parameter.slot();
@@ -134,11 +140,22 @@ final class KernelBinding {
                 case PARTIAL_BUFFER -> launch.writeBuffer(parameter.index(), PArrayStorage.buffer(partials, slot));
                 case LOCAL_SCRATCH -> launch.local(parameter.index(), slots * Math.max(1, parameter.kind().getByteCount()));
                 case LEAF_WIDTH -> launch.scalar(parameter.index(), JavaKind.Long, leafWidth);
+                case LEAVES_PER_GROUP -> launch.scalar(parameter.index(), JavaKind.Long, leavesPerGroup);
                 default -> {
                 }
             }
         }
         return this;
+    }
+
+    /** Whether {@code kernel} is a reduce kernel whose groups fold a number of leaves they are given (one element mapped per work-item). */
+    static boolean takesLeavesPerGroup(KernelSource kernel) {
+        for (KernelParameter parameter : kernel.parameters()) {
+            if (parameter.role() == KernelParameter.Role.LEAVES_PER_GROUP) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -92,6 +92,13 @@ public record KernelParameter(int index, String name, Role role, JavaKind kind, 
         GROUP_OFFSETS,
         /** {@code const long leafWidth}: a reduction pass's elements per leaf (see {@code OpenCLKernelGenerator.reduce}). */
         LEAF_WIDTH,
+        /**
+         * {@code const long leavesPerGroup}: the leaves one work-group of a reduction's first pass folds
+         * and combines, a power of two: the local size divided by the leaf width in a kernel whose mapper
+         * has loops (one element mapped per work-item), the local size in the passes after the first. A
+         * reduce kernel has it only where it maps one element per work-item ({@code OpenCLKernelGenerator.reduce}).
+         */
+        LEAVES_PER_GROUP,
         /** {@code const int keyCount}: the number of keys of a keyed reduction ({@code KeyedReduceKernels}), the length of its result. */
         KEY_COUNT,
         /**

@@ -422,6 +422,12 @@ public final class OpenCLKernelGenerator {
             kernelParameters.add("scratch" + i, Role.LOCAL_SCRATCH, element.get(i), i, "__local " + OpenCLTypes.storageType(element.get(i)) + " *scratch" + i);
         }
         kernelParameters.add("leafWidth", Role.LEAF_WIDTH, JavaKind.Long, 0, "const long leafWidth");
+        // A mapper with loops is compute-bound: its group maps one element per work-item (a group then
+        // holds fewer leaves, a node of the same tree), for sixteen times the work-items at once.
+        boolean spread = mapper != null && mapper.graph().hasLoops();
+        if (spread) {
+            kernelParameters.add("leavesPerGroup", Role.LEAVES_PER_GROUP, JavaKind.Long, 0, "const long leavesPerGroup");
+        }
         kernelParameters.lengthAndStatus(map == null ? List.of(combine) : List.of(map, combine));
 
         List<EmittedFunction> functions = map == null ? List.of(combine) : List.of(map, combine);
@@ -432,7 +438,12 @@ public final class OpenCLKernelGenerator {
         code.line("long failed = 0;");
         code.line("const size_t lid = get_local_id(0);");
         code.line("const long localSize = (long) get_local_size(0);");
-        code.line("const long firstLeaf = (long) get_global_id(0) - (long) lid; /* the group's first leaf, also in a launch split at global offsets */");
+        if (spread) {
+            code.line("const long group = ((long) get_global_id(0) - (long) lid) / localSize; /* also in a launch split at global offsets */");
+            code.line("const long firstLeaf = group * leavesPerGroup; /* the group's first leaf */");
+        } else {
+            code.line("const long firstLeaf = (long) get_global_id(0) - (long) lid; /* the group's first leaf, also in a launch split at global offsets */");
+        }
         code.line("const long leaves = n / leafWidth + (n % leafWidth != 0);");
         code.line("const long start = (firstLeaf + (long) lid) * leafWidth;");
         code.line("const long end = min(start + leafWidth, n);");
@@ -452,14 +463,20 @@ public final class OpenCLKernelGenerator {
         code.comment("The first pass, leaves of " + leaf + ": the group's elements are loaded (and mapped) by consecutive work-items, so that loads are coalesced, into a");
         code.comment("local tile in which leaf l occupies " + (leaf + 1) + " slots from l * " + (leaf + 1) + " (the padding keeps the leaf folds below free of bank conflicts).");
         code.line("const long groupStart = firstLeaf * " + leaf + ";");
-        code.open("if (groupStart + " + leaf + " * localSize <= n)");
-        if (mapper != null && mapper.graph().hasLoops()) {
+        String perWorkItem = spread ? "perWorkItem" : Integer.toString(leaf);
+        if (spread) {
+            code.line("const int perWorkItem = (int) (" + leaf + " * leavesPerGroup / localSize); /* elements each work-item maps: 1 unless the group is smaller than a leaf */");
+            code.open("if (groupStart + " + leaf + " * leavesPerGroup <= n)");
+        } else {
+            code.open("if (groupStart + " + leaf + " * localSize <= n)");
+        }
+        if (spread) {
             // Sixteen unrolled copies of a mapper with loops and exits made PoCL 3.1's work-group
             // compilation run for more than 5 minutes (fuzz seed 20261139, program 4710); such a
             // mapper is compute-bound, so it loads, maps and stores one element at a time.
-            code.comment("A whole group, one element at a time: the mapper has loops, so the loads are not the cost.");
+            code.comment("A whole group, one element per work-item: the mapper has loops, so the loads are not the cost.");
             code.line("#pragma unroll 1");
-            code.open("for (int k = 0; k < " + leaf + "; k++)");
+            code.open("for (int k = 0; k < perWorkItem; k++)");
             code.line("const int e = k * (int) localSize + (int) lid;");
             storeInTile(code, elementAt(code, map, mapperCaptures, spec.inputComponents(), element, "groupStart + e"), element, leaf);
             code.close();
@@ -484,7 +501,7 @@ public final class OpenCLKernelGenerator {
         }
         code.between("} else {");
         code.comment("The group at the end: only the elements that exist.");
-        code.open("for (int k = 0; k < " + leaf + "; k++)");
+        code.open("for (int k = 0; k < " + perWorkItem + "; k++)");
         code.line("const int e = k * (int) localSize + (int) lid;");
         code.line("const long i = groupStart + e;");
         code.open("if (i >= n)");
@@ -499,7 +516,7 @@ public final class OpenCLKernelGenerator {
         // restore for a PHI node at the region entry", PoCL 3.1, fuzz seed 20261136).
         code.line("barrier(CLK_LOCAL_MEM_FENCE);");
         code.comment("This work-item's leaf, left to right from the identity (the first pass).");
-        code.open("if (leafWidth != 1 && reason == 0)");
+        code.open(spread ? "if (leafWidth != 1 && reason == 0 && (long) lid < leavesPerGroup)" : "if (leafWidth != 1 && reason == 0)");
         code.line("const int row = (int) lid * " + (leaf + 1) + ";");
         code.line("const int count = (int) max(end - start, 0L);");
         // Not unrolled: NVIDIA's PTX assembler (CUDA 13.0, driver 580) fuses two unrolled steps
@@ -521,10 +538,11 @@ public final class OpenCLKernelGenerator {
         for (int i = 0; i < element.size(); i++) {
             code.line("scratch" + i + "[lid] = " + store(element.get(i), accumulator.get(i)) + ";");
         }
-        code.line("const long present = min(localSize, leaves - firstLeaf); /* the group's leaves that exist */");
+        String groupLeaves = spread ? "leavesPerGroup" : "localSize";
+        code.line("const long present = min(" + groupLeaves + ", leaves - firstLeaf); /* the group's leaves that exist */");
         code.line("barrier(CLK_LOCAL_MEM_FENCE);");
         code.comment("The aligned binary tree over the group's leaves, operands in order; every work-item reaches every barrier, also after a failure.");
-        code.open("for (long stride = 1; stride < localSize; stride <<= 1)");
+        code.open("for (long stride = 1; stride < " + groupLeaves + "; stride <<= 1)");
         code.open("if (((long) lid & (2 * stride - 1)) == 0 && (long) lid + stride < present)");
         List<String> pair = new ArrayList<>();
         for (int i = 0; i < element.size(); i++) {
@@ -547,7 +565,7 @@ public final class OpenCLKernelGenerator {
         code.close();
         code.open("if (lid == 0)");
         for (int i = 0; i < element.size(); i++) {
-            code.line("partial" + i + "[firstLeaf / localSize] = scratch" + i + "[0];");
+            code.line("partial" + i + "[" + (spread ? "group" : "firstLeaf / localSize") + "] = scratch" + i + "[0];");
         }
         code.close();
         code.close();

@@ -181,6 +181,71 @@ class OrderedReductionTest {
         }
     }
 
+    /**
+     * A map whose lambda has a loop, then a float sum: the device maps one element per work-item
+     * (a work-group then holds fewer leaves, docs/java-semantics.md, "Reductions"), and the bits
+     * are still the documented tree's, for every work-group size (2 and 8 are smaller than a leaf,
+     * so each work-item maps several elements), and the sequential fold's for a non-commutative
+     * operator after such a map.
+     */
+    @ParameterizedTest(name = "on {0}")
+    @MethodSource("executors")
+    void aMapperWithALoopKeepsTheTreeForEveryWorkGroupSize(Executor executor) {
+        Random random = new Random(16);
+        Function<Float, Float> powers = x -> {
+            float term = 1f;
+            float sum = 0f;
+            for (int k = 0; k < 5; k++) {
+                sum += term;
+                term *= x;
+            }
+            return sum;
+        };
+        for (int n : LENGTHS) {
+            float[] values = new float[n];
+            for (int i = 0; i < n; i++) {
+                values[i] = (random.nextFloat() - 0.5f) * 3f;
+            }
+            try (PArray<Float> input = PArray.of(values); PArray<Float> mapped = AF.map(powers).on(Executor.SEQUENTIAL).apply(input)) {
+                BinaryOperator<Float> sum = (a, b) -> a + b;
+                float tree = CombiningOrder.fold(sum, 0f, mapped);
+                for (long workGroup : new long[] {2, 8, 16, 64, 256, 1024}) {
+                    String previous = System.getProperty("jpai.reduce.workGroup");
+                    System.setProperty("jpai.reduce.workGroup", Long.toString(workGroup));
+                    try {
+                        float got = reduceOn(AF.map(powers).reduce(sum, 0f), executor, input);
+                        assertEquals(Float.floatToRawIntBits(tree), Float.floatToRawIntBits(got), n + " floats, work-group " + workGroup + ": " + got + " vs " + tree);
+                    } finally {
+                        if (previous == null) {
+                            System.clearProperty("jpai.reduce.workGroup");
+                        } else {
+                            System.setProperty("jpai.reduce.workGroup", previous);
+                        }
+                    }
+                }
+            }
+            int[] ints = ints(random, n, 1000);
+            try (PArray<Integer> input = PArray.of(ints)) {
+                // digit sums (a loop), then "the first non-zero": not commutative
+                Function<Integer, Integer> digitSum = v -> {
+                    int left = Math.abs(v);
+                    int total = 0;
+                    while (left > 0) {
+                        total += left % 10;
+                        left /= 10;
+                    }
+                    return v % 3 == 0 ? 0 : total;
+                };
+                BinaryOperator<Integer> firstNonZero = (p, q) -> p != 0 ? p : q;
+                int expected = 0;
+                for (int v : ints) {
+                    expected = firstNonZero.apply(expected, digitSum.apply(v));
+                }
+                assertEquals(expected, reduceOn(AF.map(digitSum).reduce(firstNonZero, 0), executor, input), n + " ints");
+            }
+        }
+    }
+
     private static int[] ints(Random random, int n, int bound) {
         int[] values = new int[n];
         for (int i = 0; i < n; i++) {
