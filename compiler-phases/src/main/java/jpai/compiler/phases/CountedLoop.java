@@ -26,11 +26,14 @@ import jdk.graal.compiler.nodes.ValueNode;
 import jdk.graal.compiler.nodes.ValuePhiNode;
 import jdk.graal.compiler.nodes.calc.AddNode;
 import jdk.graal.compiler.nodes.calc.IntegerLessThanNode;
+import jdk.graal.compiler.nodes.calc.SignExtendNode;
+import jdk.graal.compiler.nodes.calc.ZeroExtendNode;
 
 /**
  * A loop {@code for (i = start; i < end; i++)} on {@code int}s, as the parser builds it: the first
- * node after the {@link LoopBeginNode} is the {@code If} on {@code i < end} whose other successor
- * leaves the loop, {@code end} is loop-invariant, and every back edge carries {@code i + 1}. So, in
+ * node after the {@link LoopBeginNode} is the {@code If} on {@code i < end} (or on {@code (long) i <
+ * (long) end}, as {@code i < p.length()} of a {@code PArray} compares, {@code end} then the int
+ * widened, never negative where zero-extended) whose other successor leaves the loop, {@code end} is loop-invariant, and every back edge carries {@code i + 1}. So, in
  * the body (every fixed node reachable from {@link #body} without leaving the loop), {@code start <= i
  * < end <= Integer.MAX_VALUE} and {@code i + 1} never overflows. Used by
  * {@link SpeculativeBoundsCheckHoistingPhase} and {@link CountedLoopIndexStampPhase}.
@@ -46,10 +49,20 @@ record CountedLoop(LoopBeginNode loop, ValuePhiNode index, ValueNode start, Valu
             return null;
         }
         AbstractBeginNode body = test.trueSuccessor();
-        if (!(less.getX() instanceof ValuePhiNode phi) || phi.merge() != loop || !(phi.stamp(NodeView.DEFAULT) instanceof IntegerStamp stamp) || stamp.getBits() != 32) {
+        ValueNode counter = less.getX();
+        ValueNode end = less.getY();
+        if (counter instanceof SignExtendNode widened && widened.getInputBits() == 32) {
+            // for (int i = 0; i < a.length(); i++) on a PArray: the test is (long) i < length, in long;
+            // the same test in int when the long bound is an int widened without changing its value
+            end = narrowBound(end);
+            if (end == null) {
+                return null;
+            }
+            counter = widened.getValue();
+        }
+        if (!(counter instanceof ValuePhiNode phi) || phi.merge() != loop || !(phi.stamp(NodeView.DEFAULT) instanceof IntegerStamp stamp) || stamp.getBits() != 32) {
             return null;
         }
-        ValueNode end = less.getY();
         for (LoopEndNode loopEnd : loop.loopEnds()) {
             if (!isIncrement(phi.valueAt(loopEnd), phi)) {
                 return null;
@@ -59,6 +72,21 @@ record CountedLoop(LoopBeginNode loop, ValuePhiNode index, ValueNode start, Valu
             return null;
         }
         return new CountedLoop(loop, phi, phi.valueAt(loop.forwardEnd()), end, body);
+    }
+
+    /**
+     * The {@code int} whose widening {@code bound} is, where {@code (long) i < bound} is
+     * {@code i < that int} for every {@code int i}: a sign extension, or a zero extension of an int
+     * that is never negative (a length). Else null.
+     */
+    private static ValueNode narrowBound(ValueNode bound) {
+        if (bound instanceof SignExtendNode sign && sign.getInputBits() == 32) {
+            return sign.getValue();
+        }
+        if (bound instanceof ZeroExtendNode zero && zero.getInputBits() == 32 && zero.getValue().stamp(NodeView.DEFAULT) instanceof IntegerStamp inner && inner.lowerBound() >= 0) {
+            return zero.getValue();
+        }
+        return null;
     }
 
     private static boolean isIncrement(ValueNode value, ValuePhiNode phi) {
