@@ -89,11 +89,22 @@ class NestedParallelLoopsTest extends WithTheAgent {
         assertArrayEquals(expected, c, "matmul " + rows + "x" + inner + " times " + inner + "x" + cols);
     }
 
+    /** With 2-D tiles asked for ({@code -Djpai.tiling=all}): a GPU's default writes 2-D index spaces untiled (docs/backend.md, "Tiling"). */
     @Test
     void matmulAsATwoDimensionalNestGivesJavasResult() throws IOException {
-        checkMatmul(1, 1, 1);
-        checkMatmul(17, 33, 5);
-        checkMatmul(1025, 9, 1023);
+        String previous = System.getProperty("jpai.tiling");
+        System.setProperty("jpai.tiling", "all");
+        try {
+            checkMatmul(1, 1, 1);
+            checkMatmul(17, 33, 5);
+            checkMatmul(1025, 9, 1023);
+        } finally {
+            if (previous == null) {
+                System.clearProperty("jpai.tiling");
+            } else {
+                System.setProperty("jpai.tiling", previous);
+            }
+        }
 
         String kernel = kernelText("matmul");
         assertTrue(kernel.contains("get_global_id(1)") && kernel.contains("get_global_id(0)"), kernel);
