@@ -95,7 +95,6 @@ final class BuiltProgram {
         return kernelName;
     }
 
-    /** The number of arguments the kernel declares. */
     /** The device time of the last launch of {@code globalSize} work-items, or 0 when unknown. */
     long expectedDeviceNanos(long globalSize) {
         LastDuration last = lastDuration;
@@ -107,6 +106,7 @@ final class BuiltProgram {
         lastDuration = new LastDuration(globalSize, deviceNanos);
     }
 
+    /** The number of arguments the kernel declares. */
     int argumentCount() {
         return argumentCount;
     }

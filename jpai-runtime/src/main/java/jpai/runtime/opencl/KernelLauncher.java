@@ -127,7 +127,6 @@ final class KernelLauncher {
     /** The work-group size this launch uses when the launch lets it be tuned ({@link KernelLaunch#localSizeTuned()}), else null. */
     private WorkGroupTuning.Choice workGroupChoice;
 
-    /** @param sent the event of the send this launch made to the device copy, or null */
     /** A written Java array's device copy and where it is read back to after the kernel. */
     private record ReadBack(DeviceBuffer buffer, ByteBuffer target, long bytes) {
     }
@@ -135,6 +134,7 @@ final class KernelLauncher {
     /** Made by the first (most launches write no Java array). */
     private List<ReadBack> readBacks = List.of();
 
+    /** A residency the launch used, whether its device copy was the newer one before, and the send this launch made to it (or null). */
     private record Touched(DeviceResidency residency, boolean wasDeviceNewer, cl_event sent) {
     }
 
@@ -195,6 +195,11 @@ final class KernelLauncher {
         }
     }
 
+    /** Whether a waiting thread may poll the device back to back: it is not the CPU the kernels run on. */
+    private static boolean pollsFreely(DeviceContext context) {
+        return context.device().kind() != DeviceKind.CPU;
+    }
+
     /**
      * Runs {@code launches} (of {@code sources}) one after another on one command queue with no
      * wait between them: each may read what the one before it wrote (the queue is in order), and the
@@ -208,11 +213,6 @@ final class KernelLauncher {
      * launch may have read that launch's unfinished results; the sequence's results are then all
      * discarded anyway).
      */
-    /** Whether a waiting thread may poll the device back to back: it is not the CPU the kernels run on. */
-    private static boolean pollsFreely(DeviceContext context) {
-        return context.device().kind() != DeviceKind.CPU;
-    }
-
     static List<LaunchResult> runSequence(DeviceContext context, List<KernelSource> sources, List<KernelLaunch> launches) {
         long start = System.nanoTime();
         List<KernelLauncher> launchers = new ArrayList<>(sources.size());

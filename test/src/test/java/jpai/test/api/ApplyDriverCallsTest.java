@@ -87,6 +87,15 @@ class ApplyDriverCallsTest {
         return values;
     }
 
+    /** Java's {@code x * 2f + 1f} of each value. */
+    private static float[] twicePlusOne(float[] values) {
+        float[] result = new float[values.length];
+        for (int i = 0; i < values.length; i++) {
+            result[i] = values[i] * 2f + 1f;
+        }
+        return result;
+    }
+
     @Test
     void repeatedMapOnResidentInput() {
         float[] values = inputValues();
@@ -101,11 +110,7 @@ class ApplyDriverCallsTest {
             assertTrue(calls.allButPolls() <= MAP_RESIDENT, "at most " + MAP_RESIDENT + " calls besides the wait's polls: " + calls);
             assertTrue(calls.of(Call.EVENT_CREATED) <= MAP_RESIDENT_EVENTS, "at most " + MAP_RESIDENT_EVENTS + " events: " + calls);
             try (PArray<Float> result = twicePlusOne.apply(input)) {
-                float[] expected = new float[N];
-                for (int i = 0; i < N; i++) {
-                    expected[i] = values[i] * 2f + 1f;
-                }
-                assertArrayEquals(expected, result.toFloatArray());
+                assertArrayEquals(twicePlusOne(values), result.toFloatArray());
             }
         }
     }
@@ -164,10 +169,7 @@ class ApplyDriverCallsTest {
     void mapWithResultReadBack() {
         float[] values = inputValues();
         ArrayFunction<Float, Float> twicePlusOne = AF.map((Float x) -> x * 2f + 1f);
-        float[] expected = new float[N];
-        for (int i = 0; i < N; i++) {
-            expected[i] = values[i] * 2f + 1f;
-        }
+        float[] expected = twicePlusOne(values);
         try (PArray<Float> input = PArray.of(values)) {
             AF.<Float> copyToDevice().apply(input).close();
             float[][] read = new float[1][];
@@ -192,10 +194,7 @@ class ApplyDriverCallsTest {
     void resultsReadOnTheHostAreCopiedBackInTheLaunch() {
         float[] values = inputValues();
         ArrayFunction<Float, Float> twicePlusOne = AF.map((Float x) -> x * 2f + 1f);
-        float[] expected = new float[N];
-        for (int i = 0; i < N; i++) {
-            expected[i] = values[i] * 2f + 1f;
-        }
+        float[] expected = twicePlusOne(values);
         try (PArray<Float> input = PArray.of(values)) {
             AF.<Float> copyToDevice().apply(input).close();
             for (int i = 0; i < 3; i++) {

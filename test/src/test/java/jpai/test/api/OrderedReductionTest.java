@@ -162,18 +162,8 @@ class OrderedReductionTest {
                 BinaryOperator<Float> sum = (a, b) -> a + b;
                 float reference = reduceOn(AF.reduce(sum, 0f), Executor.SEQUENTIAL, input);
                 for (long workGroup : new long[] {2, 64, 256, 1024}) {
-                    String previous = System.getProperty("jpai.reduce.workGroup");
-                    System.setProperty("jpai.reduce.workGroup", Long.toString(workGroup));
-                    try {
-                        float got = reduceOn(AF.reduce(sum, 0f), executor, input);
-                        assertEquals(Float.floatToRawIntBits(reference), Float.floatToRawIntBits(got), n + " floats, work-group " + workGroup + ": " + got + " vs " + reference);
-                    } finally {
-                        if (previous == null) {
-                            System.clearProperty("jpai.reduce.workGroup");
-                        } else {
-                            System.setProperty("jpai.reduce.workGroup", previous);
-                        }
-                    }
+                    float got = withWorkGroup(workGroup, () -> reduceOn(AF.reduce(sum, 0f), executor, input));
+                    assertEquals(Float.floatToRawIntBits(reference), Float.floatToRawIntBits(got), n + " floats, work-group " + workGroup + ": " + got + " vs " + reference);
                 }
                 // and the tree is the documented one: leaves of 16 folded from 0, aligned pairs above
                 assertEquals(Float.floatToRawIntBits(CombiningOrder.fold(sum, 0f, input)), Float.floatToRawIntBits(reference), n + " floats: the documented tree");
@@ -210,18 +200,8 @@ class OrderedReductionTest {
                 BinaryOperator<Float> sum = (a, b) -> a + b;
                 float tree = CombiningOrder.fold(sum, 0f, mapped);
                 for (long workGroup : new long[] {2, 8, 16, 64, 256, 1024}) {
-                    String previous = System.getProperty("jpai.reduce.workGroup");
-                    System.setProperty("jpai.reduce.workGroup", Long.toString(workGroup));
-                    try {
-                        float got = reduceOn(AF.map(powers).reduce(sum, 0f), executor, input);
-                        assertEquals(Float.floatToRawIntBits(tree), Float.floatToRawIntBits(got), n + " floats, work-group " + workGroup + ": " + got + " vs " + tree);
-                    } finally {
-                        if (previous == null) {
-                            System.clearProperty("jpai.reduce.workGroup");
-                        } else {
-                            System.setProperty("jpai.reduce.workGroup", previous);
-                        }
-                    }
+                    float got = withWorkGroup(workGroup, () -> reduceOn(AF.map(powers).reduce(sum, 0f), executor, input));
+                    assertEquals(Float.floatToRawIntBits(tree), Float.floatToRawIntBits(got), n + " floats, work-group " + workGroup + ": " + got + " vs " + tree);
                 }
             }
             int[] ints = ints(random, n, 1000);
@@ -242,6 +222,21 @@ class OrderedReductionTest {
                     expected = firstNonZero.apply(expected, digitSum.apply(v));
                 }
                 assertEquals(expected, reduceOn(AF.map(digitSum).reduce(firstNonZero, 0), executor, input), n + " ints");
+            }
+        }
+    }
+
+    /** {@code reduction}'s value with {@code -Djpai.reduce.workGroup=size}, the property restored after. */
+    private static <T> T withWorkGroup(long size, java.util.function.Supplier<T> reduction) {
+        String previous = System.getProperty("jpai.reduce.workGroup");
+        System.setProperty("jpai.reduce.workGroup", Long.toString(size));
+        try {
+            return reduction.get();
+        } finally {
+            if (previous == null) {
+                System.clearProperty("jpai.reduce.workGroup");
+            } else {
+                System.setProperty("jpai.reduce.workGroup", previous);
             }
         }
     }
