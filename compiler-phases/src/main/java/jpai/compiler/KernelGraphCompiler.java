@@ -54,6 +54,7 @@ import jpai.compiler.phases.LoopInvariantExitsPhase;
 import jpai.compiler.phases.MathAsStrictMathPlugin;
 import jpai.compiler.phases.MathCallsToNodesPhase;
 import jpai.compiler.phases.RejectRemainingCallsPhase;
+import jpai.compiler.phases.RemoveExitChecksPhase;
 import jpai.compiler.phases.TupleKernelArgumentsPhase;
 import jpai.compiler.phases.TupleResultComponentsPhase;
 import jpai.compiler.phases.KernelArgumentTypesPhase;
@@ -277,6 +278,9 @@ public final class KernelGraphCompiler {
                 run("speculative bounds check hoisting", timings, () -> new SpeculativeBoundsCheckHoistingPhase(canonicalizer), graph, context);
             }
             run("conditional elimination", timings, () -> new ConditionalEliminationPhase(canonicalizer, false), graph, context);
+            if (UnsafeExitCheckRemoval.requested()) {
+                run("UNSAFE: remove exit checks (measurement only)", timings, () -> new RemoveExitChecksPhase(canonicalizer), graph, context);
+            }
             run("dead code elimination", timings, DeadCodeEliminationPhase::new, graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after kernel phases");
             plugins.apply(PipelinePoint.AFTER_KERNEL_PHASES, graph, context, timings);

@@ -626,6 +626,10 @@ final class KernelCache {
             Explain.notice("kernels compute Math's sin, exp, pow and other transcendental functions with OpenCL's built-ins (-D" + MathFunctions.PROPERTY + "="
                             + compiler.math().optionValue() + "): their results are within OpenCL's error bounds (docs/java-semantics.md), up to 16 ulps, not Math's 1 to 2.5");
         }
+        if (jpai.compiler.UnsafeExitCheckRemoval.requested()) {
+            Explain.notice("UNSAFE: -D" + jpai.compiler.UnsafeExitCheckRemoval.PROPERTY + "=true: kernels are compiled without their exit checks, for measuring"
+                            + " what the checks cost; an index out of bounds reads or writes outside the array, and results and exceptions are not Java's");
+        }
         KernelGraph graph = compiler.compile(function, interfaceMethod, signature, allowed);
         Profiler.graal(System.nanoTime() - start);
         return graph;
