@@ -38,6 +38,9 @@ import jpai.runtime.profile.Json;
  * @param recompiles          kernels compiled during the apply to replace one whose speculation failed
  * @param reexecutedElements  elements Java ran after a kernel exit (all of them when the whole
  *                            operation re-ran, those from the first exiting element on for a map)
+ * @param tiered              whether the apply ran on Java threads by choice while its kernel compiles
+ *                            in the background ({@code -Djpai.tiering=true} under {@code AUTO}): not a
+ *                            fallback, so {@code fellBack} is false
  */
 public record ApplyProfile(
         String operation,
@@ -61,7 +64,8 @@ public record ApplyProfile(
         int kernelExits,
         int failedSpeculations,
         int recompiles,
-        long reexecutedElements) {
+        long reexecutedElements,
+        boolean tiered) {
 
     /** Wall time not accounted for by the other parts: the host's overhead. Never negative. */
     public long otherNanos() {
@@ -109,6 +113,7 @@ public record ApplyProfile(
                 .field("failedSpeculations", failedSpeculations)
                 .field("recompiles", recompiles)
                 .field("reexecutedElements", reexecutedElements)
+                .field("tiered", tiered)
                 .toString();
     }
 

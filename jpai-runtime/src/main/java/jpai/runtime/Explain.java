@@ -74,6 +74,13 @@ public final class Explain {
         }
     }
 
+    /** An apply under AUTO ran on Java threads while its kernel compiles in the background (tiering): a choice, not a fallback. Printed with -Djpai.explain=true. */
+    public static void tiered(String operation) {
+        if (JpaiOptions.explain()) {
+            once(operation + " runs on Java threads while its kernel compiles in the background (-D" + JpaiOptions.TIERING + "=true); later applies run on the device");
+        }
+    }
+
     /** Whether a kernel's loop reads through __local tiles, and why not. Printed with -Djpai.explain=true. */
     public static void tiling(String function, String note) {
         if (JpaiOptions.explain()) {

@@ -72,6 +72,14 @@ public final class JpaiOptions {
      * 1.28x); {@code 1d}, {@code all}: so on any device; {@code false}: none (to measure the gain).
      */
     public static final String TILING = "jpai.tiling";
+    /**
+     * {@code -Djpai.tiering=true}: under {@code Executor.AUTO}, a map whose kernel is not compiled yet
+     * does not wait for it: its compilation (and the program's build) starts on a background thread,
+     * and the apply runs on Java threads, as every apply does until the kernel is ready; later applies
+     * run on the device. Off by default for now. {@code ACCELERATOR} never tiers.
+     */
+    public static final String TIERING = "jpai.tiering";
+
     /** {@code false}: consecutive maps of a composed function run as separate kernels (to measure what fusion gains). */
     public static final String FUSION = "jpai.fusion";
 
@@ -169,6 +177,11 @@ public final class JpaiOptions {
             return MathFunctions.OPENCL_BUILTINS;
         }
         return MathFunctions.fromSystemProperty();
+    }
+
+    /** Whether a first apply under {@code AUTO} runs on Java threads while its kernel compiles ({@link #TIERING}; default false). */
+    public static boolean tiering() {
+        return Boolean.getBoolean(TIERING);
     }
 
     /** Whether consecutive maps of a composed function are fused into one kernel ({@link #FUSION}; default true). */

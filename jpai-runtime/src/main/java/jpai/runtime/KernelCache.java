@@ -145,6 +145,8 @@ final class KernelCache {
     private volatile List<CapturedValue> captures;
     private final ConcurrentHashMap<DataType, java.util.Optional<ReductionOperator>> recognised = new ConcurrentHashMap<>();
     private volatile LastMap lastMap;
+    /** The background compilations of map kernels that tiering started, by input type, output type and index dimensions. */
+    private final ConcurrentHashMap<List<Object>, java.util.concurrent.CompletableFuture<Void>> backgroundMaps = new ConcurrentHashMap<>();
     private volatile LastReduce lastReduce;
     private volatile ProfileLabel lastLabel;
 
@@ -253,6 +255,26 @@ final class KernelCache {
         Compiled compiled = mapKernel(input, output, indexDimensions, plugins, options);
         lastMap = new LastMap(input, output, indexDimensions, plugins.key(), options, compiled);
         return compiled;
+    }
+
+    /**
+     * Tiering ({@link JpaiOptions#TIERING}): the map kernel for these types, when it is compiled
+     * already or its background compilation has ended; else starts that compilation (and the
+     * program's build on {@code context}) on the {@link CompilePool}, once, and returns null, so that
+     * the caller runs this apply in Java instead of waiting.
+     */
+    Compiled forMapWithoutWaiting(DataType input, DataType output, int indexDimensions, jpai.runtime.opencl.DeviceContext context) {
+        LastMap last = lastMap;
+        if (last != null && last.input() == input && last.output() == output && last.indexDimensions() == indexDimensions) {
+            return forMap(input, output, indexDimensions); // compiled before: checks the options and speculations, as always
+        }
+        java.util.concurrent.CompletableFuture<Void> pending = backgroundMaps.computeIfAbsent(List.of(input, output, indexDimensions), key -> CompilePool.submit(() -> {
+            Compiled compiled = forMap(input, output, indexDimensions);
+            if (compiled.kernel() != null) {
+                context.prepare(compiled.kernel());
+            }
+        }));
+        return pending.isDone() ? forMap(input, output, indexDimensions) : null;
     }
 
     /**

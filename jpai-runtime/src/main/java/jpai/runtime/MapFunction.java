@@ -151,7 +151,18 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
             return 0;
         }
         int[] indexSpace = PArrayStorage.rangeExtents(input); // a range is read from no buffer: its work-items' ids are its elements
-        KernelCache.Compiled compiled = definition.kernels.forMap(input.type(), output.type(), indexSpace == null ? 0 : indexSpace.length);
+        int dimensions = indexSpace == null ? 0 : indexSpace.length;
+        KernelCache.Compiled compiled;
+        if (executor == Executor.AUTO && JpaiOptions.tiering()) {
+            compiled = definition.kernels.forMapWithoutWaiting(input.type(), output.type(), dimensions, jpai.runtime.opencl.OpenCLRuntime.context(device));
+            if (compiled == null) {
+                Explain.tiered("map of " + definition.kernels.description());
+                Profiler.tiered();
+                return 0;
+            }
+        } else {
+            compiled = definition.kernels.forMap(input.type(), output.type(), dimensions);
+        }
         String reason = compiled.bailout();
         if (reason == null) {
             try {

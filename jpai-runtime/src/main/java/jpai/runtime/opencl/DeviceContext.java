@@ -146,6 +146,14 @@ public final class DeviceContext {
     }
 
     /**
+     * Builds (or loads) the program of {@code source} now, so that its first launch finds it built:
+     * for a compilation in the background (tiering). A failure is thrown, and met again by the launch.
+     */
+    public void prepare(KernelSource source) {
+        programs().program(source).release();
+    }
+
+    /**
      * Runs {@code launches[i]} of the kernel in {@code sources[i]}, in order, each seeing what the
      * ones before it wrote, with one wait for all at the end; returns their results in order.
      *

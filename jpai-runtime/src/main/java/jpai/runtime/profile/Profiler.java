@@ -181,6 +181,15 @@ public final class Profiler {
         }
     }
 
+    /** The apply runs on Java threads by choice while its kernel compiles in the background (tiering): not a fallback. */
+    public static void tiered() {
+        Collector collector = OPEN.get();
+        if (collector != null) {
+            collector.tiered = true;
+            collector.device = "Java threads (tiering)";
+        }
+    }
+
     /** A kernel exited at an element that left the device's path; {@code failedSpeculation}: a speculation failed, not a Java exception path. */
     public static void kernelExit(boolean failedSpeculation) {
         Collector collector = OPEN.get();
@@ -245,6 +254,7 @@ public final class Profiler {
         int failedSpeculations;
         int recompiles;
         long reexecutedElements;
+        boolean tiered;
 
         /** Starts a collection of {@code operation}, nested in {@code parent} (or null): every field as new. */
         void open(String operation, Collector parent) {
@@ -270,12 +280,13 @@ public final class Profiler {
             failedSpeculations = 0;
             recompiles = 0;
             reexecutedElements = 0;
+            tiered = false;
         }
 
         ApplyProfile finish(long now) {
             return new ApplyProfile(operation, device, now - start, graal, codeGeneration, driverBuild, driverBuilds, diskCacheLoads,
                     hostToDevice, hostToDeviceBytes, hostToDeviceCount, kernel, kernelCount, deviceToHost, deviceToHostBytes,
-                    deviceToHostCount, fallbackReason != null, fallbackReason, kernelExits, failedSpeculations, recompiles, reexecutedElements);
+                    deviceToHostCount, fallbackReason != null, fallbackReason, kernelExits, failedSpeculations, recompiles, reexecutedElements, tiered);
         }
 
         /** An inner apply's share, added to this outer one (its wall time is already inside ours). */
@@ -297,6 +308,7 @@ public final class Profiler {
             failedSpeculations += inner.failedSpeculations();
             recompiles += inner.recompiles();
             reexecutedElements += inner.reexecutedElements();
+            tiered |= inner.tiered();
             if (inner.fellBack() && fallbackReason == null) {
                 fallbackReason = inner.fallbackReason();
             }

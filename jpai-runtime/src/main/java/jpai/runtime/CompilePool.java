@@ -1,0 +1,43 @@
+package jpai.runtime;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The process's background compilations (tiering, {@link JpaiOptions#TIERING}): at most a quarter of
+ * the cores (one at least, four at most) compile kernels and build their programs while the
+ * applies that asked run on Java threads, so that compiling never takes every core from them.
+ * Daemon threads: a JVM that ends does not wait for a compilation.
+ */
+final class CompilePool {
+
+    private static final int THREADS = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors() / 4));
+    private static final AtomicInteger NUMBER = new AtomicInteger();
+    private static final ExecutorService POOL = new ThreadPoolExecutor(THREADS, THREADS, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), task -> {
+        Thread thread = new Thread(task, "jpai-compile-" + NUMBER.incrementAndGet());
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    static {
+        ((ThreadPoolExecutor) POOL).allowCoreThreadTimeOut(true); // no thread kept while nothing compiles
+    }
+
+    private CompilePool() {
+    }
+
+    /** Runs {@code compilation} on the pool; the future completes (normally) when it has, whatever it did. */
+    static CompletableFuture<Void> submit(Runnable compilation) {
+        return CompletableFuture.runAsync(() -> {
+            try {
+                compilation.run();
+            } catch (RuntimeException | LinkageError e) {
+                // the apply that next asks for the kernel compiles (or fails) where it can say why
+            }
+        }, POOL);
+    }
+}

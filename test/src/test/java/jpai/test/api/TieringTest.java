@@ -1,0 +1,102 @@
+package jpai.test.api;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+
+import jpai.AF;
+import jpai.ApplyProfile;
+import jpai.ArrayFunction;
+import jpai.Executor;
+import jpai.PArray;
+import jpai.runtime.JpaiOptions;
+import jpai.runtime.opencl.KernelLaunches;
+
+/**
+ * Tiering (issue 21, {@code -Djpai.tiering=true}): under {@code AUTO}, a map whose kernel is not
+ * compiled yet runs on Java threads, with Java's results, while the kernel compiles in the
+ * background, and a later apply runs on the device; the profile says so apart from fallbacks.
+ * {@code ACCELERATOR} never tiers, and without the property nothing tiers.
+ */
+@EnabledIfEnvironmentVariable(named = "JPAI_EXPECT_OPENCL", matches = "1")
+class TieringTest {
+
+    private static final int N = 50_000;
+    private final float[] values = new float[N];
+    private final float[] expected = new float[N];
+
+    @BeforeEach
+    void tiering() {
+        for (int i = 0; i < N; i++) {
+            values[i] = i * 0.125f - 1000f;
+            expected[i] = values[i] * 3f - 7f;
+        }
+        System.setProperty(JpaiOptions.TIERING, "true");
+    }
+
+    @AfterEach
+    void noTiering() {
+        System.clearProperty(JpaiOptions.TIERING);
+    }
+
+    @Test
+    void aFirstApplyRunsInJavaWhileTheKernelCompilesThenTheDeviceTakesOver() throws InterruptedException {
+        ArrayFunction<Float, Float> f = AF.map((Float x) -> x * 3f - 7f);
+        try (PArray<Float> input = PArray.of(values)) {
+            long launches = KernelLaunches.count();
+            try (PArray<Float> out = f.apply(input)) {
+                ApplyProfile first = AF.lastProfile();
+                assertArrayEquals(expected, out.toFloatArray(), "the tiered apply's results");
+                assertEquals(launches, KernelLaunches.count(), "no kernel ran for the first apply: " + first);
+                assertTrue(first.tiered() && !first.fellBack(), "tiered, not a fallback: " + first);
+            }
+            long deadline = System.nanoTime() + 120_000_000_000L;
+            boolean onDevice = false;
+            while (!onDevice && System.nanoTime() < deadline) {
+                long before = KernelLaunches.count();
+                try (PArray<Float> out = f.apply(input)) {
+                    assertArrayEquals(expected, out.toFloatArray(), "each apply's results");
+                    onDevice = KernelLaunches.count() > before;
+                    if (onDevice) {
+                        assertFalse(AF.lastProfile().tiered(), "the apply that launched is not tiered: " + AF.lastProfile());
+                    }
+                }
+                if (!onDevice) {
+                    Thread.sleep(20);
+                }
+            }
+            assertTrue(onDevice, "once compiled in the background, the map ran on the device");
+        }
+    }
+
+    @Test
+    void theAcceleratorNeverTiers() {
+        ArrayFunction<Float, Float> f = AF.map((Float x) -> x * 3f - 7f).on(Executor.ACCELERATOR);
+        try (PArray<Float> input = PArray.of(values)) {
+            long launches = KernelLaunches.count();
+            try (PArray<Float> out = f.apply(input)) {
+                assertArrayEquals(expected, out.toFloatArray());
+                assertTrue(KernelLaunches.count() > launches && !AF.lastProfile().tiered(), "the first apply ran on the device: " + AF.lastProfile());
+            }
+        }
+    }
+
+    @Test
+    void withoutThePropertyNothingTiers() {
+        System.clearProperty(JpaiOptions.TIERING);
+        ArrayFunction<Float, Float> f = AF.map((Float x) -> x * 3f - 7f);
+        try (PArray<Float> input = PArray.of(values)) {
+            long launches = KernelLaunches.count();
+            try (PArray<Float> out = f.apply(input)) {
+                assertArrayEquals(expected, out.toFloatArray());
+                assertTrue(KernelLaunches.count() > launches && !AF.lastProfile().tiered(), "the first apply ran on the device: " + AF.lastProfile());
+            }
+        }
+    }
+}
