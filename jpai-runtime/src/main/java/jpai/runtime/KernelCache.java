@@ -260,10 +260,11 @@ final class KernelCache {
     /**
      * Tiering ({@link JpaiOptions#TIERING}): the map kernel for these types, when it is compiled
      * already or its background compilation has ended; else starts that compilation (and the
-     * program's build on {@code context}) on the {@link CompilePool}, once, and returns null, so that
+     * program's build on {@code context}, itself made there if it is the first use) on the
+     * {@link CompilePool}, once, and returns null, so that
      * the caller runs this apply in Java instead of waiting.
      */
-    Compiled forMapWithoutWaiting(DataType input, DataType output, int indexDimensions, jpai.runtime.opencl.DeviceContext context) {
+    Compiled forMapWithoutWaiting(DataType input, DataType output, int indexDimensions, java.util.function.Supplier<jpai.runtime.opencl.DeviceContext> context) {
         LastMap last = lastMap;
         if (last != null && last.input() == input && last.output() == output && last.indexDimensions() == indexDimensions) {
             return forMap(input, output, indexDimensions); // compiled before: checks the options and speculations, as always
@@ -271,7 +272,7 @@ final class KernelCache {
         java.util.concurrent.CompletableFuture<Void> pending = backgroundMaps.computeIfAbsent(List.of(input, output, indexDimensions), key -> CompilePool.submit(() -> {
             Compiled compiled = forMap(input, output, indexDimensions);
             if (compiled.kernel() != null) {
-                context.prepare(compiled.kernel());
+                context.get().prepare(compiled.kernel()); // the context too is made here on a first use, not by the apply
             }
         }));
         return pending.isDone() ? forMap(input, output, indexDimensions) : null;

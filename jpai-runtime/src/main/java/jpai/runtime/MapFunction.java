@@ -154,9 +154,9 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         int dimensions = indexSpace == null ? 0 : indexSpace.length;
         KernelCache.Compiled compiled;
         if (executor == Executor.AUTO && JpaiOptions.tiering()) {
-            compiled = definition.kernels.forMapWithoutWaiting(input.type(), output.type(), dimensions, jpai.runtime.opencl.OpenCLRuntime.context(device));
+            compiled = definition.kernels.forMapWithoutWaiting(input.type(), output.type(), dimensions, () -> jpai.runtime.opencl.OpenCLRuntime.context(device));
             if (compiled == null) {
-                Explain.tiered("map of " + definition.kernels.description());
+                Explain.tiered(() -> "map of " + definition.kernels.description());
                 Profiler.tiered();
                 return 0;
             }

@@ -1,0 +1,71 @@
+package jpai.bench;
+
+import java.util.Random;
+
+import jpai.AF;
+import jpai.runtime.JpaiOptions;
+
+/**
+ * Issue 21's time to first result: the wall time of a program's first JPAI call in a fresh JVM (its
+ * kernel not compiled yet), in one of three modes: {@code device} (the call waits for Graal, the
+ * code generator and the driver's build, then runs on the device), {@code tiered}
+ * ({@code -Djpai.tiering=true}: the call runs on Java threads while the kernel compiles in the
+ * background) and {@code threads} (JPAI on Java threads, {@code jpai.device=java}). The goal: the
+ * tiered first call never slower than the Java threads'. One JVM per program and mode, since kernels
+ * are cached per lambda for the JVM's life; the output is validated against the sequential version.
+ * Prints {@code program,size,mode,first_call_ms,ran_on}.
+ *
+ * <p>Usage: {@code bin/jpai run jpai.bench.FirstApply PROGRAM device|tiered|threads [small|large]};
+ * on the GPU machine {@code bin/gpu-check firstapply} runs every program in every mode.
+ */
+public final class FirstApply {
+
+    private FirstApply() {
+    }
+
+    public static void main(String[] args) {
+        if (args.length < 2) {
+            System.err.println("usage: FirstApply PROGRAM device|tiered|threads [small|large]; programs: " + Programs.names());
+            System.exit(2);
+        }
+        Program<?> program = Programs.all().stream().filter(p -> p.name().equals(args[0])).findFirst().orElse(null);
+        if (program == null) {
+            System.err.println("FirstApply: no program " + args[0] + "; programs: " + Programs.names());
+            System.exit(2);
+            return;
+        }
+        String mode = args[1];
+        SizeClass size = args.length > 2 && args[2].equals("small") ? SizeClass.SMALL : SizeClass.LARGE;
+        System.exit(run(program, mode, size) ? 0 : 1);
+    }
+
+    private static <D> boolean run(Program<D> program, String mode, SizeClass size) {
+        int n = program.size(size);
+        D data = program.createData(n, new Random(42));
+        Output reference;
+        try (Run sequential = program.sequential(data)) {
+            sequential.run();
+            reference = sequential.output();
+        }
+        JpaiExecution.Executor executor = switch (mode) {
+            case "device", "tiered" -> JpaiExecution.Executor.OPENCL;
+            case "threads" -> JpaiExecution.Executor.THREADS;
+            default -> throw new IllegalArgumentException("mode " + mode + ": device, tiered or threads");
+        };
+        if (mode.equals("tiered")) {
+            System.setProperty(JpaiOptions.TIERING, "true");
+        }
+        try (JpaiExecution ignored = JpaiExecution.enter(executor, false); Run jpai = program.jpai(data)) {
+            long start = System.nanoTime();
+            jpai.run();
+            double ms = (System.nanoTime() - start) / 1e6;
+            String problem = program.validate(data, n, reference, jpai.output());
+            if (problem != null) {
+                System.out.println(program.name() + ": RESULT DIFFERS (" + mode + "): " + problem);
+                return false;
+            }
+            System.out.printf("%s,%s,%s,%.1f,%s%n", program.name(), program.sizeLabel(n), mode, ms, AF.lastProfile().device());
+            return true;
+        }
+    }
+}
