@@ -6,10 +6,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import java.util.function.BinaryOperator;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import jdk.vm.ci.meta.JavaKind;
 import jpai.DataType;
@@ -35,6 +37,7 @@ import jpai.ocl.ReduceKernelSpec;
 import jpai.ocl.ScanKernelSpec;
 import jpai.runtime.exec.CombiningTree;
 import jpai.runtime.profile.Profiler;
+import jpai.runtime.opencl.DeviceContext;
 
 /**
  * The kernels compiled from one user function, one per data type it was applied to, set of phase
@@ -146,7 +149,7 @@ final class KernelCache {
     private final ConcurrentHashMap<DataType, java.util.Optional<ReductionOperator>> recognised = new ConcurrentHashMap<>();
     private volatile LastMap lastMap;
     /** The background compilations of map kernels that tiering started, by input type, output type and index dimensions. */
-    private final ConcurrentHashMap<List<Object>, java.util.concurrent.CompletableFuture<Void>> backgroundMaps = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<List<Object>, CompletableFuture<Void>> backgroundMaps = new ConcurrentHashMap<>();
     private volatile LastReduce lastReduce;
     private volatile ProfileLabel lastLabel;
 
@@ -261,15 +264,15 @@ final class KernelCache {
      * Tiering ({@link JpaiOptions#TIERING}): the map kernel for these types, when it is compiled
      * already or its background compilation has ended; else starts that compilation (and the
      * program's build on {@code context}, itself made there if it is the first use) on the
-     * {@link CompilePool}, once, and returns null, so that
-     * the caller runs this apply in Java instead of waiting.
+     * {@link CompilePool}, once, and returns null, so that the caller runs this apply in Java
+     * instead of waiting.
      */
-    Compiled forMapWithoutWaiting(DataType input, DataType output, int indexDimensions, java.util.function.Supplier<jpai.runtime.opencl.DeviceContext> context) {
+    Compiled forMapWithoutWaiting(DataType input, DataType output, int indexDimensions, Supplier<DeviceContext> context) {
         LastMap last = lastMap;
         if (last != null && last.input() == input && last.output() == output && last.indexDimensions() == indexDimensions) {
             return forMap(input, output, indexDimensions); // compiled before: checks the options and speculations, as always
         }
-        java.util.concurrent.CompletableFuture<Void> pending = backgroundMaps.computeIfAbsent(List.of(input, output, indexDimensions), key -> CompilePool.submit(() -> {
+        CompletableFuture<Void> pending = backgroundMaps.computeIfAbsent(List.of(input, output, indexDimensions), key -> CompilePool.submit(() -> {
             Compiled compiled = forMap(input, output, indexDimensions);
             if (compiled.kernel() != null) {
                 context.get().prepare(compiled.kernel()); // the context too is made here on a first use, not by the apply
