@@ -148,8 +148,8 @@ final class KernelCache {
     private volatile List<CapturedValue> captures;
     private final ConcurrentHashMap<DataType, java.util.Optional<ReductionOperator>> recognised = new ConcurrentHashMap<>();
     private volatile LastMap lastMap;
-    /** The background compilations of map kernels that tiering started, by input type, output type and index dimensions. */
-    private final ConcurrentHashMap<List<Object>, CompletableFuture<Void>> backgroundMaps = new ConcurrentHashMap<>();
+    /** The background compilations tiering started, by operation and types. */
+    private final ConcurrentHashMap<List<Object>, CompletableFuture<Void>> backgroundCompilations = new ConcurrentHashMap<>();
     private volatile LastReduce lastReduce;
     private volatile ProfileLabel lastLabel;
 
@@ -272,13 +272,40 @@ final class KernelCache {
         if (last != null && last.input() == input && last.output() == output && last.indexDimensions() == indexDimensions) {
             return forMap(input, output, indexDimensions); // compiled before: checks the options and speculations, as always
         }
-        CompletableFuture<Void> pending = backgroundMaps.computeIfAbsent(List.of(input, output, indexDimensions), key -> CompilePool.submit(() -> {
-            Compiled compiled = forMap(input, output, indexDimensions);
-            if (compiled.kernel() != null) {
-                context.get().prepare(compiled.kernel()); // the context too is made here on a first use, not by the apply
+        return compiledInBackground(List.of("map", input, output, indexDimensions), () -> List.of(forMap(input, output, indexDimensions)), context)
+                        ? forMap(input, output, indexDimensions)
+                        : null;
+    }
+
+    /**
+     * Tiering for a reduction ({@link #forMapWithoutWaiting}): the reduce kernel for these types
+     * (with {@code mapper} fused, or null) when it is compiled already or its background compilation
+     * has ended, else null after starting that compilation, which also compiles the combiner's own
+     * kernel for the passes after the first.
+     */
+    Compiled forReduceWithoutWaiting(DataType type, KernelCache mapper, DataType inputType, Supplier<DeviceContext> context) {
+        LastReduce last = lastReduce;
+        if (last != null && last.type() == type && last.mapper() == mapper && last.inputType() == inputType) {
+            return forReduce(type, mapper, inputType);
+        }
+        boolean ready = compiledInBackground(java.util.Arrays.asList("reduce", type, mapper, inputType),
+                        () -> mapper == null ? List.of(forReduce(type)) : List.of(forReduce(type, mapper, inputType), forReduce(type)), context);
+        return ready ? forReduce(type, mapper, inputType) : null;
+    }
+
+    /**
+     * Whether the background compilation of {@code key} has ended; starts it on the {@link CompilePool}
+     * the first time: {@code compile}, then the build of each resulting kernel's program on
+     * {@code context} (made there, on a first use, rather than by the apply that asked).
+     */
+    private boolean compiledInBackground(List<Object> key, Supplier<List<Compiled>> compile, Supplier<DeviceContext> context) {
+        return backgroundCompilations.computeIfAbsent(key, k -> CompilePool.submit(() -> {
+            for (Compiled compiled : compile.get()) {
+                if (compiled.kernel() != null) {
+                    context.get().prepare(compiled.kernel());
+                }
             }
-        }));
-        return pending.isDone() ? forMap(input, output, indexDimensions) : null;
+        })).isDone();
     }
 
     /**

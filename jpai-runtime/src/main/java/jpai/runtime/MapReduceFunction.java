@@ -4,6 +4,7 @@ import jpai.ArrayFunction;
 import jpai.Executor;
 import jpai.PArray;
 import jpai.runtime.device.DeviceChoice;
+import jpai.runtime.opencl.OpenCLRuntime;
 import jpai.runtime.opencl.OpenCLRuntimeException;
 import jpai.runtime.profile.Profiler;
 
@@ -43,7 +44,20 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
         }
         Profiler.begin(map.kernels().labelForProfiles("map then reduce of "));
         try {
-            KernelCache.Compiled compiled = reduce.kernels().forReduce(reduce.type(), map.kernels(), input.type());
+            KernelCache.Compiled compiled;
+            if (reduce.executor() == Executor.AUTO && JpaiOptions.tiering()) {
+                compiled = reduce.kernels().forReduceWithoutWaiting(reduce.type(), map.kernels(), input.type(), () -> OpenCLRuntime.context(device));
+                if (compiled == null) {
+                    // on Java threads, as the device would: the reduction has one combining tree for every executor
+                    Explain.tiered(() -> toString());
+                    Profiler.tiered();
+                    try (PArray<M> mapped = map.on(Executor.THREADS).apply(input)) {
+                        return reduce.on(Executor.THREADS).apply(mapped);
+                    }
+                }
+            } else {
+                compiled = reduce.kernels().forReduce(reduce.type(), map.kernels(), input.type());
+            }
             if (compiled.bailout() != null) {
                 Explain.fallback(toString() + " as one kernel", compiled.bailout() + "; the map and the reduce run one after the other");
                 return unfused(input);

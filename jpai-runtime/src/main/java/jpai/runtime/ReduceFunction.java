@@ -9,6 +9,7 @@ import jpai.Executor;
 import jpai.PArray;
 import jpai.runtime.device.DeviceChoice;
 import jpai.runtime.exec.JavaReduce;
+import jpai.runtime.opencl.OpenCLRuntime;
 import jpai.runtime.opencl.OpenCLRuntimeException;
 import jpai.runtime.profile.Profiler;
 
@@ -92,7 +93,18 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
         if (device == null) {
             return null;
         }
-        KernelCache.Compiled compiled = kernels.forReduce(type);
+        KernelCache.Compiled compiled;
+        if (executor == Executor.AUTO && JpaiOptions.tiering()) {
+            // on Java threads the reduction has the device's combining tree: the same bits either way
+            compiled = kernels.forReduceWithoutWaiting(type, null, type, () -> OpenCLRuntime.context(device));
+            if (compiled == null) {
+                Explain.tiered(() -> "reduce of " + kernels.description());
+                Profiler.tiered();
+                return null;
+            }
+        } else {
+            compiled = kernels.forReduce(type);
+        }
         String reason = compiled.bailout();
         if (reason == null) {
             try {

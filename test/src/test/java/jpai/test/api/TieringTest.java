@@ -19,7 +19,7 @@ import jpai.runtime.JpaiOptions;
 import jpai.runtime.opencl.KernelLaunches;
 
 /**
- * Tiering (issue 21, {@code -Djpai.tiering=true}): under {@code AUTO}, a map whose kernel is not
+ * Tiering (issue 21, {@code -Djpai.tiering=true}): under {@code AUTO}, a map (or a reduction) whose kernel is not
  * compiled yet runs on Java threads, with Java's results, while the kernel compiles in the
  * background, and a later apply runs on the device; the profile says so apart from fallbacks.
  * {@code ACCELERATOR} never tiers, and without the property nothing tiers.
@@ -73,6 +73,45 @@ class TieringTest {
             }
             assertTrue(onDevice, "once compiled in the background, the map ran on the device");
         }
+    }
+
+    /**
+     * A float sum and a map fused with one tier alike: the first apply on Java threads, later ones on
+     * the device, every one with the bits of the one combining tree (docs/java-semantics.md, "Reductions").
+     */
+    @Test
+    void reductionsTierWithTheSameBitsOnEitherSide() throws InterruptedException {
+        java.util.function.BinaryOperator<Float> plus = (a, b) -> a + b;
+        try (PArray<Float> input = PArray.of(values); PArray<Float> tripled = AF.map((Float x) -> x * 3f - 7f).on(Executor.SEQUENTIAL).apply(input)) {
+            int sumBits = Float.floatToRawIntBits(CombiningOrder.fold(plus, 0f, input));
+            int mappedSumBits = Float.floatToRawIntBits(CombiningOrder.fold(plus, 0f, tripled));
+            ArrayFunction<Float, Float> sum = AF.reduce((Float a, Float b) -> a + b, 0f);
+            ArrayFunction<Float, Float> mapThenSum = AF.map((Float x) -> x * 3f - 7f).reduce((Float a, Float b) -> a + b, 0f);
+            assertTiersThenRunsOnDevice(sum, input, sumBits, "a sum");
+            assertTiersThenRunsOnDevice(mapThenSum, input, mappedSumBits, "a map then a sum");
+        }
+    }
+
+    private static void assertTiersThenRunsOnDevice(ArrayFunction<Float, Float> f, PArray<Float> input, int bits, String what) throws InterruptedException {
+        long launches = KernelLaunches.count();
+        try (PArray<Float> out = f.apply(input)) {
+            assertEquals(bits, Float.floatToRawIntBits(out.get(0)), what + ": the tiered apply's bits");
+            assertEquals(launches, KernelLaunches.count(), what + ": no kernel ran for the first apply: " + AF.lastProfile());
+            assertTrue(AF.lastProfile().tiered() && !AF.lastProfile().fellBack(), what + ": tiered, not a fallback: " + AF.lastProfile());
+        }
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        boolean onDevice = false;
+        while (!onDevice && System.nanoTime() < deadline) {
+            long before = KernelLaunches.count();
+            try (PArray<Float> out = f.apply(input)) {
+                assertEquals(bits, Float.floatToRawIntBits(out.get(0)), what + ": each apply's bits");
+                onDevice = KernelLaunches.count() > before;
+            }
+            if (!onDevice) {
+                Thread.sleep(20);
+            }
+        }
+        assertTrue(onDevice, what + ": once compiled in the background, it ran on the device");
     }
 
     @Test
