@@ -3,7 +3,6 @@ package jpai.bench;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.SplittableRandom;
 
 import jpai.AF;
 import jpai.ArrayFunction;
@@ -83,19 +82,9 @@ public final class ExitCheckCost {
     }
 
     private static boolean gather(int n, int runs) {
-        SplittableRandom random = new SplittableRandom(21);
-        float[] values = new float[n];
-        int[] permutation = new int[n];
-        for (int i = 0; i < n; i++) {
-            values[i] = random.nextInt(1 << 24) / 16f;
-            permutation[i] = i;
-        }
-        for (int i = n - 1; i > 0; i--) {
-            int j = random.nextInt(i + 1);
-            int t = permutation[i];
-            permutation[i] = permutation[j];
-            permutation[j] = t;
-        }
+        Gather.Input input = Gather.Input.random(n, 21);
+        float[] values = input.values();
+        int[] permutation = input.permutation();
         double[] medians = new double[2];
         try (PArray<Float> source = AF.<Float> copyToDevice().apply(PArray.of(values)); PArray<Integer> indices = AF.<Integer> copyToDevice().apply(PArray.of(permutation))) {
             for (int mode = 0; mode < 2; mode++) {

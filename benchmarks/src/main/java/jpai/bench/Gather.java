@@ -39,6 +39,26 @@ public final class Gather {
     private Gather() {
     }
 
+    /** {@code n} floats (multiples of 1/16 below 2^20, exact in any float) and a random permutation of their indices. */
+    record Input(float[] values, int[] permutation) {
+        static Input random(int n, long seed) {
+            SplittableRandom random = new SplittableRandom(seed);
+            float[] values = new float[n];
+            int[] permutation = new int[n];
+            for (int i = 0; i < n; i++) {
+                values[i] = random.nextInt(1 << 24) / 16f;
+                permutation[i] = i;
+            }
+            for (int i = n - 1; i > 0; i--) { // Fisher-Yates
+                int j = random.nextInt(i + 1);
+                int t = permutation[i];
+                permutation[i] = permutation[j];
+                permutation[j] = t;
+            }
+            return new Input(values, permutation);
+        }
+    }
+
     public static void main(String[] args) {
         int log2n = args.length > 0 ? Integer.parseInt(args[0]) : 22;
         int repeats = args.length > 1 ? Integer.parseInt(args[1]) : 10;
@@ -49,19 +69,9 @@ public final class Gather {
             return;
         }
         int n = 1 << log2n;
-        SplittableRandom random = new SplittableRandom(22);
-        float[] values = new float[n];
-        int[] permutation = new int[n];
-        for (int i = 0; i < n; i++) {
-            values[i] = random.nextInt(1 << 24) / 16f;
-            permutation[i] = i;
-        }
-        for (int i = n - 1; i > 0; i--) {
-            int j = random.nextInt(i + 1);
-            int t = permutation[i];
-            permutation[i] = permutation[j];
-            permutation[j] = t;
-        }
+        Input input = Input.random(n, 22);
+        float[] values = input.values();
+        int[] permutation = input.permutation();
         float[] expected = new float[n];
         for (int i = 0; i < n; i++) {
             expected[i] = values[permutation[i]];
