@@ -79,7 +79,21 @@ final class FusedMapFunction<T, R> implements ArrayFunction<T, R> {
             return unfused(input);
         }
         {
-            KernelCache.Compiled compiled = first.kernels().forFusedMap(laterKernels, types, indexSpace == null ? 0 : 1);
+            KernelCache.Compiled compiled;
+            if (first.executor() == Executor.AUTO && JpaiOptions.tiering()) {
+                compiled = first.kernels().forFusedMapWithoutWaiting(laterKernels, types, indexSpace == null ? 0 : 1, () -> jpai.runtime.opencl.OpenCLRuntime.context(device));
+                if (compiled == null) {
+                    Explain.tiered(this::toString);
+                    Profiler.tiered();
+                    List<ArrayFunction<?, ?>> onThreads = new ArrayList<>();
+                    for (MapFunction<?, ?> map : maps) {
+                        onThreads.add(map.on(Executor.THREADS));
+                    }
+                    return (PArray<R>) Pipeline.inTurn(onThreads, input);
+                }
+            } else {
+                compiled = first.kernels().forFusedMap(laterKernels, types, indexSpace == null ? 0 : 1);
+            }
             String reason = compiled.bailout();
             if (reason == null) {
                 PArray output = PArray.allocateUninitialized(types.get(types.size() - 1), input.length());

@@ -293,6 +293,12 @@ final class KernelCache {
         return ready ? forReduce(type, mapper, inputType) : null;
     }
 
+    /** Tiering for a fused map ({@link #forMapWithoutWaiting}): its kernel when its background compilation has ended, else null after starting it. */
+    Compiled forFusedMapWithoutWaiting(List<KernelCache> later, List<DataType> types, int indexDimensions, Supplier<DeviceContext> context) {
+        boolean ready = compiledInBackground(List.of("fused map", later, types, indexDimensions), () -> List.of(forFusedMap(later, types, indexDimensions)), context);
+        return ready ? forFusedMap(later, types, indexDimensions) : null;
+    }
+
     /**
      * Whether the background compilation of {@code key} has ended; starts it on the {@link CompilePool}
      * the first time: {@code compile}, then the build of each resulting kernel's program on

@@ -158,9 +158,10 @@ class FilterTest {
             ArithmeticException java = assertThrows(ArithmeticException.class, () -> loop(divides, input));
             long launches = KernelLaunches.count();
             ArithmeticException thrown = assertThrows(ArithmeticException.class, () -> ExecutorCase.apply(AF.filter(divides), executor, input).close());
-            // Java's message, or none: once C2 has compiled the hot predicate, HotSpot may throw its
-            // preallocated ArithmeticException, which has no message (-XX:+OmitStackTraceInFastThrow)
-            assertTrue(thrown.getMessage() == null || thrown.getMessage().equals(java.getMessage()), thrown.getMessage());
+            // Java's message, or none on either side: once C2 has compiled the hot predicate (in this
+            // test's own loop as much as in JPAI's), HotSpot may throw its preallocated
+            // ArithmeticException, which has no message (-XX:+OmitStackTraceInFastThrow)
+            assertTrue(thrown.getMessage() == null || java.getMessage() == null || thrown.getMessage().equals(java.getMessage()), thrown.getMessage() + " vs " + java.getMessage());
             if (executor == Executor.ACCELERATOR && ExecutorCase.openCLExpected()) {
                 assertTrue(KernelLaunches.count() > launches, "the kernel ran first");
             }

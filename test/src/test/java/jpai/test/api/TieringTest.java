@@ -75,6 +75,33 @@ class TieringTest {
         }
     }
 
+    /** Composed maps (one fused kernel on the device) tier as one: the first apply runs each map on Java threads in turn. */
+    @Test
+    void composedMapsTierAsOne() throws InterruptedException {
+        ArrayFunction<Float, Float> composed = AF.<Float, Float> map(x -> x * 3f).andThen(AF.map(x -> x - 7f));
+        try (PArray<Float> input = PArray.of(values)) {
+            long launches = KernelLaunches.count();
+            try (PArray<Float> out = composed.apply(input)) {
+                assertArrayEquals(expected, out.toFloatArray(), "the tiered apply's results");
+                assertEquals(launches, KernelLaunches.count(), "no kernel ran for the first apply: " + AF.lastProfile());
+                assertTrue(AF.lastProfile().tiered(), "tiered: " + AF.lastProfile());
+            }
+            long deadline = System.nanoTime() + 120_000_000_000L;
+            boolean onDevice = false;
+            while (!onDevice && System.nanoTime() < deadline) {
+                long before = KernelLaunches.count();
+                try (PArray<Float> out = composed.apply(input)) {
+                    assertArrayEquals(expected, out.toFloatArray(), "each apply's results");
+                    onDevice = KernelLaunches.count() == before + 1; // one fused kernel
+                }
+                if (!onDevice) {
+                    Thread.sleep(20);
+                }
+            }
+            assertTrue(onDevice, "once compiled in the background, the maps ran as one kernel on the device");
+        }
+    }
+
     /**
      * A float sum and a map fused with one tier alike: the first apply on Java threads, later ones on
      * the device, every one with the bits of the one combining tree (docs/java-semantics.md, "Reductions").
