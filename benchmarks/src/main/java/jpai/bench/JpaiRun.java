@@ -104,8 +104,9 @@ final class JpaiRun implements Run {
             d2hBytes += p.deviceToHostBytes();
             onDevice &= !p.fellBack() && p.kernelCount() > 0;
         }
-        // Results are lazy: the copy-back happens at the host read after the apply, outside any apply's
+        // A result not read ahead is copied back at the host read after the apply, outside any apply's
         // profile; the runtime counts it in Profiler.lazyDeviceToHost() (device event time and bytes).
+        // (A tiered apply launches no kernel, so such a call never counts as on the device.)
         d2h += lazyAfter.nanos() - lazyBefore.nanos();
         d2hBytes += lazyAfter.bytes() - lazyBefore.bytes();
         long wall = end - start;

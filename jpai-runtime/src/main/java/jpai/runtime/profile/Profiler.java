@@ -32,6 +32,7 @@ import jpai.runtime.JpaiOptions;
  */
 public final class Profiler {
 
+    private static final java.util.concurrent.atomic.AtomicLong TIERED_APPLIES = new java.util.concurrent.atomic.AtomicLong();
     private static final ThreadLocal<Collector> OPEN = new ThreadLocal<>();
     private static final ThreadLocal<ApplyProfile> LAST = new ThreadLocal<>();
     /** A finished collection this thread opens again for its next apply, or null: one collector per apply would be garbage on every apply. */
@@ -183,11 +184,17 @@ public final class Profiler {
 
     /** The apply runs on Java threads by choice while its kernel compiles in the background (tiering): not a fallback. */
     public static void tiered() {
+        TIERED_APPLIES.incrementAndGet();
         Collector collector = OPEN.get();
         if (collector != null) {
             collector.tiered = true;
             collector.device = "Java threads (tiering)";
         }
+    }
+
+    /** How many applies of this process ran tiered (for the test run's proof that only the tiering tests did). */
+    public static long tieredApplies() {
+        return TIERED_APPLIES.get();
     }
 
     /** A kernel exited at an element that left the device's path; {@code failedSpeculation}: a speculation failed, not a Java exception path. */
