@@ -56,22 +56,13 @@ class TieringTest {
                 assertEquals(launches, KernelLaunches.count(), "no kernel ran for the first apply: " + first);
                 assertTrue(first.tiered() && !first.fellBack(), "tiered, not a fallback: " + first);
             }
-            long deadline = System.nanoTime() + 120_000_000_000L;
-            boolean onDevice = false;
-            while (!onDevice && System.nanoTime() < deadline) {
-                long before = KernelLaunches.count();
+            long launched = untilTheDeviceRuns("the map", () -> {
                 try (PArray<Float> out = f.apply(input)) {
                     assertArrayEquals(expected, out.toFloatArray(), "each apply's results");
-                    onDevice = KernelLaunches.count() > before;
-                    if (onDevice) {
-                        assertFalse(AF.lastProfile().tiered(), "the apply that launched is not tiered: " + AF.lastProfile());
-                    }
                 }
-                if (!onDevice) {
-                    Thread.sleep(20);
-                }
-            }
-            assertTrue(onDevice, "once compiled in the background, the map ran on the device");
+            });
+            assertFalse(AF.lastProfile().tiered(), "the apply that launched is not tiered: " + AF.lastProfile());
+            assertEquals(1, launched, "one kernel");
         }
     }
 
@@ -86,19 +77,12 @@ class TieringTest {
                 assertEquals(launches, KernelLaunches.count(), "no kernel ran for the first apply: " + AF.lastProfile());
                 assertTrue(AF.lastProfile().tiered(), "tiered: " + AF.lastProfile());
             }
-            long deadline = System.nanoTime() + 120_000_000_000L;
-            boolean onDevice = false;
-            while (!onDevice && System.nanoTime() < deadline) {
-                long before = KernelLaunches.count();
+            long launched = untilTheDeviceRuns("the composed maps", () -> {
                 try (PArray<Float> out = composed.apply(input)) {
                     assertArrayEquals(expected, out.toFloatArray(), "each apply's results");
-                    onDevice = KernelLaunches.count() == before + 1; // one fused kernel
                 }
-                if (!onDevice) {
-                    Thread.sleep(20);
-                }
-            }
-            assertTrue(onDevice, "once compiled in the background, the maps ran as one kernel on the device");
+            });
+            assertEquals(1, launched, "the maps ran as one fused kernel");
         }
     }
 
@@ -126,19 +110,29 @@ class TieringTest {
             assertEquals(launches, KernelLaunches.count(), what + ": no kernel ran for the first apply: " + AF.lastProfile());
             assertTrue(AF.lastProfile().tiered() && !AF.lastProfile().fellBack(), what + ": tiered, not a fallback: " + AF.lastProfile());
         }
-        long deadline = System.nanoTime() + 120_000_000_000L;
-        boolean onDevice = false;
-        while (!onDevice && System.nanoTime() < deadline) {
-            long before = KernelLaunches.count();
+        untilTheDeviceRuns(what, () -> {
             try (PArray<Float> out = f.apply(input)) {
                 assertEquals(bits, Float.floatToRawIntBits(out.get(0)), what + ": each apply's bits");
-                onDevice = KernelLaunches.count() > before;
             }
-            if (!onDevice) {
-                Thread.sleep(20);
+        });
+    }
+
+    /**
+     * Runs {@code apply} (an apply and its checks) until one run launches kernels, at most two minutes:
+     * the background compilation ends meanwhile. Returns the kernels that run launched.
+     */
+    private static long untilTheDeviceRuns(String what, Runnable apply) throws InterruptedException {
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            long before = KernelLaunches.count();
+            apply.run();
+            long launched = KernelLaunches.count() - before;
+            if (launched > 0) {
+                return launched;
             }
+            Thread.sleep(20);
         }
-        assertTrue(onDevice, what + ": once compiled in the background, it ran on the device");
+        throw new AssertionError(what + ": not on the device two minutes after its first apply, though compiled in the background");
     }
 
     @Test
