@@ -52,6 +52,8 @@ final class AcceleratedMethod {
     private volatile CompiledLoop compiled;
     /** The speculations {@link #compiled} was compiled with. */
     private volatile Speculations compiledWith;
+    /** The {@link #kernelOptions()} the loop was compiled with. */
+    private volatile Object compiledFor;
     /** The speculations the method's kernel may still make, narrowed when one fails. */
     private final SpeculationHistory speculations = new SpeculationHistory();
 
@@ -151,24 +153,44 @@ final class AcceleratedMethod {
         return LoopLaunch.run(device, loop, arguments, values, name(), speculations);
     }
 
-    /** The compiled loop, compiled again when a speculation it makes has failed since (bounded: {@link SpeculationHistory}). */
+    /**
+     * The compiled loop, compiled again when a speculation it makes has failed since (bounded:
+     * {@link SpeculationHistory}), or when the options that shape its kernel changed since
+     * ({@link #kernelOptions()}: {@code AF} functions key their kernels by them too).
+     */
     private CompiledLoop compiled() {
         CompiledLoop known = compiled;
         Speculations allowed = speculations.allowed().without(Speculation.UNTAKEN_BRANCHES);
-        if (known == null || !compiledWith.isWithin(allowed)) {
+        Object options = kernelOptions();
+        if (known == null || !compiledWith.isWithin(allowed) || !options.equals(compiledFor)) {
             synchronized (this) {
                 known = compiled;
-                if (known == null || !compiledWith.isWithin(allowed)) {
-                    if (known != null && known.kernel() != null) {
+                if (known == null || !compiledWith.isWithin(allowed) || !options.equals(compiledFor)) {
+                    if (known != null && known.kernel() != null && !compiledWith.isWithin(allowed)) {
                         Profiler.recompiled();
                     }
                     known = compile(allowed);
                     compiledWith = allowed;
+                    compiledFor = options;
                     compiled = known;
                 }
             }
         }
         return known;
+    }
+
+    /**
+     * What, besides the speculations, decides the kernel's code: the generator's options (fast math,
+     * division and sqrt, tiling), how {@code Math}'s functions are computed, and the unsafe
+     * measurement switch; a property value that is not understood stands as its message (the
+     * compilation then refuses with it, once per value).
+     */
+    private static Object kernelOptions() {
+        try {
+            return List.of(JpaiOptions.generatorOptions(), JpaiOptions.mathFunctions(), jpai.compiler.UnsafeExitCheckRemoval.requested());
+        } catch (IllegalArgumentException e) {
+            return String.valueOf(e.getMessage());
+        }
     }
 
     private CompiledLoop compile(Speculations allowed) {
@@ -198,7 +220,9 @@ final class AcceleratedMethod {
         }
         try {
             List<CapturedValue> fields = instance ? ReceiverFields.of(body) : List.of();
+            long graalStart = System.nanoTime();
             ParallelLoopCompiler.LoopKernel loop = loopCompiler().compile(body, shapes, indexed, fields, parallel, reduce, reassociate, allowed);
+            Profiler.graal(System.nanoTime() - graalStart);
             JavaKind reductionKind = null;
             if (loop.reduction() != null) {
                 reductionKind = loop.graph().signature().resultComponents().get(0);
@@ -215,7 +239,9 @@ final class AcceleratedMethod {
             }
             int dimensions = loop.firsts().size();
             var spec = new MapKernelSpec(java.util.Collections.nCopies(dimensions, JavaKind.Int), loop.graph().signature().resultComponents(), dimensions);
+            long generationStart = System.nanoTime();
             var source = new OpenCLKernelGenerator(options).map(loop.graph(), spec);
+            Profiler.codeGeneration(System.nanoTime() - generationStart);
             LoopKernelDump.write(loop.graph(), source);
             for (String note : source.notes()) {
                 Explain.tiling(name(), note);
@@ -223,8 +249,12 @@ final class AcceleratedMethod {
             KernelSource unchecked = null;
             if (loop.indexExitLengths() != null && !loop.indexExitLengths().isEmpty()) {
                 // the same loop without its index checks, for calls whose arrays are long enough
+                long secondStart = System.nanoTime();
                 ParallelLoopCompiler.LoopKernel trusting = loopCompiler().compile(body, shapes, indexed, fields, parallel, reduce, reassociate, allowed, true);
+                Profiler.graal(System.nanoTime() - secondStart);
+                secondStart = System.nanoTime();
                 unchecked = new OpenCLKernelGenerator(options).map(trusting.graph(), spec);
+                Profiler.codeGeneration(System.nanoTime() - secondStart);
                 LoopKernelDump.write(trusting.graph(), unchecked, "unchecked");
             }
             List<Integer> indexExitLengths = CompiledLoop.confirmedIndexExits(loop.indexExitLengths(), source, unchecked);
