@@ -7,6 +7,7 @@ import java.util.List;
 import jdk.vm.ci.meta.JavaKind;
 import jpai.DataType;
 import jpai.PArray;
+import jpai.ocl.KernelParameter;
 import jpai.ocl.KernelSource;
 import jpai.runtime.device.DeviceChoice;
 import jpai.runtime.exec.CombiningTree;
@@ -85,7 +86,7 @@ final class DeviceReduce {
                 long leaves = (elementCount + leafWidth - 1) / leafWidth;
                 // A first pass whose mapper has loops maps one element per work-item: its groups hold
                 // localSize / LEAF leaves (a power of two, so each group's value is still a node of the tree).
-                long leavesPerGroup = leafWidth > 1 && KernelBinding.takesLeavesPerGroup(kernel.kernel()) ? Math.max(1, localSize / leafWidth) : localSize;
+                long leavesPerGroup = leafWidth > 1 && kernel.kernel().declares(KernelParameter.Role.LEAVES_PER_GROUP) ? Math.max(1, localSize / leafWidth) : localSize;
                 long groups = (leaves + leavesPerGroup - 1) / leavesPerGroup;
                 boolean last = groups == 1;
                 PArray<?> results = PArray.allocateUninitialized(type, groups); // every group writes its value

@@ -80,11 +80,10 @@ final class FusedMapFunction<T, R> implements ArrayFunction<T, R> {
         }
         {
             KernelCache.Compiled compiled;
-            if (first.executor() == Executor.AUTO && JpaiOptions.tiering()) {
+            if (Offload.mayTier(first.executor())) {
                 compiled = first.kernels().forFusedMapWithoutWaiting(laterKernels, types, indexSpace == null ? 0 : 1, () -> jpai.runtime.opencl.OpenCLRuntime.context(device));
                 if (compiled == null) {
-                    Explain.tiered(this::toString);
-                    Profiler.tiered();
+                    Offload.ranTiered(this::toString);
                     List<ArrayFunction<?, ?>> onThreads = new ArrayList<>();
                     for (MapFunction<?, ?> map : maps) {
                         onThreads.add(map.on(Executor.THREADS));

@@ -7,7 +7,6 @@ import jdk.vm.ci.meta.JavaKind;
 import jpai.PArray;
 import jpai.Tuple;
 import jpai.ocl.KernelParameter;
-import jpai.ocl.KernelSource;
 import jpai.ocl.KernelStatus;
 import jpai.runtime.memory.ComponentBuffer;
 import jpai.runtime.memory.PArrayStorage;
@@ -146,16 +145,6 @@ final class KernelBinding {
             }
         }
         return this;
-    }
-
-    /** Whether {@code kernel} is a reduce kernel whose groups fold a number of leaves they are given (one element mapped per work-item). */
-    static boolean takesLeavesPerGroup(KernelSource kernel) {
-        for (KernelParameter parameter : kernel.parameters()) {
-            if (parameter.role() == KernelParameter.Role.LEAVES_PER_GROUP) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**

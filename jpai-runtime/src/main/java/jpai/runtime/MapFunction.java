@@ -153,11 +153,10 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         int[] indexSpace = PArrayStorage.rangeExtents(input); // a range is read from no buffer: its work-items' ids are its elements
         int dimensions = indexSpace == null ? 0 : indexSpace.length;
         KernelCache.Compiled compiled;
-        if (executor == Executor.AUTO && JpaiOptions.tiering()) {
+        if (Offload.mayTier(executor)) {
             compiled = definition.kernels.forMapWithoutWaiting(input.type(), output.type(), dimensions, () -> jpai.runtime.opencl.OpenCLRuntime.context(device));
             if (compiled == null) {
-                Explain.tiered(() -> "map of " + definition.kernels.description());
-                Profiler.tiered();
+                Offload.ranTiered(() -> "map of " + definition.kernels.description());
                 return 0;
             }
         } else {

@@ -45,12 +45,11 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
         Profiler.begin(map.kernels().labelForProfiles("map then reduce of "));
         try {
             KernelCache.Compiled compiled;
-            if (reduce.executor() == Executor.AUTO && JpaiOptions.tiering()) {
+            if (Offload.mayTier(reduce.executor())) {
                 compiled = reduce.kernels().forReduceWithoutWaiting(reduce.type(), map.kernels(), input.type(), () -> OpenCLRuntime.context(device));
                 if (compiled == null) {
                     // on Java threads, as the device would: the reduction has one combining tree for every executor
-                    Explain.tiered(() -> toString());
-                    Profiler.tiered();
+                    Offload.ranTiered(this::toString);
                     try (PArray<M> mapped = map.on(Executor.THREADS).apply(input)) {
                         return reduce.on(Executor.THREADS).apply(mapped);
                     }

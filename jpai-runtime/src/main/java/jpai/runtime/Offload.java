@@ -8,8 +8,9 @@ import jpai.runtime.profile.Profiler;
 
 /**
  * The decisions every skeleton makes the same way: whether to try the OpenCL device for an
- * executor (and whether this JVM can compile kernels at all: {@link JvmSetup}), and what a fallback to Java does (explain it once, or throw with
- * {@code -Djpai.fallback=error}).
+ * executor (and whether this JVM can compile kernels at all: {@link JvmSetup}), whether it may run
+ * in Java while its kernel compiles (tiering), and what a fallback to Java does (explain it once, or
+ * throw with {@code -Djpai.fallback=error}).
  */
 public final class Offload {
 
@@ -40,6 +41,21 @@ public final class Offload {
             fallBack(operation.get(), "no OpenCL device is in use (" + ((DeviceChoice.JavaThreads) choice).why() + ")");
         }
         return null;
+    }
+
+    /** Whether an operation of {@code executor} may run in Java while its kernel compiles ({@link JpaiOptions#TIERING}: {@code AUTO} only). */
+    public static boolean mayTier(Executor executor) {
+        return executor == Executor.AUTO && JpaiOptions.tiering();
+    }
+
+    /**
+     * The operation runs on Java threads while its kernel compiles in the background: a choice, not
+     * a fallback, so never an error; the profile and explain say so ({@code operation} is only
+     * described when explain is on: its description may need Graal, which the apply is not to wait for).
+     */
+    public static void ranTiered(java.util.function.Supplier<String> operation) {
+        Profiler.tiered();
+        Explain.tiered(operation);
     }
 
     /**

@@ -94,12 +94,11 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
             return null;
         }
         KernelCache.Compiled compiled;
-        if (executor == Executor.AUTO && JpaiOptions.tiering()) {
+        if (Offload.mayTier(executor)) {
             // on Java threads the reduction has the device's combining tree: the same bits either way
             compiled = kernels.forReduceWithoutWaiting(type, null, type, () -> OpenCLRuntime.context(device));
             if (compiled == null) {
-                Explain.tiered(() -> "reduce of " + kernels.description());
-                Profiler.tiered();
+                Offload.ranTiered(() -> "reduce of " + kernels.description());
                 return null;
             }
         } else {

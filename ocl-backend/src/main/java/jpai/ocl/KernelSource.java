@@ -32,6 +32,16 @@ public record KernelSource(String kernelName, String text, String buildOptions, 
         this(kernelName, text, buildOptions, parameters, captures, List.of(), List.of());
     }
 
+    /** Whether the kernel declares a parameter of {@code role} (a {@link KernelParameter.Role#STATUS}: it may exit). */
+    public boolean declares(KernelParameter.Role role) {
+        for (KernelParameter parameter : parameters) {
+            if (parameter.role() == role) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * The work-group size per NDRange dimension (dimension 0 first) the kernel was written for and
      * declares with {@code reqd_work_group_size} (a kernel with {@code __local} tiles: docs/backend.md,

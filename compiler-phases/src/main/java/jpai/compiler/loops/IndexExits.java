@@ -9,7 +9,6 @@ import jdk.graal.compiler.nodes.ControlSinkNode;
 import jdk.graal.compiler.nodes.DeoptimizeNode;
 import jdk.graal.compiler.nodes.FixedGuardNode;
 import jdk.graal.compiler.nodes.IfNode;
-import jdk.graal.compiler.nodes.LogicConstantNode;
 import jdk.graal.compiler.nodes.LogicNode;
 import jdk.graal.compiler.nodes.ParameterNode;
 import jdk.graal.compiler.nodes.PiNode;
@@ -21,6 +20,7 @@ import jdk.graal.compiler.phases.common.CanonicalizerPhase;
 import jdk.graal.compiler.phases.common.DeadCodeEliminationPhase;
 import jdk.graal.compiler.phases.tiers.HighTierContext;
 import jpai.compiler.KernelInputs;
+import jpai.compiler.phases.RemoveExitChecksPhase;
 
 /**
  * When an accelerated method's kernel can leave the device path, in the one case the runtime can
@@ -83,14 +83,12 @@ public final class IndexExits {
         int removed = 0;
         for (FixedGuardNode guard : graph.getNodes(FixedGuardNode.TYPE).snapshot()) {
             if (!guard.isNegated() && checkedLength(guard.condition(), index, inputs) != null) {
-                guard.setCondition(LogicConstantNode.tautology(graph), false);
+                RemoveExitChecksPhase.makePass(guard);
                 removed++;
             }
         }
         for (DeoptimizeNode deopt : graph.getNodes(DeoptimizeNode.TYPE).snapshot()) {
-            if (exitOfCheck(deopt, index, inputs) != null) {
-                IfNode check = (IfNode) deopt.predecessor().predecessor();
-                check.setCondition(LogicConstantNode.tautology(graph));
+            if (exitOfCheck(deopt, index, inputs) != null && RemoveExitChecksPhase.neverTake(deopt)) {
                 removed++;
             }
         }

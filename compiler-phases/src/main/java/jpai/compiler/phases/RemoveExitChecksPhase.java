@@ -41,18 +41,31 @@ public final class RemoveExitChecksPhase extends PostRunCanonicalizationPhase<Co
     protected void run(StructuredGraph graph, CoreProviders context) {
         boolean changed = false;
         for (FixedGuardNode guard : graph.getNodes(FixedGuardNode.TYPE).snapshot()) {
-            guard.setCondition(LogicConstantNode.forBoolean(!guard.isNegated(), graph), guard.isNegated());
+            makePass(guard);
             changed = true;
         }
         for (DeoptimizeNode exit : graph.getNodes(DeoptimizeNode.TYPE).snapshot()) {
-            if (exit.predecessor() instanceof AbstractBeginNode begin && begin.predecessor() instanceof IfNode check) {
-                // take the other side always
-                check.setCondition(LogicConstantNode.forBoolean(check.falseSuccessor() == begin, graph));
-                changed = true;
-            }
+            changed |= neverTake(exit);
         }
         if (changed) {
             new DeadCodeEliminationPhase().apply(graph);
         }
+    }
+
+    /** Makes {@code guard} hold always (the canonicaliser then removes it). */
+    public static void makePass(FixedGuardNode guard) {
+        guard.setCondition(LogicConstantNode.tautology(guard.graph()), false);
+    }
+
+    /**
+     * Makes the {@code If} whose one side is {@code exit} alone take the other side always; false
+     * when {@code exit} is not so placed (after a merge, say), and stays.
+     */
+    public static boolean neverTake(DeoptimizeNode exit) {
+        if (exit.predecessor() instanceof AbstractBeginNode begin && begin.predecessor() instanceof IfNode check) {
+            check.setCondition(LogicConstantNode.forBoolean(check.falseSuccessor() == begin, exit.graph()));
+            return true;
+        }
+        return false;
     }
 }

@@ -52,8 +52,7 @@ record CompiledLoop(KernelSource kernel, List<LoopBound> firsts, List<LoopBound>
             return null;
         }
         KernelSource exitFree = fromGraph.isEmpty() ? kernel : unchecked;
-        boolean writesStatus = exitFree.parameters().stream().anyMatch(p -> p.role() == KernelParameter.Role.STATUS);
-        return writesStatus ? null : fromGraph;
+        return exitFree.declares(KernelParameter.Role.STATUS) ? null : fromGraph;
     }
 
     /**

@@ -221,7 +221,7 @@ final class LoopLaunch {
      * {@link InPlaceUpdate} for the {@code PArray}s it writes.
      */
     private static boolean mayExit(CompiledLoop loop, long[] extents, Object[] values) {
-        if (loop.kernel().parameters().stream().noneMatch(p -> p.role() == KernelParameter.Role.STATUS)) {
+        if (!loop.kernel().declares(KernelParameter.Role.STATUS)) {
             return false;
         }
         if (loop.indexExitLengths() == null) {
