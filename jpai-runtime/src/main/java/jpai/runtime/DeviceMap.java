@@ -47,6 +47,39 @@ final class DeviceMap {
      *            (one wait for kernel and copy); null: the output is an intermediate, left on the device
      */
     static void run(DeviceChoice.OpenCL device, KernelCache.Compiled compiled, PArray<?> input, PArray<?> output, int[] indexSpace, HostReadHint resultReads) {
+        run(device, compiled, input, output, indexSpace, 0, resultReads);
+    }
+
+    /**
+     * Tiering's takeover: runs the map from element {@code first} to the end (Java threads computed
+     * the elements before it into {@code output}'s host memory) and copies the part it computed back
+     * into the host memory, which is then the result's only current copy. {@code first} starts a
+     * whole row (outermost index) of a 2-D or 3-D index space.
+     */
+    static void runFrom(DeviceChoice.OpenCL device, KernelCache.Compiled compiled, PArray<?> input, PArray<?> output, int[] indexSpace, long first) {
+        long rowLength = 1;
+        for (int d = 1; indexSpace != null && d < indexSpace.length; d++) {
+            rowLength *= indexSpace[d];
+        }
+        if (first % rowLength != 0) {
+            throw new IllegalArgumentException("a takeover starts at a whole row of the index space: element " + first + ", rows of " + rowLength);
+        }
+        try {
+            run(device, compiled, input, output, indexSpace, first / rowLength, null);
+        } finally {
+            // also after a kernel exit: the elements before the exit are the kernel's, and Java's from there on
+            for (int c = 0; c < output.componentCount(); c++) {
+                jpai.runtime.memory.ComponentBuffer buffer = PArrayStorage.buffer(output, c);
+                jpai.runtime.memory.DeviceMirror mirror = buffer.mirror();
+                if (mirror != null) {
+                    mirror.takeBackFrom(buffer, first * buffer.type().byteSize());
+                }
+            }
+        }
+    }
+
+    /** {@link #run}, from row {@code firstRow} of the outermost index (from element {@code firstRow} of a 1-D map) to the end. */
+    private static void run(DeviceChoice.OpenCL device, KernelCache.Compiled compiled, PArray<?> input, PArray<?> output, int[] indexSpace, long firstRow, HostReadHint resultReads) {
         long length = input.length();
         if (length == 0) {
             return;
@@ -66,13 +99,15 @@ final class DeviceMap {
         }
         if (indexSpace != null && indexSpace.length > 1) {
             binding.indexExtents(indexSpace);
-            shapeIndexSpace(binding.launch(), indexSpace, required.length > 0 ? required : null, maxGroup);
+            shapeIndexSpace(binding.launch(), indexSpace, firstRow, required.length > 0 ? required : null, maxGroup);
         } else {
             // One work-item per element (the map kernel has no loop); no larger a group than the elements need,
             // unless the kernel was written for one size (its __local tiles).
-            long localSize = required.length > 0 ? required[0] : Math.min(maxGroup, WorkGroupShape.powerOfTwoAtLeast(length));
-            binding.launch().localSize(localSize).globalSize(roundUp(length, localSize)).perEnqueue(maxWorkItemsPerEnqueue() / localSize * localSize);
+            long items = length - firstRow;
+            long localSize = required.length > 0 ? required[0] : Math.min(maxGroup, WorkGroupShape.powerOfTwoAtLeast(items));
+            binding.launch().localSize(localSize).globalSize(roundUp(items, localSize)).perEnqueue(maxWorkItemsPerEnqueue() / localSize * localSize);
         }
+        binding.launch().firstItem(firstRow);
         if (required.length == 0) {
             // A tiled kernel keeps its size; the launcher never tunes one built with reqd_work_group_size either.
             binding.launch().localSizeTuned();
@@ -88,17 +123,18 @@ final class DeviceMap {
     }
 
     /**
-     * One work-item per index: NDRange dimension {@code d} covers index {@code dimensions - 1 - d}
-     * (dimension 0 the innermost), rounded up to whole work-groups; a launch of more than
+     * One work-item per index from row {@code firstRow} of the outermost index on: NDRange dimension
+     * {@code d} covers index {@code dimensions - 1 - d} (dimension 0 the innermost), rounded up to whole work-groups; a launch of more than
      * {@link #maxWorkItemsPerEnqueue()} work-items is cut into slabs along the outermost index, each
      * whole groups tall (at least one group, when one row of groups is larger already).
      */
-    private static void shapeIndexSpace(KernelLaunch launch, int[] indexSpace, long[] requiredLocal, long maxGroup) {
+    private static void shapeIndexSpace(KernelLaunch launch, int[] indexSpace, long firstRow, long[] requiredLocal, long maxGroup) {
         int dimensions = indexSpace.length;
         long[] workItems = new long[dimensions];
         for (int d = 0; d < dimensions; d++) {
             workItems[d] = indexSpace[dimensions - 1 - d];
         }
+        workItems[dimensions - 1] -= firstRow; // the rows before it are not launched (the launch's first item)
         long[] local = requiredLocal != null ? requiredLocal : WorkGroupShape.localSizes(workItems, maxGroup);
         long[] global = new long[dimensions];
         for (int d = 0; d < dimensions; d++) {

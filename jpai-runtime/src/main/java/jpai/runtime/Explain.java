@@ -77,7 +77,15 @@ public final class Explain {
     /** An apply under AUTO ran on Java threads while its kernel compiles in the background (tiering): a choice, not a fallback. Printed with -Djpai.explain=true. */
     public static void tiered(java.util.function.Supplier<String> operation) {
         if (JpaiOptions.explain()) { // the description may need Graal, which the apply is not to wait for
-            once(operation.get() + " runs on Java threads while its kernel compiles in the background (-D" + JpaiOptions.TIERING + "=true); later applies run on the device");
+            once(operation.get() + " runs on Java threads while its kernel compiles in the background (-D" + JpaiOptions.TIERING + "=true); the device takes over"
+                            + " what Java has not started once the kernel is ready, and runs later applies");
+        }
+    }
+
+    /** How the device took over (or why it did not take over) the rest of a tiered first apply. Printed with -Djpai.explain=true. */
+    public static void tieredTakeover(java.util.function.Supplier<String> what) {
+        if (JpaiOptions.explain()) {
+            once(what.get());
         }
     }
 

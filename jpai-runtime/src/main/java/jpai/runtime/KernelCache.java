@@ -18,6 +18,7 @@ import jpai.DataType;
 import jpai.compiler.CapturedValue;
 import jpai.compiler.CombinerRecognition;
 import jpai.compiler.KernelBailoutException;
+import jpai.compiler.JvmResultDifferences;
 import jpai.compiler.KernelGraph;
 import jpai.compiler.KernelGraphCompiler;
 import jpai.compiler.MathFunctions;
@@ -61,15 +62,27 @@ final class KernelCache {
      *            mapper's and the combiner's for a fused reduction): a kernel compiled with
      *            speculations since seen failing is compiled again
      */
-    record Compiled(KernelSource kernel, String bailout, String description, List<Object> captureOwners, Object[] finalCaptureValues, Object compiledWith) {
+    record Compiled(KernelSource kernel, String bailout, String description, List<Object> captureOwners, Object[] finalCaptureValues, Object compiledWith,
+                    String differsFromJvm) {
+
+        /** {@link #differsFromJvm} of a kernel no one asked about. */
+        private static final String NOT_CHECKED = "its results were not compared with the JVM's";
 
         static Compiled failed(String bailout, String description) {
-            return new Compiled(null, bailout, description, List.of(), null, null);
+            return new Compiled(null, bailout, description, List.of(), null, null, NOT_CHECKED);
         }
 
         /** This compilation made with {@code speculations}: the key a later lookup compares. */
         Compiled compiledWith(Object speculations) {
-            return new Compiled(kernel, bailout, description, captureOwners, finalCaptureValues, speculations);
+            return new Compiled(kernel, bailout, description, captureOwners, finalCaptureValues, speculations, differsFromJvm);
+        }
+
+        /**
+         * This compilation, knowing why its results may differ from the JVM's ({@code reason}) or
+         * that they cannot (null): only then may one array mix them with results of Java threads.
+         */
+        Compiled differingFromJvm(String reason) {
+            return new Compiled(kernel, bailout, description, captureOwners, finalCaptureValues, compiledWith, reason);
         }
 
         /**
@@ -85,7 +98,7 @@ final class KernelCache {
                     allFinal &= java.lang.reflect.Modifier.isFinal(field.getModifiers());
                 }
             }
-            return new Compiled(kernel, null, description, owners, allFinal ? read(captures, owners) : null, null);
+            return new Compiled(kernel, null, description, owners, allFinal ? read(captures, owners) : null, null, NOT_CHECKED);
         }
 
         /**
@@ -261,24 +274,34 @@ final class KernelCache {
     }
 
     /**
-     * Tiering ({@link JpaiOptions#TIERING}): the map kernel for these types, when it is compiled
-     * already or its background compilation has ended; else starts that compilation (and the
-     * program's build on {@code context}, itself made there if it is the first use) on the
-     * {@link CompilePool}, once, and returns null, so that the caller runs this apply in Java
-     * instead of waiting.
+     * Tiering ({@link JpaiOptions#TIERING}): the map kernel for these types when it was compiled
+     * before (by an apply that waited for it, or in the background, now ended), else null; starts
+     * nothing ({@link #startMapCompilation} does: {@link TieredMap} decides when).
      */
-    Compiled forMapWithoutWaiting(DataType input, DataType output, int indexDimensions, Supplier<DeviceContext> context) {
+    Compiled mapKernelIfReady(DataType input, DataType output, int indexDimensions) {
         LastMap last = lastMap;
         if (last != null && last.input() == input && last.output() == output && last.indexDimensions() == indexDimensions) {
             return forMap(input, output, indexDimensions); // compiled before: checks the options and speculations, as always
         }
-        return compiledInBackground(List.of("map", input, output, indexDimensions), () -> List.of(forMap(input, output, indexDimensions)), context)
-                        ? forMap(input, output, indexDimensions)
-                        : null;
+        CompletableFuture<Void> background = backgroundCompilations.get(mapCompilationKey(input, output, indexDimensions));
+        return background != null && background.isDone() ? forMap(input, output, indexDimensions) : null;
     }
 
     /**
-     * Tiering for a reduction ({@link #forMapWithoutWaiting}): the reduce kernel for these types
+     * Tiering: starts the background compilation of the map kernel for these types on the
+     * {@link CompilePool} (and its program's build on {@code context}, itself made there if it is the
+     * first use) unless it was started before; its end is what {@link #mapKernelIfReady} waits for.
+     */
+    void startMapCompilation(DataType input, DataType output, int indexDimensions, Supplier<DeviceContext> context) {
+        compiledInBackground(mapCompilationKey(input, output, indexDimensions), () -> List.of(forMap(input, output, indexDimensions)), context);
+    }
+
+    private static List<Object> mapCompilationKey(DataType input, DataType output, int indexDimensions) {
+        return List.of("map", input, output, indexDimensions);
+    }
+
+    /**
+     * Tiering for a reduction: the reduce kernel for these types
      * (with {@code mapper} fused, or null) when it is compiled already or its background compilation
      * has ended, else null after starting that compilation, which also compiles the combiner's own
      * kernel for the passes after the first.
@@ -293,7 +316,7 @@ final class KernelCache {
         return ready ? forReduce(type, mapper, inputType) : null;
     }
 
-    /** Tiering for a fused map ({@link #forMapWithoutWaiting}): its kernel when its background compilation has ended, else null after starting it. */
+    /** Tiering for a fused map ({@link #forReduceWithoutWaiting}): its kernel when its background compilation has ended, else null after starting it. */
     Compiled forFusedMapWithoutWaiting(List<KernelCache> later, List<DataType> types, int indexDimensions, Supplier<DeviceContext> context) {
         boolean ready = compiledInBackground(List.of("fused map", later, types, indexDimensions), () -> List.of(forFusedMap(later, types, indexDimensions)), context);
         return ready ? forFusedMap(later, types, indexDimensions) : null;
@@ -361,7 +384,8 @@ final class KernelCache {
             Compiled compiled = compile(() -> {
                 KernelGraph graph = graph(new KernelSignature(argumentsFor(input), KernelShapes.of(output), captures()), plugins.configured(), used);
                 MapKernelSpec spec = new MapKernelSpec(KernelShapes.kinds(input), KernelShapes.kinds(output), indexDimensions);
-                return generate(graph, options, generator -> generator.map(graph, spec), ownersOf(graph, function));
+                return generate(graph, options, generator -> generator.map(graph, spec), ownersOf(graph, function))
+                                .differingFromJvm(options.fastMath() ? "it is built with OpenCL's relaxed math" : JvmResultDifferences.of(graph));
             }).compiledWith(used);
             if (fromProfile) {
                 Explain.speculation("map of " + description(), compiled.kernel() != null

@@ -124,6 +124,9 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
                 case THREADS -> JavaMap.threads(definition.function, input, output);
                 case AUTO, ACCELERATOR -> {
                     long computed = runOnDevice(input, output);
+                    if (computed == TIERED) {
+                        break; // the first apply ran tiered: every element is computed
+                    }
                     if (computed < input.length()) {
                         JavaMap.threads(definition.function, input, output, computed);
                     }
@@ -136,9 +139,12 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         }
     }
 
+    /** {@link #runOnDevice}'s answer for a first apply run tiered ({@link TieredMap}): every element is computed. */
+    private static final long TIERED = -1;
+
     /**
      * Tries the OpenCL device. Returns how many elements, from the first, hold Java's results when
-     * it returns: all of them when the kernel ran to the end, none (after saying why) when the map
+     * it returns ({@link #TIERED}: all of them, after a tiered first apply): all of them when the kernel ran to the end, none (after saying why) when the map
      * must run in Java; after a kernel exit, those before the lowest element that exited. A map
      * kernel writes nothing but its output elements and an element it completes took the path Java
      * takes, with no effect outside the element, so Java need only run the elements from the exit on
@@ -154,10 +160,10 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         int dimensions = indexSpace == null ? 0 : indexSpace.length;
         KernelCache.Compiled compiled;
         if (Offload.mayTier(executor)) {
-            compiled = definition.kernels.forMapWithoutWaiting(input.type(), output.type(), dimensions, () -> jpai.runtime.opencl.OpenCLRuntime.context(device));
+            compiled = definition.kernels.mapKernelIfReady(input.type(), output.type(), dimensions);
             if (compiled == null) {
-                Offload.ranTiered(() -> "map of " + definition.kernels.description());
-                return 0;
+                TieredMap.run(definition.function, definition.kernels, device, input, output, indexSpace, () -> "map of " + definition.kernels.description());
+                return TIERED;
             }
         } else {
             compiled = definition.kernels.forMap(input.type(), output.type(), dimensions);

@@ -78,7 +78,7 @@ public final class Chunks {
 
     /** Rethrows {@code e} as it is, checked or not, as the lambda threw it. */
     @SuppressWarnings("unchecked")
-    private static <E extends Throwable> E sneaky(Throwable e) throws E {
+    static <E extends Throwable> E sneaky(Throwable e) throws E {
         throw (E) e;
     }
 }

@@ -48,6 +48,22 @@ public final class JavaMap {
         }
     }
 
+    /**
+     * The Java-threads executor, handing the elements it has not claimed yet to {@code takeover}
+     * when it wants them ({@link ClaimedChunks}): tiering's first apply. Elements the takeover did
+     * not complete run in Java after it. Failures are the sequential loop's.
+     *
+     * @param granule takeovers start at a multiple of it (a row of a 2-D index space)
+     */
+    public static <T, R> ClaimedChunks.Outcome threadsUntilTakenOver(Function<T, R> function, PArray<T> input, PArray<R> output, long granule, ClaimedChunks.Takeover takeover) {
+        ChunkLoops loops = ChunkLoopCopies.of(function);
+        try (BufferLeases leases = BufferLeases.of(input, output)) {
+            ElementReader reader = ElementReader.ofLeased(input);
+            ElementWriter writer = ElementWriter.ofLeased(output);
+            return ClaimedChunks.forEach(input.length(), granule, (from, to) -> loops.map(erased(function), reader, writer, from, to), takeover);
+        }
+    }
+
     /** The exception for a null result of element {@code index}. */
     static NullPointerException nullResult(long index) {
         return new NullPointerException("the mapped function returned null for element " + index + "; PArray elements cannot be null");

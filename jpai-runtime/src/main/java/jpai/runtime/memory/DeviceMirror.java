@@ -33,6 +33,13 @@ public interface DeviceMirror {
      */
     boolean readIfDeviceNewer(ComponentBuffer buffer, long offset, MemorySegment target);
 
+    /**
+     * The host copy holds the current data before byte {@code offset} (Java threads wrote it while a
+     * kernel wrote the rest on the device): if the device copy is the newer one, copies its bytes
+     * from {@code offset} on back, and from then on the host copy is the only current one.
+     */
+    void takeBackFrom(ComponentBuffer buffer, long offset);
+
     /** The buffer is closed and no lease is held: release the device memory. */
     void release(ComponentBuffer buffer);
 }

@@ -305,6 +305,42 @@ final class DeviceResidency implements DeviceMirror {
         }
     }
 
+    @Override
+    public void takeBackFrom(ComponentBuffer host, long offset) {
+        if (!deviceNewer) {
+            return;
+        }
+        host.acquireLease(); // as in beforeHostRead
+        cl_command_queue queue = context.queues().take("the copy of a tiered result's device part back to the host");
+        try {
+            takeBackFrom(host, offset, queue);
+        } finally {
+            context.queues().giveBack(queue);
+            host.releaseLease();
+        }
+    }
+
+    private synchronized void takeBackFrom(ComponentBuffer host, long offset, cl_command_queue queue) {
+        if (!deviceNewer) {
+            return;
+        }
+        LaunchEvents events = LaunchEvents.take(queue);
+        try {
+            if (offset < host.byteSize()) {
+                dependOnPendingWrite(events);
+                context.transfers().toHost(buffer.memory(), offset, host.leasedMemory().asSlice(offset), events);
+                Profiler.deviceToHost(events.nanos(Kind.DEVICE_TO_HOST), events.bytes(Kind.DEVICE_TO_HOST), events.count(Kind.DEVICE_TO_HOST));
+            }
+        } catch (CLException e) {
+            throw context.failure("bringing a tiered result's device part back to the host", e);
+        } finally {
+            events.release();
+            events.recycle(); // waited for: nothing refers to them now
+        }
+        deviceNewer = false;
+        deviceVersion = NO_VERSION; // the device copy lacks the part the host wrote
+    }
+
     private void dependOnPendingWrite(LaunchEvents events) {
         if (pendingWrite != null) {
             events.dependOn(pendingWrite);

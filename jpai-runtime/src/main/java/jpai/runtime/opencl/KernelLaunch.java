@@ -104,6 +104,7 @@ public final class KernelLaunch {
     private boolean localSizesMayShrink;
     private boolean localSizesTuned;
     private long perEnqueue;
+    private long firstItem;
     private int baseIndexArgument = -1;
     private boolean keepResultOnDevice = true;
 
@@ -274,6 +275,24 @@ public final class KernelLaunch {
         }
         this.perEnqueue = workItems;
         return this;
+    }
+
+    /**
+     * The launch's first work-item in the last (outermost) dimension: its global size of work-items
+     * there starts at {@code first} instead of 0 (as its base index, or as a global offset for a
+     * kernel without one), so that it covers the end of a range whose start was computed elsewhere
+     * (tiering: Java threads ran the rows before it).
+     */
+    public KernelLaunch firstItem(long first) {
+        if (first < 0) {
+            throw new IllegalArgumentException("firstItem must not be negative: " + first);
+        }
+        this.firstItem = first;
+        return this;
+    }
+
+    long firstItem() {
+        return firstItem;
     }
 
     /**

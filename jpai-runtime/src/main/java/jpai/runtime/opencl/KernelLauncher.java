@@ -448,16 +448,18 @@ final class KernelLauncher {
             int base = launch.baseIndexArgument();
             // Sends of inputs made by other launches, on their queues, finish before the first piece.
             cl_event[] after = events.waitList();
+            long first = launch.firstItem();
             for (long offset = 0; offset < total; offset += piece) {
                 long[] globalOffset = null;
+                long start = first + offset;
                 if (base >= 0) {
-                    if (offset != 0) { // the binding set 0 for the first piece
+                    if (start != 0) { // the binding set 0 for the first piece
                         DriverCalls.count(DriverCalls.Call.SET_KERNEL_ARG);
-                        clSetKernelArg(kernel.kernel(), base, Sizeof.cl_long, Pointer.to(new long[] {offset}));
+                        clSetKernelArg(kernel.kernel(), base, Sizeof.cl_long, Pointer.to(new long[] {start}));
                     }
-                } else if (offset != 0) {
+                } else if (start != 0) {
                     globalOffset = new long[dimensions];
-                    globalOffset[outermost] = offset;
+                    globalOffset[outermost] = start;
                 }
                 long[] slab = global;
                 if (piece < total) { // a slab of the range: its own sizes (the whole range needs no copy)
@@ -470,7 +472,7 @@ final class KernelLauncher {
                         waits ? after.length : 0, waits ? after : null, events.next(Kind.KERNEL, 0));
                 KernelLaunches.recordOne(!source.requiredLocalSize().isEmpty());
             }
-            if (base >= 0 && piece < total) {
+            if (base >= 0 && (piece < total || first != 0)) {
                 // back to what the kernel object remembers having set (it skips unchanged arguments)
                 DriverCalls.count(DriverCalls.Call.SET_KERNEL_ARG);
                 clSetKernelArg(kernel.kernel(), base, Sizeof.cl_long, Pointer.to(new long[] {0L}));

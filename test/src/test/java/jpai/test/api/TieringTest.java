@@ -15,6 +15,7 @@ import jpai.ApplyProfile;
 import jpai.ArrayFunction;
 import jpai.Executor;
 import jpai.PArray;
+import jpai.Tuple2;
 import jpai.runtime.JpaiOptions;
 import jpai.runtime.opencl.KernelLaunches;
 
@@ -115,6 +116,127 @@ class TieringTest {
                 assertEquals(bits, Float.floatToRawIntBits(out.get(0)), what + ": each apply's bits");
             }
         });
+    }
+
+    /** Multiply-adds per element of the long maps below: on this project's 2-core CI machine, seconds of Java threads for 2^20 elements. */
+    private static final int STEPS = 3000;
+
+    /** A long map's element: a chain of float multiply-adds (no {@code Math} function, so the kernel's bits are the JVM's). */
+    private static float chain(float x, int steps) {
+        float s = x;
+        for (int k = 0; k < steps; k++) {
+            s = s * 0.99990f + 0.5f;
+        }
+        return s;
+    }
+
+    /**
+     * A first apply long enough for its kernel to compile meanwhile: the device takes over the
+     * elements Java threads have not started, and the result is the JVM's, bit for bit (checked
+     * against the device's own run in full and against Java on every 61st element).
+     */
+    @Test
+    void theDeviceTakesOverALongFirstApplyWhenItsKernelIsReady() {
+        int steps = STEPS;
+        ArrayFunction<Float, Float> f = AF.map((Float x) -> chain(x, steps));
+        float[] inputs = new float[1 << 20];
+        for (int i = 0; i < inputs.length; i++) {
+            inputs[i] = i * 0.001f - 300f;
+        }
+        try (PArray<Float> input = PArray.of(inputs)) {
+            long launches = KernelLaunches.count();
+            float[] tiered;
+            try (PArray<Float> out = f.apply(input)) {
+                ApplyProfile first = AF.lastProfile();
+                assertTrue(first.tiered() && !first.fellBack(), "tiered, not a fallback: " + first);
+                assertTrue(KernelLaunches.count() > launches && first.device().startsWith("Java threads, then "), "the device took over: " + first);
+                tiered = out.toFloatArray();
+            }
+            try (PArray<Float> out = AF.map((Float x) -> chain(x, steps)).on(Executor.ACCELERATOR).apply(input)) {
+                assertArrayEquals(out.toFloatArray(), tiered, "the device's results");
+            }
+            for (int i = 0; i < inputs.length; i += 61) {
+                assertEquals(Float.floatToRawIntBits(chain(inputs[i], steps)), Float.floatToRawIntBits(tiered[i]), "element " + i);
+            }
+        }
+    }
+
+    /** A 2-D index space is taken over at a whole row: the device's launch starts there. */
+    @Test
+    void aTakeoverOfA2DMapStartsAtARow() {
+        int steps = STEPS;
+        int rows = 1000;
+        int columns = 1001;
+        ArrayFunction<Tuple2<Integer, Integer>, Float> f = AF.map2D((i, j) -> chain(i - 0.5f * j, steps));
+        try (PArray<Tuple2<Integer, Integer>> indices = PArray.range(rows, columns)) {
+            long launches = KernelLaunches.count();
+            float[] tiered;
+            try (PArray<Float> out = f.apply(indices)) {
+                assertTrue(KernelLaunches.count() > launches, "the device took over: " + AF.lastProfile());
+                tiered = out.toFloatArray();
+            }
+            for (int i = 0; i < rows; i += 7) {
+                for (int j = 0; j < columns; j += 13) {
+                    assertEquals(Float.floatToRawIntBits(chain(i - 0.5f * j, steps)), Float.floatToRawIntBits(tiered[i * columns + j]), "element (" + i + ", " + j + ")");
+                }
+            }
+            for (int i = 0; i < rows; i++) { // every row's last element, wherever the takeover began
+                int j = columns - 1;
+                assertEquals(Float.floatToRawIntBits(chain(i - 0.5f * j, steps)), Float.floatToRawIntBits(tiered[i * columns + j]), "element (" + i + ", " + j + ")");
+            }
+        }
+    }
+
+    /**
+     * A Java exception at an element the device took over is the JVM's, at that element: the kernel
+     * exits there and Java runs the elements from it on; one at an element of Java's part is thrown
+     * by Java threads.
+     */
+    @Test
+    void exceptionsOfATakenOverApplyAreTheSequentialLoops() {
+        int steps = STEPS;
+        int n = 1 << 20;
+        for (int failAt : new int[] {n - 3, 5}) {
+            ArrayFunction<Integer, Float> f = AF.map((Integer i) -> chain(i, steps) + 100 / (i - failAt));
+            long launches = KernelLaunches.count();
+            try (PArray<Integer> input = PArray.range(n)) {
+                ArithmeticException thrown = org.junit.jupiter.api.Assertions.assertThrows(ArithmeticException.class, () -> f.apply(input).close());
+                assertTrue(thrown.getMessage() == null || thrown.getMessage().equals("/ by zero"), "Java's exception: " + thrown);
+            }
+            if (failAt > n / 2) {
+                assertTrue(KernelLaunches.count() > launches, "the device took over before element " + failAt);
+            }
+        }
+    }
+
+    /**
+     * A kernel whose bits may differ from the JVM's ({@code Math.sin}: Java allows either result)
+     * never takes over: the whole first apply runs on Java threads, so one array never holds both.
+     */
+    @Test
+    void aKernelWhoseBitsMayDifferDoesNotTakeOver() {
+        int steps = STEPS;
+        ArrayFunction<Float, Float> f = AF.map((Float x) -> chain(x, steps) + (float) Math.sin(x));
+        float[] inputs = new float[1 << 20];
+        for (int i = 0; i < inputs.length; i++) {
+            inputs[i] = i * 0.001f;
+        }
+        try (PArray<Float> input = PArray.of(inputs)) {
+            long launches = KernelLaunches.count();
+            try (PArray<Float> out = f.apply(input)) {
+                assertEquals(launches, KernelLaunches.count(), "no kernel ran for the first apply: " + AF.lastProfile());
+                assertTrue(AF.lastProfile().tiered(), "tiered: " + AF.lastProfile());
+                float[] got = out.toFloatArray();
+                for (int i = 0; i < inputs.length; i += 61) {
+                    assertEquals(Float.floatToRawIntBits(chain(inputs[i], steps) + (float) Math.sin(inputs[i])), Float.floatToRawIntBits(got[i]), "element " + i);
+                }
+            }
+            // the kernel was ready long before the first apply ended (seconds of Java threads; a
+            // compilation takes a fraction of that): it was its bits, not its absence, that kept it out
+            launches = KernelLaunches.count();
+            f.apply(input).close();
+            assertTrue(KernelLaunches.count() > launches, "the next apply ran on the device: " + AF.lastProfile());
+        }
     }
 
     /**

@@ -1,0 +1,138 @@
+package jpai.runtime;
+
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import jpai.DataType;
+import jpai.PArray;
+import jpai.runtime.device.DeviceChoice;
+import jpai.runtime.exec.ClaimedChunks;
+import jpai.runtime.exec.JavaMap;
+import jpai.runtime.opencl.OpenCLRuntime;
+import jpai.runtime.opencl.OpenCLRuntimeException;
+import jpai.runtime.profile.Profiler;
+
+/**
+ * Tiering's first apply of a map ({@code -Djpai.tiering=true}, {@code AUTO} only), whose kernel is
+ * not compiled yet: Java threads run it in chunks claimed in order; the kernel's compilation starts
+ * on the {@link CompilePool} as soon as Java threads look busy for longer than a compilation takes
+ * ({@link CompilePool#expectedNanos()}), or when they are done, for the next apply; and once the
+ * kernel is ready the device takes over every chunk not claimed yet, while the threads finish theirs.
+ *
+ * <p>The device takes over only a kernel whose results are the JVM's, bit for bit
+ * ({@link KernelCache.Compiled#differsFromJvm()} null: no {@code Math} function Java leaves open,
+ * no fast math), so that no array holds results of two roundings; any other stays on Java threads
+ * for this apply. A short map simply finishes in Java. After a kernel exit in the device's part,
+ * Java runs the elements from the exit on, as after any map kernel's exit; a Java exception in the
+ * threads' part is the one thrown (it lies before every element of the device's part).
+ */
+final class TieredMap implements ClaimedChunks.Takeover {
+
+    private final KernelCache kernels;
+    private final DataType inputType;
+    private final DataType outputType;
+    private final int[] indexSpace;
+    private final DeviceChoice.OpenCL device;
+    private final PArray<?> input;
+    private final PArray<?> output;
+    private final Supplier<String> operation;
+    private boolean compilationStarted;
+    /** Why the device does not take over this apply, once known. */
+    private String declined;
+    private KernelCache.Compiled kernel;
+
+    private TieredMap(KernelCache kernels, DeviceChoice.OpenCL device, PArray<?> input, PArray<?> output, int[] indexSpace, Supplier<String> operation) {
+        this.kernels = kernels;
+        this.inputType = input.type();
+        this.outputType = output.type();
+        this.indexSpace = indexSpace;
+        this.device = device;
+        this.input = input;
+        this.output = output;
+        this.operation = operation;
+    }
+
+    /**
+     * Runs the map of {@code function} over {@code input} into {@code output} as the class says; every
+     * element of {@code output} holds Java's result when it returns. Throws the sequential loop's
+     * exception.
+     */
+    static <T, R> void run(Function<T, R> function, KernelCache kernels, DeviceChoice.OpenCL device, PArray<T> input, PArray<R> output, int[] indexSpace,
+                    Supplier<String> operation) {
+        TieredMap tiered = new TieredMap(kernels, device, input, output, indexSpace, operation);
+        Offload.ranTiered(operation);
+        ClaimedChunks.Outcome outcome;
+        try {
+            outcome = JavaMap.threadsUntilTakenOver(function, input, output, rowLength(indexSpace), tiered);
+        } finally {
+            tiered.startCompilation(); // for the next apply, if this one never needed it
+        }
+        if (outcome.tookOver()) {
+            Profiler.device("Java threads, then " + device.device().name() + " (tiering)");
+            Explain.tieredTakeover(() -> operation.get() + ": elements 0 to " + (outcome.takenOverFrom() - 1) + " ran on Java threads while its kernel compiled, "
+                            + outcome.takenOverFrom() + " to " + (outcome.takeoverRanUpTo() - 1) + " on the device");
+        } else if (tiered.declined != null) {
+            Explain.tieredTakeover(() -> operation.get() + ": the device did not take over the rest of its first apply, because " + tiered.declined);
+        }
+    }
+
+    @Override
+    public boolean wants(long elapsedNanos, long claimed, long length) {
+        if (declined != null) {
+            return false;
+        }
+        if (compilationStarted) {
+            KernelCache.Compiled ready = kernels.mapKernelIfReady(inputType, outputType, indexSpace == null ? 0 : indexSpace.length);
+            if (ready == null) {
+                return false;
+            }
+            if (ready.bailout() != null) {
+                declined = "it has no kernel: " + ready.bailout();
+                return false;
+            }
+            if (ready.differsFromJvm() != null) {
+                declined = ready.differsFromJvm() + ", and one array must not hold results of both";
+                return false;
+            }
+            kernel = ready;
+            return true;
+        }
+        // Java threads' time left, from their pace so far (claimed chunks count as done: a guess on the short side)
+        if (claimed > 0 && (double) elapsedNanos * (length - claimed) / claimed > CompilePool.expectedNanos()) {
+            startCompilation();
+        }
+        return false;
+    }
+
+    @Override
+    public long run(long first, long length) {
+        try {
+            DeviceMap.runFrom(device, kernel, input, output, indexSpace, first);
+            return length;
+        } catch (KernelDeoptimizedException e) {
+            long from = e.kernelExited() ? Math.max(first, e.element()) : first;
+            KernelExits.handle(operation.get(), e, "elements " + from + " to " + (length - 1) + " re-ran in Java", length - from, kernels);
+            return from;
+        } catch (OpenCLRuntimeException e) {
+            declined = "its launch failed: " + e.getMessage();
+            Profiler.fellBack(e.getMessage());
+            return first;
+        }
+    }
+
+    private void startCompilation() {
+        if (!compilationStarted) {
+            compilationStarted = true;
+            kernels.startMapCompilation(inputType, outputType, indexSpace == null ? 0 : indexSpace.length, () -> OpenCLRuntime.context(device));
+        }
+    }
+
+    /** Elements per row of the outermost index of an index space (1 for a 1-D map). */
+    private static long rowLength(int[] indexSpace) {
+        long row = 1;
+        for (int d = 1; indexSpace != null && d < indexSpace.length; d++) {
+            row *= indexSpace[d];
+        }
+        return row;
+    }
+}
