@@ -41,6 +41,10 @@ import jpai.runtime.profile.Json;
  * @param tiered              whether the apply ran on Java threads by choice while its kernel compiles
  *                            in the background ({@code -Djpai.tiering=true} under {@code AUTO}): not a
  *                            fallback, so {@code fellBack} is false
+ * @param costChoice          {@code AUTO}'s cost model's choice for this apply, with its reason
+ *                            ({@code -Djpai.costModel=true}: "Java threads: predicted 0.21 ms, the
+ *                            device 1.10 ms"), or null when it made none; running on Java threads by
+ *                            this choice is not a fallback either
  */
 public record ApplyProfile(
         String operation,
@@ -65,7 +69,8 @@ public record ApplyProfile(
         int failedSpeculations,
         int recompiles,
         long reexecutedElements,
-        boolean tiered) {
+        boolean tiered,
+        String costChoice) {
 
     /** Wall time not accounted for by the other parts: the host's overhead. Never negative. */
     public long otherNanos() {
@@ -114,6 +119,7 @@ public record ApplyProfile(
                 .field("recompiles", recompiles)
                 .field("reexecutedElements", reexecutedElements)
                 .field("tiered", tiered)
+                .field("costChoice", costChoice)
                 .toString();
     }
 

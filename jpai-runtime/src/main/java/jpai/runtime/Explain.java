@@ -89,6 +89,13 @@ public final class Explain {
         }
     }
 
+    /** Where AUTO's cost model runs an operation, and why: said when its choice changes side or re-measures. Printed with -Djpai.explain=true. */
+    public static void costChoice(java.util.function.Supplier<String> what) {
+        if (JpaiOptions.explain()) {
+            System.err.println("jpai: " + what.get()); // not once: each change of side is news
+        }
+    }
+
     /** Whether a kernel's loop reads through __local tiles, and why not. Printed with -Djpai.explain=true. */
     public static void tiling(String function, String note) {
         if (JpaiOptions.explain()) {

@@ -75,10 +75,18 @@ public final class JpaiOptions {
     /**
      * {@code -Djpai.tiering=true}: under {@code Executor.AUTO}, a map whose kernel is not compiled yet
      * does not wait for it: its compilation (and the program's build) starts on a background thread,
-     * and the apply runs on Java threads, as every apply does until the kernel is ready; later applies
-     * run on the device. Off by default for now. {@code ACCELERATOR} never tiers.
+     * and the apply runs on Java threads, as every apply does until the kernel is ready (a map's is
+     * taken over by the device then, where the bits cannot differ); later applies run on the device.
+     * Off by default for now. {@code ACCELERATOR} never tiers.
      */
     public static final String TIERING = "jpai.tiering";
+    /**
+     * {@code -Djpai.costModel=true}: under {@code Executor.AUTO}, each apply of a map runs where the
+     * function's measured times predict it finishes first, the device or Java threads ({@code
+     * CostModel}); implies {@link #TIERING}, whose first applies measure Java's pace. Off by default.
+     * {@code ACCELERATOR} never routes by cost.
+     */
+    public static final String COST_MODEL = "jpai.costModel";
 
     /** {@code false}: consecutive maps of a composed function run as separate kernels (to measure what fusion gains). */
     public static final String FUSION = "jpai.fusion";
@@ -181,7 +189,12 @@ public final class JpaiOptions {
 
     /** Whether a first apply under {@code AUTO} runs on Java threads while its kernel compiles ({@link #TIERING}; default false). */
     public static boolean tiering() {
-        return Boolean.getBoolean(TIERING);
+        return Boolean.getBoolean(TIERING) || costModel();
+    }
+
+    /** Whether {@code AUTO} chooses between the device and Java threads by measured cost ({@link #COST_MODEL}; default false). */
+    public static boolean costModel() {
+        return Boolean.getBoolean(COST_MODEL);
     }
 
     /** Whether consecutive maps of a composed function are fused into one kernel ({@link #FUSION}; default true). */

@@ -13,6 +13,7 @@ import jpai.TriFunction;
 import jpai.Tuple2;
 import jpai.Tuple3;
 import jpai.runtime.device.DeviceChoice;
+import jpai.runtime.exec.ClaimedChunks;
 import jpai.runtime.exec.JavaMap;
 import jpai.runtime.memory.HostReadHint;
 import jpai.runtime.memory.PArrayStorage;
@@ -41,6 +42,8 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         private volatile TypePair lastTypes;
         /** Whether the caller reads the results on the host (then the device copies them back in the launch). */
         final HostReadHint resultReads = new HostReadHint();
+        /** {@code AUTO}'s measured times of this function on either side ({@link JpaiOptions#COST_MODEL}). */
+        final CostModel costs = new CostModel();
 
         Definition(Function<T, R> function, DataType declaredOutput, KernelCache kernels) {
             this.function = function;
@@ -125,7 +128,7 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
                 case AUTO, ACCELERATOR -> {
                     long computed = runOnDevice(input, output);
                     if (computed == TIERED) {
-                        break; // the first apply ran tiered: every element is computed
+                        break; // tiered, or on Java threads by the cost model's choice: every element is computed
                     }
                     if (computed < input.length()) {
                         JavaMap.threads(definition.function, input, output, computed);
@@ -139,7 +142,10 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         }
     }
 
-    /** {@link #runOnDevice}'s answer for a first apply run tiered ({@link TieredMap}): every element is computed. */
+    /**
+     * {@link #runOnDevice}'s answer for an apply run tiered ({@link TieredMap}) or where the cost model
+     * chose: every element is computed.
+     */
     private static final long TIERED = -1;
 
     /**
@@ -162,7 +168,9 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         if (Offload.mayTier(executor)) {
             compiled = definition.kernels.mapKernelIfReady(input.type(), output.type(), dimensions);
             if (compiled == null) {
-                TieredMap.run(definition.function, definition.kernels, device, input, output, indexSpace, () -> "map of " + definition.kernels.description());
+                ClaimedChunks.Outcome first = TieredMap.run(definition.function, definition.kernels, device, input, output, indexSpace,
+                                () -> "map of " + definition.kernels.description());
+                definition.costs.javaRan(first.takenOverFrom(), first.javaNanos()); // Java's first pace, for the cost model
                 return TIERED;
             }
         } else {
@@ -171,7 +179,15 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         String reason = compiled.bailout();
         if (reason == null) {
             try {
+                if (Offload.mayRouteByCost(executor) && onJavaByCost(compiled, device, input, output, indexSpace)) {
+                    return TIERED;
+                }
+                long start = System.nanoTime();
+                Profiler.Spent before = Profiler.spent();
                 DeviceMap.run(device, compiled, input, output, indexSpace, definition.resultReads);
+                Profiler.Spent after = Profiler.spent();
+                definition.costs.deviceRan(input.length(), System.nanoTime() - start - (after.compilationNanos() - before.compilationNanos()),
+                                after.deviceWorkNanos() - before.deviceWorkNanos());
                 return input.length();
             } catch (KernelDeoptimizedException e) {
                 long first = e.kernelExited() ? e.element() : 0;
@@ -185,6 +201,29 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         }
         Offload.fallBack("map of " + compiled.description(), reason);
         return 0;
+    }
+
+    /**
+     * {@code AUTO}'s cost model ({@link CostModel}): when it prefers Java threads for this apply, runs
+     * it there (or, to measure their pace, shares it with the device) and returns true; every element
+     * is then computed. Else false: the device runs it.
+     */
+    private boolean onJavaByCost(KernelCache.Compiled compiled, DeviceChoice.OpenCL device, PArray<T> input, PArray<R> output, int[] indexSpace) {
+        CostModel.Choice choice = definition.costs.choose(input.length(), compiled.differsFromJvm() == null);
+        Offload.choseByCost(() -> "map of " + compiled.description(), choice);
+        if (!choice.onJava()) {
+            return false;
+        }
+        long start = System.nanoTime();
+        if (choice.sharesWithDevice()) {
+            ClaimedChunks.Outcome shared = TieredMap.shareAfter(definition.function, definition.kernels, compiled, choice.javaBudgetNanos(), device,
+                            input, output, indexSpace, () -> "map of " + compiled.description());
+            definition.costs.javaRan(shared.takenOverFrom(), shared.javaNanos());
+        } else {
+            JavaMap.threads(definition.function, input, output);
+            definition.costs.javaRan(input.length(), System.nanoTime() - start);
+        }
+        return true;
     }
 
     /**

@@ -58,6 +58,22 @@ public final class Offload {
         Explain.tiered(operation);
     }
 
+    /** Whether {@code AUTO}'s cost model chooses where each apply of {@code executor} runs ({@link JpaiOptions#COST_MODEL}: {@code AUTO} only). */
+    public static boolean mayRouteByCost(Executor executor) {
+        return executor == Executor.AUTO && JpaiOptions.costModel();
+    }
+
+    /**
+     * The cost model chose where this apply runs: the profile records the choice and its reason
+     * (Java threads so chosen are not a fallback), and explain says when the side changes.
+     */
+    static void choseByCost(java.util.function.Supplier<String> operation, CostModel.Choice choice) {
+        Profiler.costChoice(choice.why(), choice.onJava());
+        if (choice.sideChanged() || choice.measuring()) {
+            Explain.costChoice(() -> operation.get() + " (cost model): " + choice.why());
+        }
+    }
+
     /**
      * The device ran the operation but an element took a Java exception path, or a speculation of
      * the kernel failed: Java runs what it must ({@code reason} says what), which gives Java's answer

@@ -40,8 +40,13 @@ final class TieredMap implements ClaimedChunks.Takeover {
     /** Why the device does not take over this apply, once known. */
     private String declined;
     private KernelCache.Compiled kernel;
+    /** With a kernel given: how long Java threads run before the device takes over; else -1. */
+    private final long budgetNanos;
 
-    private TieredMap(KernelCache kernels, DeviceChoice.OpenCL device, PArray<?> input, PArray<?> output, int[] indexSpace, Supplier<String> operation) {
+    private TieredMap(KernelCache kernels, DeviceChoice.OpenCL device, PArray<?> input, PArray<?> output, int[] indexSpace, Supplier<String> operation,
+                    KernelCache.Compiled kernel, long budgetNanos) {
+        this.kernel = kernel;
+        this.budgetNanos = budgetNanos;
         this.kernels = kernels;
         this.inputType = input.type();
         this.outputType = output.type();
@@ -57,9 +62,9 @@ final class TieredMap implements ClaimedChunks.Takeover {
      * element of {@code output} holds Java's result when it returns. Throws the sequential loop's
      * exception.
      */
-    static <T, R> void run(Function<T, R> function, KernelCache kernels, DeviceChoice.OpenCL device, PArray<T> input, PArray<R> output, int[] indexSpace,
+    static <T, R> ClaimedChunks.Outcome run(Function<T, R> function, KernelCache kernels, DeviceChoice.OpenCL device, PArray<T> input, PArray<R> output, int[] indexSpace,
                     Supplier<String> operation) {
-        TieredMap tiered = new TieredMap(kernels, device, input, output, indexSpace, operation);
+        TieredMap tiered = new TieredMap(kernels, device, input, output, indexSpace, operation, null, -1);
         Offload.ranTiered(operation);
         ClaimedChunks.Outcome outcome;
         try {
@@ -74,10 +79,25 @@ final class TieredMap implements ClaimedChunks.Takeover {
         } else if (tiered.declined != null) {
             Explain.tieredTakeover(() -> operation.get() + ": the device did not take over the rest of its first apply, because " + tiered.declined);
         }
+        return outcome;
+    }
+
+    /**
+     * Runs the map on Java threads for {@code budgetNanos}, then has {@code kernel} (compiled, its
+     * bits the JVM's) take over the elements not started; every element holds Java's result when it
+     * returns. For the cost model's measure of Java threads' pace.
+     */
+    static <T, R> ClaimedChunks.Outcome shareAfter(Function<T, R> function, KernelCache kernels, KernelCache.Compiled kernel, long budgetNanos, DeviceChoice.OpenCL device,
+                    PArray<T> input, PArray<R> output, int[] indexSpace, Supplier<String> operation) {
+        TieredMap shared = new TieredMap(kernels, device, input, output, indexSpace, operation, kernel, budgetNanos);
+        return JavaMap.threadsUntilTakenOver(function, input, output, rowLength(indexSpace), shared);
     }
 
     @Override
     public boolean wants(long elapsedNanos, long claimed, long length) {
+        if (budgetNanos >= 0) {
+            return declined == null && elapsedNanos >= budgetNanos;
+        }
         if (declined != null) {
             return false;
         }
@@ -121,7 +141,7 @@ final class TieredMap implements ClaimedChunks.Takeover {
     }
 
     private void startCompilation() {
-        if (!compilationStarted) {
+        if (!compilationStarted && budgetNanos < 0) {
             compilationStarted = true;
             kernels.startMapCompilation(inputType, outputType, indexSpace == null ? 0 : indexSpace.length, () -> OpenCLRuntime.context(device));
         }

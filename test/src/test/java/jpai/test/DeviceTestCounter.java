@@ -20,9 +20,9 @@ import jpai.runtime.profile.Profiler;
  * Counts the tests during which kernels were launched on an OpenCL device, and the tests that ran,
  * and writes both to {@code target/jpai-device-tests.txt} ("device N", "tests M", "kernels K"), which
  * {@code bin/jpai test} prints: proof, per run, that the device ran and how much of the suite used it.
- * Also the tests other than {@code TieringTest} during which an apply ran tiered ("tiered" and their
- * names): {@code bin/jpai test} fails when there is one, since a device test must not pass on Java
- * threads (issue 21).
+ * Also the tests other than {@code TieringTest} and {@code CostModelTest} during which an apply ran
+ * tiered or on Java threads by the cost model's choice ("tiered" and their names): {@code bin/jpai
+ * test} fails when there is one, since a device test must not pass on Java threads (issue 21).
  * Tests run one at a time in this module, so the launches between a test's start and end are its own.
  */
 public final class DeviceTestCounter implements TestExecutionListener {
@@ -43,7 +43,7 @@ public final class DeviceTestCounter implements TestExecutionListener {
     public void executionStarted(TestIdentifier test) {
         if (test.isTest()) {
             launchesAtStart.put(test.getUniqueId(), KernelLaunches.count());
-            tieredAtStart.put(test.getUniqueId(), Profiler.tieredApplies());
+            tieredAtStart.put(test.getUniqueId(), appliesOffTheDeviceByChoice());
         }
     }
 
@@ -58,9 +58,14 @@ public final class DeviceTestCounter implements TestExecutionListener {
             deviceTests.incrementAndGet();
         }
         Long tieredBefore = tieredAtStart.remove(test.getUniqueId());
-        if (tieredBefore != null && Profiler.tieredApplies() > tieredBefore && !test.getUniqueId().contains("TieringTest")) {
+        if (tieredBefore != null && appliesOffTheDeviceByChoice() > tieredBefore && !test.getUniqueId().contains("TieringTest") && !test.getUniqueId().contains("CostModelTest")) {
             tieredTests.add(test.getDisplayName() + " in " + test.getUniqueId().replaceAll(".*\\[class:([^\\]]*)\\].*", "$1"));
         }
+    }
+
+    /** Applies that ran on Java threads by tiering's or the cost model's choice (not fallbacks). */
+    private static long appliesOffTheDeviceByChoice() {
+        return Profiler.tieredApplies() + Profiler.costRoutedApplies();
     }
 
     @Override

@@ -48,8 +48,12 @@ public final class ClaimedChunks {
         long run(long first, long length);
     }
 
-    /** How a run ended. */
-    public record Outcome(long takenOverFrom, long takeoverRanUpTo) {
+    /**
+     * How a run ended: where the takeover began and up to where it ran (both the length when there
+     * was none), and how long Java threads ran the elements before it ({@code javaNanos}: from the
+     * start to the takeover, or to the end when there was none), for their pace.
+     */
+    public record Outcome(long takenOverFrom, long takeoverRanUpTo, long javaNanos) {
 
         /** Whether the takeover ran any element. */
         public boolean tookOver() {
@@ -79,10 +83,12 @@ public final class ClaimedChunks {
         long start = System.nanoTime();
         long takenOverFrom = length;
         long javaFrom = length;
+        long javaNanos = -1;
         try {
             while (!claims.stopped()) {
                 if (takeover.wants(System.nanoTime() - start, Math.min(length, claims.next.get()), length)) {
                     takenOverFrom = Math.min(length, claims.next.getAndSet(length));
+                    javaNanos = System.nanoTime() - start;
                     if (takenOverFrom < length) {
                         javaFrom = Math.max(takenOverFrom, Math.min(length, takeover.run(takenOverFrom, length)));
                     }
@@ -100,12 +106,15 @@ public final class ClaimedChunks {
                 task.join();
             }
         }
+        if (javaNanos < 0) {
+            javaNanos = System.nanoTime() - start;
+        }
         claims.rethrowFirstFailure();
         if (javaFrom < length) {
             long from = javaFrom;
             Chunks.forEach(length - from, (a, b) -> range.run(from + a, from + b));
         }
-        return new Outcome(takenOverFrom, javaFrom);
+        return new Outcome(takenOverFrom, javaFrom, javaNanos);
     }
 
     /** The claim counter and the first failure. */

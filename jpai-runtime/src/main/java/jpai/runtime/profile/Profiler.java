@@ -33,6 +33,7 @@ import jpai.runtime.JpaiOptions;
 public final class Profiler {
 
     private static final java.util.concurrent.atomic.AtomicLong TIERED_APPLIES = new java.util.concurrent.atomic.AtomicLong();
+    private static final java.util.concurrent.atomic.AtomicLong COST_ROUTED_APPLIES = new java.util.concurrent.atomic.AtomicLong();
     private static final ThreadLocal<Collector> OPEN = new ThreadLocal<>();
     private static final ThreadLocal<ApplyProfile> LAST = new ThreadLocal<>();
     /** A finished collection this thread opens again for its next apply, or null: one collector per apply would be garbage on every apply. */
@@ -192,6 +193,44 @@ public final class Profiler {
         }
     }
 
+    /**
+     * {@code AUTO}'s cost model chose where this apply runs ({@code choice}: the executor and why);
+     * {@code onJava}: Java threads, which the test run's proof counts as it counts tiered applies.
+     */
+    public static void costChoice(String choice, boolean onJava) {
+        if (onJava) {
+            COST_ROUTED_APPLIES.incrementAndGet();
+        }
+        Collector collector = OPEN.get();
+        if (collector != null) {
+            collector.costChoice = choice;
+            if (onJava) {
+                collector.device = "Java threads (cost model)";
+            }
+        }
+    }
+
+    /** How many applies of this process the cost model sent to Java threads. */
+    public static long costRoutedApplies() {
+        return COST_ROUTED_APPLIES.get();
+    }
+
+    /**
+     * What the open apply has spent so far: on device work (kernels and transfers) and on
+     * compilation (Graal, code generation, program builds), in nanoseconds; zeros when no apply is open.
+     */
+    public static Spent spent() {
+        Collector collector = OPEN.get();
+        if (collector == null) {
+            return new Spent(0, 0);
+        }
+        return new Spent(collector.kernel + collector.hostToDevice + collector.deviceToHost, collector.graal + collector.codeGeneration + collector.driverBuild);
+    }
+
+    /** {@link #spent()}'s answer. */
+    public record Spent(long deviceWorkNanos, long compilationNanos) {
+    }
+
     /** How many applies of this process ran tiered (for the test run's proof that only the tiering tests did). */
     public static long tieredApplies() {
         return TIERED_APPLIES.get();
@@ -262,6 +301,7 @@ public final class Profiler {
         int recompiles;
         long reexecutedElements;
         boolean tiered;
+        String costChoice;
 
         /** Starts a collection of {@code operation}, nested in {@code parent} (or null): every field as new. */
         void open(String operation, Collector parent) {
@@ -288,12 +328,13 @@ public final class Profiler {
             recompiles = 0;
             reexecutedElements = 0;
             tiered = false;
+            costChoice = null;
         }
 
         ApplyProfile finish(long now) {
             return new ApplyProfile(operation, device, now - start, graal, codeGeneration, driverBuild, driverBuilds, diskCacheLoads,
                     hostToDevice, hostToDeviceBytes, hostToDeviceCount, kernel, kernelCount, deviceToHost, deviceToHostBytes,
-                    deviceToHostCount, fallbackReason != null, fallbackReason, kernelExits, failedSpeculations, recompiles, reexecutedElements, tiered);
+                    deviceToHostCount, fallbackReason != null, fallbackReason, kernelExits, failedSpeculations, recompiles, reexecutedElements, tiered, costChoice);
         }
 
         /** An inner apply's share, added to this outer one (its wall time is already inside ours). */
@@ -316,6 +357,9 @@ public final class Profiler {
             recompiles += inner.recompiles();
             reexecutedElements += inner.reexecutedElements();
             tiered |= inner.tiered();
+            if (costChoice == null) {
+                costChoice = inner.costChoice();
+            }
             if (inner.fellBack() && fallbackReason == null) {
                 fallbackReason = inner.fallbackReason();
             }

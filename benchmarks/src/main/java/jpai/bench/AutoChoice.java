@@ -1,0 +1,102 @@
+package jpai.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+
+import jpai.AF;
+import jpai.runtime.JpaiOptions;
+
+/**
+ * Issue 21's cost-model goal: {@code AUTO} with {@code -Djpai.costModel=true} against the best of
+ * the two executors it chooses between, for every suite program at the sizes asked for. Per program
+ * and size, in one JVM, three fresh JPAI versions one after the other: on Java threads
+ * ({@code jpai.device=java}), on the device ({@code AUTO} as the suite runs it), and with the cost
+ * model. Each is validated against the sequential version on its first call, warmed up (the cost
+ * model learns from those calls: its first is tiered, later ones measure either side), then timed
+ * end to end, medians. The goal: the cost model within 10 % of the better executor everywhere.
+ *
+ * <p>Prints one CSV line per program and size: the three medians, the ratio of the cost model's to
+ * the best, and where the cost model ran its timed calls (how many on Java threads).
+ *
+ * <p>Usage: {@code bin/jpai run jpai.bench.AutoChoice [small|large|all] [timed runs, default 60]
+ * [warm-up runs, default 40] [program,...]}; on the GPU machine, after {@code bin/gpu-bundle}:
+ * {@code bin/gpu-check autochoice}.
+ */
+public final class AutoChoice {
+
+    private AutoChoice() {
+    }
+
+    public static void main(String[] args) {
+        String sizes = args.length > 0 ? args[0] : "all";
+        int runs = args.length > 1 ? Integer.parseInt(args[1]) : 60;
+        int warmups = args.length > 2 ? Integer.parseInt(args[2]) : 40;
+        List<String> only = args.length > 3 ? List.of(args[3].split(",")) : null;
+        List<SizeClass> classes = switch (sizes) {
+            case "small" -> List.of(SizeClass.SMALL);
+            case "large" -> List.of(SizeClass.LARGE);
+            default -> List.of(SizeClass.SMALL, SizeClass.LARGE);
+        };
+        System.out.println("device: " + JpaiExecution.where() + "; end-to-end medians of " + runs + " calls after " + warmups + " warm-up calls, ms");
+        System.out.println("program,size,threads_ms,device_ms,cost_model_ms,cost_model_vs_best,cost_model_calls_on_java");
+        boolean ok = true;
+        for (SizeClass size : classes) {
+            for (Program<?> program : Programs.all()) {
+                if (only == null || only.contains(program.name())) {
+                    ok &= compare(program, size, runs, warmups);
+                }
+            }
+        }
+        System.exit(ok ? 0 : 1);
+    }
+
+    private static <D> boolean compare(Program<D> program, SizeClass size, int runs, int warmups) {
+        int n = program.size(size);
+        D data = program.createData(n, new Random(42));
+        Output reference;
+        try (Run sequential = program.sequential(data)) {
+            sequential.run();
+            reference = sequential.output();
+        }
+        double[] medians = new double[3];
+        int[] onJava = new int[1];
+        for (int mode = 0; mode < 3; mode++) {
+            JpaiExecution.Executor executor = mode == 0 ? JpaiExecution.Executor.THREADS : JpaiExecution.Executor.OPENCL;
+            if (mode == 2) {
+                System.setProperty(JpaiOptions.COST_MODEL, "true");
+            }
+            try (JpaiExecution ignored = JpaiExecution.enter(executor, false); Run jpai = program.jpai(data)) {
+                List<Long> times = new ArrayList<>();
+                for (int i = 0; i < 1 + warmups + runs; i++) {
+                    long start = System.nanoTime();
+                    jpai.run();
+                    long nanos = System.nanoTime() - start;
+                    if (i == 0) {
+                        String problem = program.validate(data, n, reference, jpai.output());
+                        if (problem != null) {
+                            System.out.println(program.name() + ": RESULT DIFFERS (" + new String[] {"threads", "device", "cost model"}[mode] + "): " + problem);
+                            return false;
+                        }
+                    }
+                    if (i > warmups) {
+                        times.add(nanos);
+                        String choice = AF.lastProfile().costChoice();
+                        if (mode == 2 && choice != null && choice.startsWith("Java threads")) {
+                            onJava[0]++;
+                        }
+                    }
+                    jpai.discard();
+                }
+                medians[mode] = Stats.of(times.stream().mapToLong(Long::longValue).toArray()).median() / 1e6;
+            } finally {
+                System.clearProperty(JpaiOptions.COST_MODEL);
+            }
+        }
+        double best = Math.min(medians[0], medians[1]);
+        System.out.printf(Locale.ROOT, "%s,%s,%.3f,%.3f,%.3f,%.2f,%d of %d%n", program.name(), program.sizeLabel(n), medians[0], medians[1], medians[2], medians[2] / best,
+                        onJava[0], runs);
+        return true;
+    }
+}

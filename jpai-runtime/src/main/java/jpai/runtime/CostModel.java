@@ -1,0 +1,131 @@
+package jpai.runtime;
+
+import java.util.Locale;
+
+/**
+ * {@code AUTO}'s choice, for each apply of one map, between the device and Java threads
+ * ({@code -Djpai.costModel=true}): the side whose measured times predict that it finishes first, as
+ * Parakeet chose per operation, but from measurements of this function rather than from a formula.
+ *
+ * <ul>
+ * <li>The device's time for {@code n} elements is its last apply's host time (launch, waits,
+ * everything but device work and compilation; from its second apply on, as a kernel's first launch
+ * also makes the kernel object, which some drivers compile then) plus its device work (kernels and transfers) scaled to
+ * {@code n}: transfers of inputs already on the device cost nothing again, as they did not then.</li>
+ * <li>Java threads' time is their last measured pace times {@code n}. The first measure is tiering's
+ * first apply (the cost model implies tiering), whose code still ran in the interpreter and C1, so
+ * the pace is measured again every {@link #REMEASURE_EVERY} applies on the device: with a whole apply
+ * on Java threads while their prediction is within {@link #FULL_REMEASURE_WITHIN} of the device's (a
+ * close call), else, for a kernel whose bits are the JVM's (only those may share an array), Java
+ * threads run the first elements of an apply for the time the device is predicted to need and the
+ * device takes over the rest; so a re-measure costs a few percent at most.</li>
+ * <li>The device is measured again every {@link #REMEASURE_EVERY} applies on Java threads, while its
+ * prediction is within {@link #DEVICE_REMEASURE_WITHIN} of Java's.</li>
+ * </ul>
+ *
+ * <p>Thread-safe: its state changes under its monitor; applies of one function from several threads
+ * share it.
+ */
+final class CostModel {
+
+    /** Applies on one side between two measures of the other. */
+    static final int REMEASURE_EVERY = 32;
+    /** A whole apply on Java threads to re-measure their pace, only when predicted within this factor of the device. */
+    static final double FULL_REMEASURE_WITHIN = 2;
+    /** The device re-measured only when predicted within this factor of Java threads. */
+    static final double DEVICE_REMEASURE_WITHIN = 8;
+
+    /**
+     * Where one apply runs, why, whether it is there to measure that side again, and whether the side
+     * differs from the previous apply's (explain says such changes).
+     */
+    record Choice(boolean onJava, boolean measuring, long javaBudgetNanos, String why, boolean sideChanged) {
+
+        /** Runs on Java threads for {@link #javaBudgetNanos}, then the device takes over (a re-measure that shares the apply). */
+        boolean sharesWithDevice() {
+            return onJava && javaBudgetNanos > 0;
+        }
+    }
+
+    private double javaNanosPerElement = Double.NaN;
+    private double deviceHostNanos = Double.NaN;
+    private double deviceNanosPerElement = Double.NaN;
+    private int deviceMeasures;
+    private int appliesSinceJava;
+    private int appliesSinceDevice;
+    private Boolean lastOnJava;
+
+    /**
+     * Where the next apply of {@code n} elements runs.
+     *
+     * @param mayShare whether the function's kernel gives the JVM's bits, so that an apply may be
+     *            shared between Java threads and the device
+     */
+    synchronized Choice choose(long n, boolean mayShare) {
+        if (deviceMeasures < 2) {
+            // the first launch of a kernel also makes its kernel object (PoCL compiles it for the work-group size then): measured again
+            return choice(false, false, 0, "device: not measured yet");
+        }
+        double device = deviceHostNanos + deviceNanosPerElement * n;
+        if (Double.isNaN(javaNanosPerElement)) {
+            // the device ran the first apply (it was compiled before this function was first applied under AUTO)
+            return mayShare ? choice(true, true, (long) device, "Java threads for " + millis(device) + " ms, then the device: measuring Java's pace")
+                            : choice(false, false, 0, "device: Java threads not measured, and its kernel's bits may differ from theirs");
+        }
+        double java = javaNanosPerElement * n;
+        String predicted = "predicted Java threads " + millis(java) + " ms, the device " + millis(device) + " ms";
+        if (java < device) {
+            if (++appliesSinceDevice >= REMEASURE_EVERY && device < DEVICE_REMEASURE_WITHIN * java) {
+                return choice(false, true, 0, "device, measuring it again: " + predicted);
+            }
+            return choice(true, false, 0, "Java threads: " + predicted);
+        }
+        if (++appliesSinceJava >= REMEASURE_EVERY) {
+            // A close call is measured with a whole apply (a short share would time mostly the
+            // threads' start); a distant one only for the device's time, then the device takes over.
+            if (java < FULL_REMEASURE_WITHIN * device) {
+                return choice(true, true, 0, "Java threads, measuring their pace again: " + predicted);
+            }
+            if (mayShare) {
+                return choice(true, true, (long) device, "Java threads for " + millis(device) + " ms, then the device, measuring Java's pace again: " + predicted);
+            }
+        }
+        return choice(false, false, 0, "device: " + predicted);
+    }
+
+    private Choice choice(boolean onJava, boolean measuring, long budget, String why) {
+        if (measuring) {
+            if (onJava) {
+                appliesSinceJava = 0;
+            } else {
+                appliesSinceDevice = 0;
+            }
+        }
+        boolean changed = lastOnJava == null || lastOnJava != onJava;
+        lastOnJava = onJava;
+        return new Choice(onJava, measuring, budget, why, changed);
+    }
+
+    /** Java threads mapped {@code elements} in {@code nanos} (a whole apply, or the share before a takeover). */
+    synchronized void javaRan(long elements, long nanos) {
+        if (elements > 0 && nanos > 0) {
+            javaNanosPerElement = (double) nanos / elements;
+        }
+    }
+
+    /**
+     * The device ran an apply of {@code n} elements in {@code wallNanos} (compilation excluded), of
+     * which {@code deviceWorkNanos} were kernels and transfers.
+     */
+    synchronized void deviceRan(long n, long wallNanos, long deviceWorkNanos) {
+        if (n > 0 && wallNanos > 0) {
+            deviceMeasures++;
+            deviceHostNanos = Math.max(0, wallNanos - deviceWorkNanos);
+            deviceNanosPerElement = (double) Math.min(deviceWorkNanos, wallNanos) / n;
+        }
+    }
+
+    private static String millis(double nanos) {
+        return String.format(Locale.ROOT, "%.3f", nanos / 1e6);
+    }
+}

@@ -1,0 +1,125 @@
+package jpai.test.api;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+
+import jpai.AF;
+import jpai.ApplyProfile;
+import jpai.ArrayFunction;
+import jpai.Executor;
+import jpai.PArray;
+import jpai.runtime.JpaiOptions;
+import jpai.runtime.opencl.KernelLaunches;
+
+/**
+ * {@code AUTO}'s cost model (issue 21, {@code -Djpai.costModel=true}): a map of a few cheap elements
+ * runs on Java threads once both sides are measured (a kernel launch costs more than the whole map
+ * in Java), a map of many expensive elements on the device; every apply has Java's results, and the
+ * profile says what the model chose and why. {@code ACCELERATOR} never routes by cost.
+ */
+@EnabledIfEnvironmentVariable(named = "JPAI_EXPECT_OPENCL", matches = "1")
+class CostModelTest {
+
+    @BeforeEach
+    void costModel() {
+        System.setProperty(JpaiOptions.COST_MODEL, "true");
+    }
+
+    @AfterEach
+    void noCostModel() {
+        System.clearProperty(JpaiOptions.COST_MODEL);
+    }
+
+    private static float chain(float x, int steps) {
+        float s = x;
+        for (int k = 0; k < steps; k++) {
+            s = s * 0.99990f + 0.5f;
+        }
+        return s;
+    }
+
+    @Test
+    void aSmallCheapMapRunsOnJavaThreadsOnceMeasured() throws InterruptedException {
+        float[] values = {1f, -2.5f, 3.25f, 1e30f, -0f, Float.NaN, 7f, 8f, 9f, 10f, 11f, 12f, 13f, 14f, 15f, 16f};
+        float[] expected = new float[values.length];
+        for (int i = 0; i < values.length; i++) {
+            expected[i] = values[i] * 3f - 7f;
+        }
+        ArrayFunction<Float, Float> f = AF.map((Float x) -> x * 3f - 7f);
+        try (PArray<Float> input = PArray.of(values)) {
+            boolean onJava = false;
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            // the first apply is tiered (Java's first pace), the device is measured when its kernel is ready
+            for (int apply = 0; apply < 200 && !onJava && System.nanoTime() < deadline; apply++) {
+                long launches = KernelLaunches.count();
+                try (PArray<Float> out = f.apply(input)) {
+                    assertArrayEquals(expected, out.toFloatArray(), "apply " + apply);
+                }
+                ApplyProfile profile = AF.lastProfile();
+                assertFalse(profile.fellBack(), "a choice, not a fallback: " + profile);
+                if (profile.costChoice() != null && profile.costChoice().startsWith("Java threads:")) {
+                    onJava = true;
+                    assertEquals(launches, KernelLaunches.count(), "no kernel: " + profile);
+                    assertEquals("Java threads (cost model)", profile.device());
+                }
+                if (profile.costChoice() == null && !profile.tiered()) {
+                    Thread.sleep(10); // compiling in the background
+                }
+            }
+            assertTrue(onJava, "16 elements ran on Java threads by the model's choice: " + AF.lastProfile());
+        }
+    }
+
+    @Test
+    void aLargeExpensiveMapRunsOnTheDevice() {
+        int steps = 2000;
+        int n = 1 << 18;
+        float[] values = new float[n];
+        for (int i = 0; i < n; i++) {
+            values[i] = i * 0.01f - 1000f;
+        }
+        ArrayFunction<Float, Float> f = AF.map((Float x) -> chain(x, steps));
+        try (PArray<Float> input = PArray.of(values)) {
+            float[] first;
+            try (PArray<Float> out = f.apply(input)) {
+                first = out.toFloatArray(); // tiered: Java threads, the device taking over when ready
+            }
+            for (int i = 0; i < n; i += 97) {
+                assertEquals(Float.floatToRawIntBits(chain(values[i], steps)), Float.floatToRawIntBits(first[i]), "element " + i);
+            }
+            int onDevice = 0;
+            for (int apply = 0; apply < 6; apply++) {
+                long launches = KernelLaunches.count();
+                try (PArray<Float> out = f.apply(input)) {
+                    assertArrayEquals(first, out.toFloatArray(), "apply " + apply);
+                }
+                String choice = AF.lastProfile().costChoice();
+                if (choice != null && choice.startsWith("device") && KernelLaunches.count() > launches) {
+                    onDevice++;
+                }
+            }
+            assertTrue(onDevice >= 5, "the model kept the device for the expensive map: " + AF.lastProfile());
+        }
+    }
+
+    @Test
+    void theAcceleratorNeverRoutesByCost() {
+        ArrayFunction<Float, Float> f = AF.map((Float x) -> x * 3f - 7f).on(Executor.ACCELERATOR);
+        try (PArray<Float> input = PArray.of(new float[] {1f, 2f, 3f})) {
+            for (int apply = 0; apply < 3 * 32; apply++) {
+                long launches = KernelLaunches.count();
+                f.apply(input).close();
+                assertTrue(KernelLaunches.count() > launches, "apply " + apply + " ran on the device: " + AF.lastProfile());
+                assertNull(AF.lastProfile().costChoice(), "no choice made");
+            }
+        }
+    }
+}
