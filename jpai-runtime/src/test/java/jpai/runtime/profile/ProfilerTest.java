@@ -78,7 +78,7 @@ class ProfilerTest {
                 + "\"driverBuildNanos\":3,\"driverBuilds\":1,\"diskCacheLoads\":0,\"hostToDeviceNanos\":4,\"hostToDeviceBytes\":100,"
                 + "\"hostToDeviceCount\":1,\"kernelNanos\":5,\"kernelCount\":1,\"deviceToHostNanos\":6,\"deviceToHostBytes\":200,"
                 + "\"deviceToHostCount\":2,\"otherNanos\":9979,\"fellBack\":true,\"fallbackReason\":\"no \\\\ reason\","
-                + "\"kernelExits\":1,\"failedSpeculations\":1,\"recompiles\":2,\"reexecutedElements\":300,\"tiered\":false}", profile.toJson());
+                + "\"kernelExits\":1,\"failedSpeculations\":1,\"recompiles\":2,\"reexecutedElements\":300,\"tiered\":false,\"costChoice\":null}", profile.toJson());
         ApplyProfile plain = new ApplyProfile("map", "GPU", 10_000, 0, 0, 0, 0, 0, 1_500, 100, 1, 2_500, 1, 0, 0, 0, false, null, 0, 0, 0, 0, false, null);
         String[] header = ApplyProfile.tableHeader().strip().split("\\s+");
         String[] row = plain.toTableRow().strip().split("\\s+");
