@@ -15,10 +15,15 @@ import jpai.runtime.JpaiOptions;
  * ({@code jpai.device=java}), on the device ({@code AUTO} as the suite runs it), and with the cost
  * model. Each is validated against the sequential version on its first call, warmed up (the cost
  * model learns from those calls: its first is tiered, later ones measure either side), then timed
- * end to end, medians. The goal: the cost model within 10 % of the better executor everywhere.
+ * end to end, medians, each version for at most {@code runs} calls or 3 s once 3 are done (Java
+ * threads take a second per call on some programs). The runtime's apply paths of all three are
+ * warmed first (thousands of small applies each), so that no version is timed while HotSpot still
+ * compiles the path the others warmed. The goal: the cost model within 10 % of the better executor
+ * everywhere.
  *
  * <p>Prints one CSV line per program and size: the three medians, the ratio of the cost model's to
- * the best, and where the cost model ran its timed calls (how many on Java threads).
+ * the best, and how many timed calls the cost model chose Java threads for, and how many it shared
+ * between Java threads and the device to measure Java's pace again.
  *
  * <p>Usage: {@code bin/jpai run jpai.bench.AutoChoice [small|large|all] [timed runs, default 60]
  * [warm-up runs, default 40] [program,...]}; on the GPU machine, after {@code bin/gpu-bundle}:
@@ -40,7 +45,8 @@ public final class AutoChoice {
             default -> List.of(SizeClass.SMALL, SizeClass.LARGE);
         };
         System.out.println("device: " + JpaiExecution.where() + "; end-to-end medians of " + runs + " calls after " + warmups + " warm-up calls, ms");
-        System.out.println("program,size,threads_ms,device_ms,cost_model_ms,cost_model_vs_best,cost_model_calls_on_java");
+        System.out.println("program,size,threads_ms,device_ms,cost_model_ms,cost_model_vs_best,cost_model_calls_on_java,cost_model_calls_shared");
+        warmApplyPaths();
         boolean ok = true;
         for (SizeClass size : classes) {
             for (Program<?> program : Programs.all()) {
@@ -61,7 +67,9 @@ public final class AutoChoice {
             reference = sequential.output();
         }
         double[] medians = new double[3];
-        int[] onJava = new int[1];
+        int onJava = 0;
+        int shared = 0;
+        int timed = 0;
         for (int mode = 0; mode < 3; mode++) {
             JpaiExecution.Executor executor = mode == 0 ? JpaiExecution.Executor.THREADS : JpaiExecution.Executor.OPENCL;
             if (mode == 2) {
@@ -69,7 +77,14 @@ public final class AutoChoice {
             }
             try (JpaiExecution ignored = JpaiExecution.enter(executor, false); Run jpai = program.jpai(data)) {
                 List<Long> times = new ArrayList<>();
+                long started = System.nanoTime();
                 for (int i = 0; i < 1 + warmups + runs; i++) {
+                    if (i > warmups && times.size() >= 3 && System.nanoTime() - started > BUDGET_NANOS) {
+                        break;
+                    }
+                    if (i == warmups + 1) {
+                        started = System.nanoTime();
+                    }
                     long start = System.nanoTime();
                     jpai.run();
                     long nanos = System.nanoTime() - start;
@@ -83,20 +98,56 @@ public final class AutoChoice {
                     if (i > warmups) {
                         times.add(nanos);
                         String choice = AF.lastProfile().costChoice();
-                        if (mode == 2 && choice != null && choice.startsWith("Java threads")) {
-                            onJava[0]++;
+                        if (mode == 2 && choice != null) {
+                            onJava += choice.startsWith("Java threads:") || choice.startsWith("Java threads, measuring") ? 1 : 0;
+                            shared += choice.startsWith("Java threads for ") ? 1 : 0;
                         }
+                    } else if (i < warmups && System.nanoTime() - started > BUDGET_NANOS) {
+                        i = warmups; // warm-up within the budget too
                     }
                     jpai.discard();
                 }
                 medians[mode] = Stats.of(times.stream().mapToLong(Long::longValue).toArray()).median() / 1e6;
+                if (mode == 2) {
+                    timed = times.size();
+                }
             } finally {
                 System.clearProperty(JpaiOptions.COST_MODEL);
             }
         }
         double best = Math.min(medians[0], medians[1]);
-        System.out.printf(Locale.ROOT, "%s,%s,%.3f,%.3f,%.3f,%.2f,%d of %d%n", program.name(), program.sizeLabel(n), medians[0], medians[1], medians[2], medians[2] / best,
-                        onJava[0], runs);
+        System.out.printf(Locale.ROOT, "%s,%s,%.3f,%.3f,%.3f,%.2f,%d of %d,%d of %d%n", program.name(), program.sizeLabel(n), medians[0], medians[1], medians[2], medians[2] / best,
+                        onJava, timed, shared, timed);
         return true;
+    }
+
+    /** Per version: at most this long timing (once 3 calls are timed), and at most this long warming up. */
+    private static final long BUDGET_NANOS = 3_000_000_000L;
+
+    /**
+     * Thousands of small map applies on each of the three paths, so that HotSpot has compiled the
+     * runtime's apply path of each before any version is timed.
+     */
+    private static void warmApplyPaths() {
+        float[] values = new float[1 << 12];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = i * 0.5f;
+        }
+        for (int mode = 0; mode < 3; mode++) {
+            if (mode == 2) {
+                System.setProperty(JpaiOptions.COST_MODEL, "true");
+            }
+            try (JpaiExecution ignored = JpaiExecution.enter(mode == 0 ? JpaiExecution.Executor.THREADS : JpaiExecution.Executor.OPENCL, false);
+                            jpai.PArray<Float> input = jpai.PArray.of(values)) {
+                jpai.ArrayFunction<Float, Float> f = AF.map((Float x) -> x * 3f + 1f);
+                for (int i = 0; i < 3000; i++) {
+                    try (jpai.PArray<Float> out = f.apply(input)) {
+                        out.get(i % values.length);
+                    }
+                }
+            } finally {
+                System.clearProperty(JpaiOptions.COST_MODEL);
+            }
+        }
     }
 }
