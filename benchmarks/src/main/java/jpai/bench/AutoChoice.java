@@ -16,9 +16,9 @@ import jpai.runtime.JpaiOptions;
  * model. Each is validated against the sequential version on its first call, warmed up (the cost
  * model learns from those calls: its first is tiered, later ones measure either side), then timed
  * end to end, medians, each version for at most {@code runs} calls or 3 s once 3 are done (Java
- * threads take a second per call on some programs). The runtime's apply paths of all three are
- * warmed first (thousands of small applies each), so that no version is timed while HotSpot still
- * compiles the path the others warmed. The goal: the cost model within 10 % of the better executor
+ * threads take a second per call on some programs), after warm-up calls for at least 1 s. The
+ * runtime's apply paths of all three are warmed first (thousands of applies each), so that no version
+ * is timed while HotSpot still compiles the path the others warmed. The goal: the cost model within 10 % of the better executor
  * everywhere.
  *
  * <p>Prints one CSV line per program and size: the three medians, the ratio of the cost model's to
@@ -102,8 +102,10 @@ public final class AutoChoice {
                             onJava += choice.startsWith("Java threads:") || choice.startsWith("Java threads, measuring") ? 1 : 0;
                             shared += choice.startsWith("Java threads for ") ? 1 : 0;
                         }
+                    } else if (i == warmups && System.nanoTime() - started < WARM_UP_NANOS) {
+                        i--; // warm-up: at least this long, so that small calls reach HotSpot's top tier
                     } else if (i < warmups && System.nanoTime() - started > BUDGET_NANOS) {
-                        i = warmups; // warm-up within the budget too
+                        i = warmups - 1; // warm-up within the budget too
                     }
                     jpai.discard();
                 }
@@ -123,13 +125,15 @@ public final class AutoChoice {
 
     /** Per version: at most this long timing (once 3 calls are timed), and at most this long warming up. */
     private static final long BUDGET_NANOS = 3_000_000_000L;
+    /** Per version: warming up at least this long (and at least the warm-up calls asked for). */
+    private static final long WARM_UP_NANOS = 1_000_000_000L;
 
     /**
      * Thousands of small map applies on each of the three paths, so that HotSpot has compiled the
      * runtime's apply path of each before any version is timed.
      */
     private static void warmApplyPaths() {
-        float[] values = new float[1 << 12];
+        float[] values = new float[1 << 16];
         for (int i = 0; i < values.length; i++) {
             values[i] = i * 0.5f;
         }
@@ -139,7 +143,14 @@ public final class AutoChoice {
             }
             try (JpaiExecution ignored = JpaiExecution.enter(mode == 0 ? JpaiExecution.Executor.THREADS : JpaiExecution.Executor.OPENCL, false);
                             jpai.PArray<Float> input = jpai.PArray.of(values)) {
-                jpai.ArrayFunction<Float, Float> f = AF.map((Float x) -> x * 3f + 1f);
+                // a chain of multiply-adds per element: the device's path also under the cost model (Java would be slower)
+                jpai.ArrayFunction<Float, Float> f = AF.map((Float x) -> {
+                    float s = x;
+                    for (int k = 0; k < 256; k++) {
+                        s = s * 0.999f + 0.5f;
+                    }
+                    return s;
+                });
                 for (int i = 0; i < 3000; i++) {
                     try (jpai.PArray<Float> out = f.apply(input)) {
                         out.get(i % values.length);

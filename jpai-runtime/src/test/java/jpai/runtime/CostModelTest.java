@@ -9,6 +9,14 @@ import org.junit.jupiter.api.Test;
 class CostModelTest {
 
     @Test
+    void millisecondsHaveThreeDecimals() {
+        org.junit.jupiter.api.Assertions.assertEquals("0.009", CostModel.millis(9_000));
+        org.junit.jupiter.api.Assertions.assertEquals("1.100", CostModel.millis(1_100_000));
+        org.junit.jupiter.api.Assertions.assertEquals("182.342", CostModel.millis(182_341_700));
+        org.junit.jupiter.api.Assertions.assertEquals("0.050", CostModel.millis(50_400));
+    }
+
+    @Test
     void theDeviceRunsUntilItIsMeasured() {
         CostModel model = new CostModel();
         model.javaRan(1000, 1_000);
