@@ -5,11 +5,17 @@ import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Runs {@code [0, length)} on Java threads in chunks claimed in order from one counter, so that
+ * Runs {@code [0, length)} on Java threads in chunks claimed in order from one counter: the
+ * Java-threads executor's maps, and tiering's first apply ({@code -Djpai.tiering=true}), where
  * something else (the device, once its kernel is compiled) can take over every chunk not claimed
- * yet: tiering's first apply ({@code -Djpai.tiering=true}). The caller runs chunks too and, between
- * two of its chunks, asks the {@link Takeover} whether it wants the rest; if it does, it closes the
- * counter, runs the rest there, and waits for the workers to finish the chunks they hold.
+ * yet. The caller runs chunks too and, between two of its chunks, asks the {@link Takeover} whether
+ * it wants the rest; if it does, it closes the counter, runs the rest there, and waits for the
+ * workers to finish the chunks they hold.
+ *
+ * <p>Chunks are sized by time, not by count: the caller runs a first small chunk alone, and its time
+ * per element sets the others' size (about 100 µs each, at least 8 per thread where there are
+ * elements enough) and whether to wake the fork/join pool's workers at all. So 4,096 elements of
+ * a DFT (a millisecond each) spread over every core, and 4,096 of a saxpy stay on the calling thread.
  *
  * <p>Failures are the sequential loop's: chunks are claimed in order and each runs its elements in
  * order and stops at its first failure, so when one throws, every chunk before it is claimed and
@@ -19,16 +25,33 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ClaimedChunks {
 
-    /** Elements per chunk at least: a claim costs an atomic add, a chunk a few of them. */
-    private static final long MIN_CHUNK = 1024;
+    /** Elements of the first chunk, which the calling thread runs alone and times (rounded up to the granule). */
+    private static final long PROBE_ELEMENTS = 64;
     /**
-     * Chunks per worker: many, so that the chunks the workers still hold when the device takes over
-     * are a small part of the work.
+     * What a chunk should take: long enough that claiming it (an atomic add) is noise, short enough
+     * that a takeover or a slow core waits for little.
      */
-    private static final int CHUNKS_PER_WORKER = 64;
+    private static final double CHUNK_NANOS = 100_000;
+    /** Chunks per thread at least, where there are enough elements: a core slowed by other work does not hold the others up. */
+    private static final int CHUNKS_PER_THREAD = 8;
+    /** Waking the workers costs tens of microseconds: a rest that takes one thread less than this runs on the calling thread alone. */
+    private static final double FORK_NANOS = 50_000;
 
     /** What may take over the chunks not claimed yet. */
     public interface Takeover {
+
+        /** Never wants anything: the plain Java-threads executor. */
+        Takeover NONE = new Takeover() {
+            @Override
+            public boolean wants(long elapsedNanos, long claimed, long length) {
+                return false;
+            }
+
+            @Override
+            public long run(long first, long length) {
+                throw new IllegalStateException("no takeover");
+            }
+        };
 
         /**
          * Asked by the calling thread between its chunks: whether it wants the rest now.
@@ -71,16 +94,26 @@ public final class ClaimedChunks {
      * run in Java after it. Rethrows the first failing element's exception (the same object).
      */
     public static Outcome forEach(long length, long granule, Chunks.Range range, Takeover takeover) {
-        int parallelism = ForkJoinPool.getCommonPoolParallelism();
-        long chunk = Math.max(MIN_CHUNK, length / ((long) (parallelism + 1) * CHUNKS_PER_WORKER));
-        chunk = Math.max(granule, chunk / granule * granule);
-        Claims claims = new Claims(length, chunk, range);
-        int workers = (int) Math.min(parallelism, (length + chunk - 1) / chunk - 1);
-        ForkJoinTask<?>[] tasks = new ForkJoinTask<?>[Math.max(0, workers)];
-        for (int w = 0; w < tasks.length; w++) {
-            tasks[w] = ForkJoinPool.commonPool().submit(claims::runChunks);
-        }
+        Claims claims = new Claims(length, range);
         long start = System.nanoTime();
+        ForkJoinTask<?>[] tasks = new ForkJoinTask<?>[0];
+        // The first chunk runs on the calling thread alone: its time sets the others' size (about
+        // CHUNK_NANOS each, so a map of few expensive elements still spreads over every core) and
+        // says whether waking the workers pays at all (a small cheap map does not).
+        long probe = Math.min(length, Math.max(granule, (PROBE_ELEMENTS + granule - 1) / granule * granule));
+        if (claims.runOneChunk(probe) && probe < length) {
+            double perElement = Math.max(1, System.nanoTime() - start) / (double) probe;
+            long remaining = length - probe;
+            int parallelism = ForkJoinPool.getCommonPoolParallelism();
+            long chunk = Math.min((long) (CHUNK_NANOS / perElement), remaining / ((long) (parallelism + 1) * CHUNKS_PER_THREAD));
+            claims.chunk = Math.max(granule, chunk / granule * granule);
+            if (perElement * remaining > FORK_NANOS) {
+                tasks = new ForkJoinTask<?>[(int) Math.max(0, Math.min(parallelism, (remaining + claims.chunk - 1) / claims.chunk - 1))];
+                for (int w = 0; w < tasks.length; w++) {
+                    tasks[w] = ForkJoinPool.commonPool().submit(claims::runChunks);
+                }
+            }
+        }
         long takenOverFrom = length;
         long javaFrom = length;
         long javaNanos = -1;
@@ -117,19 +150,19 @@ public final class ClaimedChunks {
         return new Outcome(takenOverFrom, javaFrom, javaNanos);
     }
 
-    /** The claim counter and the first failure. */
+    /** The claim counter, the chunk size and the first failure. */
     private static final class Claims {
         final AtomicLong next = new AtomicLong();
         final long length;
-        final long chunk;
+        /** Set by the calling thread after its first chunk, before any worker starts (the submit orders the write before their reads). */
+        long chunk = 1;
         final Chunks.Range range;
         private long failedChunk = Long.MAX_VALUE;
         private Throwable failure;
         private volatile boolean stop;
 
-        Claims(long length, long chunk, Chunks.Range range) {
+        Claims(long length, Chunks.Range range) {
             this.length = length;
-            this.chunk = chunk;
             this.range = range;
         }
 
@@ -149,15 +182,20 @@ public final class ClaimedChunks {
 
         /** Claims and runs one chunk; false when none is left or one failed. */
         boolean runOneChunk() {
+            return runOneChunk(chunk);
+        }
+
+        /** Claims and runs a chunk of {@code size} elements; false when none is left or one failed. */
+        boolean runOneChunk(long size) {
             if (stop) {
                 return false;
             }
-            long from = next.getAndAdd(chunk);
+            long from = next.getAndAdd(size);
             if (from >= length) {
                 return false;
             }
             try {
-                range.run(from, Math.min(length, from + chunk));
+                range.run(from, Math.min(length, from + size));
                 return true;
             } catch (Throwable e) { // also Errors and checked exceptions a lambda threw sneakily: all go to the caller
                 failed(from, e);

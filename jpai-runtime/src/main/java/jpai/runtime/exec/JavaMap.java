@@ -7,12 +7,13 @@ import jpai.runtime.memory.BufferLeases;
 
 /**
  * Runs a map on the JVM: sequentially on the calling thread, or on the fork/join pool with the
- * input cut into contiguous chunks, a few per core. The fallback for everything OpenCL cannot do,
+ * input cut into contiguous chunks claimed in order, sized by the time of a first one
+ * ({@link ClaimedChunks}). The fallback for everything OpenCL cannot do,
  * and the reference the device's results are tested against.
  *
  * <p>Both give the sequential loop's results and failures: each element's result is checked (not
  * null, of the output's type) before the next element is mapped, and on threads the failure
- * reported is the one of the first failing element ({@link Chunks}).
+ * reported is the one of the first failing element ({@link ClaimedChunks}).
  */
 public final class JavaMap {
 
@@ -44,7 +45,7 @@ public final class JavaMap {
         try (BufferLeases leases = BufferLeases.of(input, output)) {
             ElementReader reader = ElementReader.ofLeased(input);
             ElementWriter writer = ElementWriter.ofLeased(output);
-            Chunks.forEach(input.length() - first, (from, to) -> loops.map(erased(function), reader, writer, first + from, first + to));
+            ClaimedChunks.forEach(input.length() - first, 1, (from, to) -> loops.map(erased(function), reader, writer, first + from, first + to), ClaimedChunks.Takeover.NONE);
         }
     }
 

@@ -46,12 +46,13 @@ class ClaimedChunksTest {
     @Test
     void everyElementRunsOnceWhereverTheTakeoverBegins() {
         int length = 300_000;
-        for (int afterCalls : new int[] {0, 1, 5, Integer.MAX_VALUE}) {
+        for (int afterCalls : new int[] {0, 1, Integer.MAX_VALUE}) {
             AtomicIntegerArray runs = new AtomicIntegerArray(length);
             CountingTakeover takeover = new CountingTakeover(afterCalls, -1, runs);
             ClaimedChunks.Outcome outcome = ClaimedChunks.forEach(length, 1, (from, to) -> {
                 for (long i = from; i < to; i++) {
                     runs.incrementAndGet((int) i);
+                    spin(); // a few hundred nanoseconds: many chunks, so the caller asks more than once
                 }
             }, takeover);
             for (int i = 0; i < length; i++) {
@@ -76,6 +77,20 @@ class ClaimedChunksTest {
             }
         }, takeover);
         assertTrue(takeover.first >= 0 && takeover.first % 997 == 0, "the takeover begins at a row: " + takeover.first);
+    }
+
+    /** Chunks are sized by time: 64 elements of a millisecond each spread over the pool's threads. */
+    @Test
+    void fewExpensiveElementsSpreadOverThreads() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.util.concurrent.ForkJoinPool.getCommonPoolParallelism() > 0, "a pool with workers");
+        java.util.Set<Thread> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        ClaimedChunks.forEach(128, 1, (from, to) -> {
+            for (long i = from; i < to; i++) {
+                threads.add(Thread.currentThread());
+                sleep(1);
+            }
+        }, ClaimedChunks.Takeover.NONE);
+        assertTrue(threads.size() > 1, "more threads than the caller: " + threads);
     }
 
     /** What the takeover left (a kernel exit's element) runs in Java after it. */
@@ -115,6 +130,16 @@ class ClaimedChunksTest {
         }, takeover));
         assertSame(low, thrown);
         assertFalse(takeover.first >= 0, "no takeover was asked for");
+    }
+
+    private static volatile double sink;
+
+    private static void spin() {
+        double s = 1;
+        for (int k = 0; k < 100; k++) {
+            s = s * 1.0000001 + 1e-9;
+        }
+        sink = s;
     }
 
     private static void sleep(long millis) {
