@@ -16,7 +16,9 @@ package jpai.runtime;
  * on Java threads while their prediction is within {@link #FULL_REMEASURE_WITHIN} of the device's (a
  * close call), else, for a kernel whose bits are the JVM's (only those may share an array), Java
  * threads run the first elements of an apply for the time the device is predicted to need and the
- * device takes over the rest; so a re-measure costs a few percent at most.</li>
+ * device takes over the rest; else with a whole apply once it costs less than
+ * {@link #AMORTIZED_REMEASURE_SHARE} of the device's time since the last measure. So a re-measure
+ * costs a few percent at most.</li>
  * <li>The device is measured again every {@link #REMEASURE_EVERY} applies on Java threads, while its
  * prediction is within {@link #DEVICE_REMEASURE_WITHIN} of Java's.</li>
  * </ul>
@@ -30,6 +32,12 @@ final class CostModel {
     static final int REMEASURE_EVERY = 32;
     /** A whole apply on Java threads to re-measure their pace, only when predicted within this factor of the device. */
     static final double FULL_REMEASURE_WITHIN = 2;
+    /**
+     * Otherwise a whole apply on Java threads re-measures their pace once it costs less than this
+     * share of the device's time since the last measure (a cold first measure of a kernel that
+     * cannot be shared is corrected so, at an amortised cost of 5 % at most).
+     */
+    static final double AMORTIZED_REMEASURE_SHARE = 0.05;
     /** The device re-measured only when predicted within this factor of Java threads. */
     static final double DEVICE_REMEASURE_WITHIN = 8;
 
@@ -50,6 +58,8 @@ final class CostModel {
     private double deviceNanosPerElement = Double.NaN;
     private int deviceMeasures;
     private int appliesSinceJava;
+    /** The device's predicted time of the applies since Java's pace was last measured. */
+    private double deviceNanosSinceJava;
     private int appliesSinceDevice;
     private Boolean lastOnJava;
 
@@ -78,6 +88,7 @@ final class CostModel {
             }
             return choice(true, false, 0, "Java threads: " + predicted);
         }
+        deviceNanosSinceJava += device;
         if (++appliesSinceJava >= REMEASURE_EVERY) {
             // A close call is measured with a whole apply (a short share would time mostly the
             // threads' start); a distant one only for the device's time, then the device takes over.
@@ -88,6 +99,11 @@ final class CostModel {
                 return choice(true, true, (long) device, "Java threads for " + millis(device) + " ms, then the device, measuring Java's pace again: " + predicted);
             }
         }
+        if (java < AMORTIZED_REMEASURE_SHARE * deviceNanosSinceJava) {
+            // an apply that cannot be shared, far from a close call: a whole Java apply, once it
+            // costs less than a few percent of the device's time since Java's pace was last measured
+            return choice(true, true, 0, "Java threads, measuring their pace again (" + millis(deviceNanosSinceJava) + " ms on the device since): " + predicted);
+        }
         return choice(false, false, 0, "device: " + predicted);
     }
 
@@ -95,6 +111,7 @@ final class CostModel {
         if (measuring) {
             if (onJava) {
                 appliesSinceJava = 0;
+                deviceNanosSinceJava = 0;
             } else {
                 appliesSinceDevice = 0;
             }

@@ -20,6 +20,8 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
 
     private final MapFunction<T, M> map;
     private final ReduceFunction<M> reduce;
+    /** {@code AUTO}'s measured times of the fused operation on either side ({@link JpaiOptions#COST_MODEL}). */
+    private final CostModel costs = new CostModel();
 
     MapReduceFunction(MapFunction<T, M> map, ReduceFunction<M> reduce) {
         this.map = map;
@@ -50,9 +52,7 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
                 if (compiled == null) {
                     // on Java threads, as the device would: the reduction has one combining tree for every executor
                     Offload.ranTiered(this::toString);
-                    try (PArray<M> mapped = map.on(Executor.THREADS).apply(input)) {
-                        return reduce.on(Executor.THREADS).apply(mapped);
-                    }
+                    return onJavaThreads(input);
                 }
             } else {
                 compiled = reduce.kernels().forReduce(reduce.type(), map.kernels(), input.type());
@@ -61,12 +61,24 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
                 Explain.fallback(toString() + " as one kernel", compiled.bailout() + "; the map and the reduce run one after the other");
                 return unfused(input);
             }
+            if (Offload.mayRouteByCost(reduce.executor())) {
+                CostModel.Choice choice = costs.choose(input.length(), false); // one value: never shared
+                Offload.choseByCost(this::toString, choice);
+                if (choice.onJava()) {
+                    return onJavaThreads(input);
+                }
+            }
             try {
                 KernelCache.Compiled partials = reduce.kernels().forReduce(reduce.type());
                 if (partials.bailout() != null) {
                     throw new OpenCLRuntimeException("the combiner alone does not compile for the reduction's later passes: " + partials.bailout());
                 }
-                return reduce.resultArray(DeviceReduce.run(device, compiled, partials, reduce.identity(), reduce.type(), input));
+                long start = System.nanoTime();
+                Profiler.Spent before = Profiler.spent();
+                M result = DeviceReduce.run(device, compiled, partials, reduce.identity(), reduce.type(), input);
+                Profiler.Spent after = Profiler.spent();
+                costs.deviceRan(input.length(), System.nanoTime() - start - (after.compilationNanos() - before.compilationNanos()), after.deviceWorkNanos() - before.deviceWorkNanos());
+                return reduce.resultArray(result);
             } catch (KernelDeoptimizedException e) {
                 KernelExits.handle(toString(), e, "the operation re-ran in Java", input.length(), map.kernels(), reduce.kernels());
             } catch (OpenCLRuntimeException e) {
@@ -77,6 +89,16 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
             }
         } finally {
             Profiler.end();
+        }
+    }
+
+    /** The map then the reduce on Java threads (the reduction with the device's combining tree), timed for the cost model. */
+    private PArray<M> onJavaThreads(PArray<T> input) {
+        long start = System.nanoTime();
+        try (PArray<M> mapped = map.on(Executor.THREADS).apply(input)) {
+            PArray<M> result = reduce.on(Executor.THREADS).apply(mapped);
+            costs.javaRan(input.length(), System.nanoTime() - start);
+            return result;
         }
     }
 

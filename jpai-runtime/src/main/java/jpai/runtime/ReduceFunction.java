@@ -28,17 +28,20 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
     private final T identity;
     private final DataType type;
     private final KernelCache kernels;
+    /** {@code AUTO}'s measured times of this reduction on either side ({@link JpaiOptions#COST_MODEL}), shared by its placements. */
+    private final CostModel costs;
     private final Executor executor;
 
     public ReduceFunction(BinaryOperator<T> operator, T identity) {
-        this(operator, identity, typeOfIdentity(identity), new KernelCache(operator), Executor.AUTO);
+        this(operator, identity, typeOfIdentity(identity), new KernelCache(operator), new CostModel(), Executor.AUTO);
     }
 
-    private ReduceFunction(BinaryOperator<T> operator, T identity, DataType type, KernelCache kernels, Executor executor) {
+    private ReduceFunction(BinaryOperator<T> operator, T identity, DataType type, KernelCache kernels, CostModel costs, Executor executor) {
         this.operator = operator;
         this.identity = identity;
         this.type = type;
         this.kernels = kernels;
+        this.costs = costs;
         this.executor = executor;
     }
 
@@ -73,7 +76,13 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
             case THREADS -> JavaReduce.threads(operator, identity, input);
             case AUTO, ACCELERATOR -> {
                 T onDevice = runOnDevice(input);
-                yield onDevice != null ? onDevice : JavaReduce.threads(operator, identity, input);
+                if (onDevice != null) {
+                    yield onDevice;
+                }
+                long start = System.nanoTime();
+                T inJava = JavaReduce.threads(operator, identity, input);
+                costs.javaRan(input.length(), System.nanoTime() - start); // Java's pace, for the cost model
+                yield inJava;
             }
         };
         return resultArray(result);
@@ -87,7 +96,10 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
         return output;
     }
 
-    /** The result computed on the OpenCL device, or null (after saying why) when it must be computed in Java. */
+    /**
+     * The result computed on the OpenCL device, or null when it must be computed in Java (after
+     * saying why), or is by choice (tiering, the cost model).
+     */
     private T runOnDevice(PArray<T> input) {
         DeviceChoice.OpenCL device = Offload.device(executor, () -> "reduce of " + kernels.description());
         if (device == null) {
@@ -107,7 +119,20 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
         String reason = compiled.bailout();
         if (reason == null) {
             try {
-                return DeviceReduce.run(device, compiled, compiled, identity, type, input);
+                if (Offload.mayRouteByCost(executor)) {
+                    // never shared: a reduction's result is one value (Java's pace is measured by whole applies)
+                    CostModel.Choice choice = costs.choose(input.length(), false);
+                    Offload.choseByCost(() -> "reduce of " + compiled.description(), choice);
+                    if (choice.onJava()) {
+                        return null;
+                    }
+                }
+                long start = System.nanoTime();
+                Profiler.Spent before = Profiler.spent();
+                T result = DeviceReduce.run(device, compiled, compiled, identity, type, input);
+                Profiler.Spent after = Profiler.spent();
+                costs.deviceRan(input.length(), System.nanoTime() - start - (after.compilationNanos() - before.compilationNanos()), after.deviceWorkNanos() - before.deviceWorkNanos());
+                return result;
             } catch (KernelDeoptimizedException e) {
                 KernelExits.handle("reduce of " + compiled.description(), e, "the operation re-ran in Java", input.length(), kernels);
                 return null;
@@ -141,7 +166,7 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
 
     @Override
     public ArrayFunction<T, T> on(Executor where) {
-        return where == executor ? this : new ReduceFunction<>(operator, identity, type, kernels, Objects.requireNonNull(where, "on: the executor is null"));
+        return where == executor ? this : new ReduceFunction<>(operator, identity, type, kernels, costs, Objects.requireNonNull(where, "on: the executor is null"));
     }
 
     @Override

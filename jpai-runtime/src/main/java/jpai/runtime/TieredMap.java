@@ -28,6 +28,9 @@ import jpai.runtime.profile.Profiler;
  */
 final class TieredMap implements ClaimedChunks.Takeover {
 
+    /** Java threads' pace is judged after this long (the compilation may start then at the earliest). */
+    private static final long PACE_AFTER_NANOS = 50_000_000;
+
     private final KernelCache kernels;
     private final DataType inputType;
     private final DataType outputType;
@@ -117,8 +120,10 @@ final class TieredMap implements ClaimedChunks.Takeover {
             kernel = ready;
             return true;
         }
-        // Java threads' time left, from their pace so far (claimed chunks count as done: a guess on the short side)
-        if (claimed > 0 && (double) elapsedNanos * (length - claimed) / claimed > CompilePool.expectedNanos()) {
+        // Java threads' time left, from their pace so far (claimed chunks count as done: a guess on
+        // the short side), judged once they have run a while: the first chunks run in the
+        // interpreter, whose pace would start a compilation for a map that ends in a tenth of a second
+        if (elapsedNanos >= PACE_AFTER_NANOS && claimed > 0 && (double) elapsedNanos * (length - claimed) / claimed > CompilePool.expectedNanos()) {
             startCompilation();
         }
         return false;

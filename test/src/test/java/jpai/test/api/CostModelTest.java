@@ -70,12 +70,53 @@ class CostModelTest {
                     assertEquals(launches, KernelLaunches.count(), "no kernel: " + profile);
                     assertEquals("Java threads (cost model)", profile.device());
                 }
-                if (profile.costChoice() == null && !profile.tiered()) {
+                if (profile.costChoice() == null) { // tiered, or the device measured: the kernel compiles in the background
                     Thread.sleep(10); // compiling in the background
                 }
             }
             assertTrue(onJava, "16 elements ran on Java threads by the model's choice: " + AF.lastProfile());
         }
+    }
+
+    /**
+     * A reduction and a map fused with one choose too, with the one combining tree's result on either
+     * side. Their first Java pace is the tiered first apply's (cold code), and a reduction cannot be
+     * shared with the device, so Java is measured again once that costs 5 % of the device's time since:
+     * after a few thousand applies here.
+     */
+    @Test
+    void smallReductionsRunOnJavaThreadsOnceMeasured() throws InterruptedException {
+        float[] values = new float[40];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = 0.1f * i - 1.3f;
+        }
+        java.util.function.BinaryOperator<Float> plus = (a, b) -> a + b;
+        try (PArray<Float> input = PArray.of(values); PArray<Float> tripled = AF.map((Float x) -> x * 3f).on(Executor.SEQUENTIAL).apply(input)) {
+            int sumBits = Float.floatToRawIntBits(CombiningOrder.fold(plus, 0f, input));
+            int mappedBits = Float.floatToRawIntBits(CombiningOrder.fold(plus, 0f, tripled));
+            assertChoosesJava(AF.reduce((Float a, Float b) -> a + b, 0f), input, sumBits, "a sum");
+            assertChoosesJava(AF.map((Float x) -> x * 3f).reduce((Float a, Float b) -> a + b, 0f), input, mappedBits, "a map then a sum");
+        }
+    }
+
+    private static void assertChoosesJava(ArrayFunction<Float, Float> f, PArray<Float> input, int bits, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        for (int apply = 0; apply < 20_000 && System.nanoTime() < deadline; apply++) {
+            long launches = KernelLaunches.count();
+            try (PArray<Float> out = f.apply(input)) {
+                assertEquals(bits, Float.floatToRawIntBits(out.get(0)), what + ", apply " + apply + ": " + AF.lastProfile());
+            }
+            ApplyProfile profile = AF.lastProfile();
+            assertFalse(profile.fellBack(), what + ": a choice, not a fallback: " + profile);
+            if (profile.costChoice() != null && profile.costChoice().startsWith("Java threads:")) {
+                assertEquals(launches, KernelLaunches.count(), what + ": no kernel: " + profile);
+                return;
+            }
+            if (profile.costChoice() == null) { // tiered, or the device measured: the kernel compiles in the background
+                Thread.sleep(10);
+            }
+        }
+        throw new AssertionError(what + ": never on Java threads by the model's choice: " + AF.lastProfile());
     }
 
     @Test
