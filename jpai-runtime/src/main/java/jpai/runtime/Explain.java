@@ -77,8 +77,7 @@ public final class Explain {
     /** An apply under AUTO ran on Java threads while its kernel compiles in the background (tiering): a choice, not a fallback. Printed with -Djpai.explain=true. */
     public static void tiered(java.util.function.Supplier<String> operation) {
         if (JpaiOptions.explain()) { // the description may need Graal, which the apply is not to wait for
-            once(operation.get() + " runs on Java threads while its kernel compiles in the background (-D" + JpaiOptions.TIERING + "=true); the device takes over"
-                            + " what Java has not started once the kernel is ready, and runs later applies");
+            once(operation.get() + " runs on Java threads while its kernel compiles in the background (-D" + JpaiOptions.TIERING + "=true); later applies run on the device");
         }
     }
 

@@ -64,6 +64,11 @@ public final class FilterFunction<T> implements ArrayFunction<T, T> {
         if (device == null) {
             return null;
         }
+        if (Offload.mayTier(executor) && !kernels.compiledInBackground(java.util.List.of("predicate", input.type()), () -> java.util.List.of(kernels.forPredicate(input.type())),
+                        () -> jpai.runtime.opencl.OpenCLRuntime.context(device))) {
+            Offload.ranTiered(() -> operation);
+            return null;
+        }
         KernelCache.Compiled compiled = kernels.forPredicate(input.type());
         String reason = compiled.bailout();
         if (reason == null) {

@@ -325,9 +325,11 @@ final class KernelCache {
     /**
      * Whether the background compilation of {@code key} has ended; starts it on the {@link CompilePool}
      * the first time: {@code compile}, then the build of each resulting kernel's program on
-     * {@code context} (made there, on a first use, rather than by the apply that asked).
+     * {@code context} (made there, on a first use, rather than by the apply that asked). Tiering's
+     * test for the skeletons that ask for their kernels as usual once it has ended (scans, filters,
+     * keyed reductions): {@code compile} asks for them the same way, so they are cached by then.
      */
-    private boolean compiledInBackground(List<Object> key, Supplier<List<Compiled>> compile, Supplier<DeviceContext> context) {
+    boolean compiledInBackground(List<Object> key, Supplier<List<Compiled>> compile, Supplier<DeviceContext> context) {
         return backgroundCompilations.computeIfAbsent(key, k -> CompilePool.submit(() -> {
             for (Compiled compiled : compile.get()) {
                 if (compiled.kernel() != null) {

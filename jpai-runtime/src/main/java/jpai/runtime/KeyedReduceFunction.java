@@ -112,6 +112,15 @@ public final class KeyedReduceFunction<T, V> implements ArrayFunction<T, V> {
         ReductionOperator recognised = combiner.recognisedOperator(type);
         boolean atomic = DeviceKeyedReduce.atomicApplies(context, type, recognised);
         boolean localBins = atomic && DeviceKeyedReduce.localBins(context, type, keys);
+        if (Offload.mayTier(executor) && !combiner.compiledInBackground(java.util.Arrays.asList("keyed reduce", keyKernels, valueKernels, input.type(), type, atomic, localBins),
+                        () -> atomic ? java.util.List.of(combiner.forKeyedReduce(keyKernels, valueKernels, input.type(), type, recognised, localBins, true))
+                                        : java.util.List.of(combiner.forKeyedReduce(keyKernels, valueKernels, input.type(), type, null, false, true),
+                                                        combiner.forKeyedReduce(keyKernels, valueKernels, input.type(), type, null, false, false)),
+                        () -> context)) {
+            // on Java threads the keyed reduction has the device's order for floats (integers' sums have no order to keep)
+            Offload.ranTiered(this::toString);
+            return null;
+        }
         KernelCache.Compiled first = combiner.forKeyedReduce(keyKernels, valueKernels, input.type(), type, atomic ? recognised : null, localBins, true);
         KernelCache.Compiled second = atomic || first.bailout() != null ? first : combiner.forKeyedReduce(keyKernels, valueKernels, input.type(), type, null, false, false);
         String reason = second.bailout() != null ? second.bailout() : first.bailout();

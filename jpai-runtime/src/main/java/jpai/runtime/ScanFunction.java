@@ -98,6 +98,13 @@ public final class ScanFunction<T> implements ArrayFunction<T, T> {
             return false;
         }
         boolean singlePass = DeviceScan.singlePass(device);
+        if (Offload.mayTier(executor) && !kernels.compiledInBackground(java.util.List.of("scan", type, singlePass),
+                        () -> singlePass ? java.util.List.of(kernels.forScan(type, true)) : java.util.List.of(kernels.forReduce(type), kernels.forScan(type, false)),
+                        () -> jpai.runtime.opencl.OpenCLRuntime.context(device))) {
+            // on Java threads the scan has the device's combining order: the same bits either way
+            Offload.ranTiered(() -> operation);
+            return false;
+        }
         KernelCache.Compiled totals = singlePass ? null : kernels.forReduce(type);
         KernelCache.Compiled scan = kernels.forScan(type, singlePass);
         String reason = totals != null && totals.bailout() != null ? totals.bailout() : scan.bailout();

@@ -104,6 +104,39 @@ class TieringTest {
         }
     }
 
+    /** Scans, filters and keyed reductions tier as well: Java threads first, with the device's bits, the device later. */
+    @Test
+    void scansFiltersAndKeyedReductionsTierToo() throws InterruptedException {
+        try (PArray<Float> input = PArray.of(values)) {
+            ArrayFunction<Float, Float> scan = AF.scan((Float a, Float b) -> a + b, 0f);
+            ArrayFunction<Float, Float> filter = AF.filter((Float x) -> x > 3.5f);
+            ArrayFunction<Float, Float> keyed = AF.reduceByKey((Float x) -> ((int) x.floatValue()) & 15, (Float x) -> x * 0.5f, (Float a, Float b) -> a + b, 0f, 16);
+            assertTiersThenRunsOnDevice(scan, input, sequential(scan, input), "a scan");
+            assertTiersThenRunsOnDevice(filter, input, sequential(filter, input), "a filter");
+            assertTiersThenRunsOnDevice(keyed, input, sequential(keyed, input), "a keyed reduction");
+        }
+    }
+
+    private static float[] sequential(ArrayFunction<Float, Float> f, PArray<Float> input) {
+        try (PArray<Float> out = f.on(Executor.SEQUENTIAL).apply(input)) {
+            return out.toFloatArray();
+        }
+    }
+
+    private static void assertTiersThenRunsOnDevice(ArrayFunction<Float, Float> f, PArray<Float> input, float[] expected, String what) throws InterruptedException {
+        long launches = KernelLaunches.count();
+        try (PArray<Float> out = f.apply(input)) {
+            assertArrayEquals(expected, out.toFloatArray(), what + ": the tiered apply's results");
+            assertEquals(launches, KernelLaunches.count(), what + ": no kernel ran for the first apply: " + AF.lastProfile());
+            assertTrue(AF.lastProfile().tiered() && !AF.lastProfile().fellBack(), what + ": tiered, not a fallback: " + AF.lastProfile());
+        }
+        untilTheDeviceRuns(what, () -> {
+            try (PArray<Float> out = f.apply(input)) {
+                assertArrayEquals(expected, out.toFloatArray(), what + ": each apply's results");
+            }
+        });
+    }
+
     private static void assertTiersThenRunsOnDevice(ArrayFunction<Float, Float> f, PArray<Float> input, int bits, String what) throws InterruptedException {
         long launches = KernelLaunches.count();
         try (PArray<Float> out = f.apply(input)) {
