@@ -59,4 +59,9 @@ final class CompilePool {
     static long expectedNanos() {
         return lastCompilationNanos;
     }
+
+    /** The pool's threads: as many compilations run at once. */
+    static int threads() {
+        return THREADS;
+    }
 }

@@ -145,6 +145,18 @@ final class TieredMap implements ClaimedChunks.Takeover {
         }
     }
 
+    /**
+     * While the kernel compiles during the apply, the compile pool's threads and one more (HotSpot
+     * compiling Graal's own code, cold in a fresh JVM) get cores of their own: with every core
+     * mapping, the compilation took longer than the whole map on the H100's host.
+     */
+    @Override
+    public int workersToRetire() {
+        return compilationStarted && budgetNanos < 0 && kernel == null && declined == null
+                        ? Math.min(CompilePool.threads() + 1, java.util.concurrent.ForkJoinPool.getCommonPoolParallelism() - 1)
+                        : 0;
+    }
+
     private void startCompilation() {
         if (!compilationStarted && budgetNanos < 0) {
             compilationStarted = true;

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * workers to finish the chunks they hold.
  *
  * <p>Chunks are sized by time, not by count: the caller runs a first small chunk alone, and its time
- * per element sets the others' size (about 100 µs each, at least 8 per thread where there are
+ * per element sets the others' size (about 100 µs each, between 8 and 64 per thread where there are
  * elements enough) and whether to wake the fork/join pool's workers at all. So 4,096 elements of
  * a DFT (a millisecond each) spread over every core, and 4,096 of a saxpy stay on the calling thread.
  *
@@ -34,11 +34,21 @@ public final class ClaimedChunks {
     private static final double CHUNK_NANOS = 100_000;
     /** Chunks per thread at least, where there are enough elements: a core slowed by other work does not hold the others up. */
     private static final int CHUNKS_PER_THREAD = 8;
+    /** Chunks per thread at most: each claim and each chunk's loop set-up costs a little. */
+    private static final int MAX_CHUNKS_PER_THREAD = 64;
     /** Waking the workers costs tens of microseconds: a rest that takes one thread less than this runs on the calling thread alone. */
     private static final double FORK_NANOS = 50_000;
 
     /** What may take over the chunks not claimed yet. */
     public interface Takeover {
+
+        /**
+         * How many workers should stop claiming chunks now (asked after each {@link #wants}): cores
+         * left to a compilation running meanwhile. Workers that stopped do not start again.
+         */
+        default int workersToRetire() {
+            return 0;
+        }
 
         /** Never wants anything: the plain Java-threads executor. */
         Takeover NONE = new Takeover() {
@@ -105,7 +115,10 @@ public final class ClaimedChunks {
             double perElement = Math.max(1, System.nanoTime() - start) / (double) probe;
             long remaining = length - probe;
             int parallelism = ForkJoinPool.getCommonPoolParallelism();
-            long chunk = Math.min((long) (CHUNK_NANOS / perElement), remaining / ((long) (parallelism + 1) * CHUNKS_PER_THREAD));
+            // about CHUNK_NANOS each, but between 8 and 64 chunks per thread: the probe ran in the
+            // interpreter, whose pace would cut a cheap map into millions of chunks
+            long threads = parallelism + 1L;
+            long chunk = Math.min(Math.max((long) (CHUNK_NANOS / perElement), remaining / (threads * MAX_CHUNKS_PER_THREAD)), remaining / (threads * CHUNKS_PER_THREAD));
             claims.chunk = Math.max(granule, chunk / granule * granule);
             if (perElement * remaining > FORK_NANOS) {
                 tasks = new ForkJoinTask<?>[(int) Math.max(0, Math.min(parallelism, (remaining + claims.chunk - 1) / claims.chunk - 1))];
@@ -127,6 +140,7 @@ public final class ClaimedChunks {
                     }
                     break;
                 }
+                claims.retire(takeover.workersToRetire());
                 if (!claims.runOneChunk()) {
                     break;
                 }
@@ -175,9 +189,26 @@ public final class ClaimedChunks {
         }
 
         void runChunks() {
-            while (runOneChunk()) {
+            while (!retiring() && runOneChunk()) {
                 // claims the next chunk
             }
+        }
+
+        /** Workers asked to stop and not stopped yet. */
+        private final java.util.concurrent.atomic.AtomicInteger toRetire = new java.util.concurrent.atomic.AtomicInteger();
+        private int retired;
+
+        /** Asks for {@code workers} stopped in all (called by the calling thread only). */
+        void retire(int workers) {
+            if (workers > retired) {
+                toRetire.addAndGet(workers - retired);
+                retired = workers;
+            }
+        }
+
+        /** Whether this worker is to stop (it then counts as stopped). */
+        private boolean retiring() {
+            return toRetire.get() > 0 && toRetire.getAndDecrement() > 0;
         }
 
         /** Claims and runs one chunk; false when none is left or one failed. */
