@@ -28,8 +28,12 @@ import jpai.runtime.profile.Profiler;
  */
 final class TieredMap implements ClaimedChunks.Takeover {
 
-    /** Java threads' pace is judged after this long (the compilation may start then at the earliest). */
+    /** Java threads' pace is judged after this long (the compilation may start then at the earliest)... */
     private static final long PACE_AFTER_NANOS = 50_000_000;
+    /** ...over windows of this long. */
+    private static final long PACE_WINDOW_NANOS = 25_000_000;
+    private long windowStart = -1;
+    private long windowClaimed;
 
     private final KernelCache kernels;
     private final DataType inputType;
@@ -120,11 +124,22 @@ final class TieredMap implements ClaimedChunks.Takeover {
             kernel = ready;
             return true;
         }
-        // Java threads' time left, from their pace so far (claimed chunks count as done: a guess on
-        // the short side), judged once they have run a while: the first chunks run in the
-        // interpreter, whose pace would start a compilation for a map that ends in a tenth of a second
-        if (elapsedNanos >= PACE_AFTER_NANOS && claimed > 0 && (double) elapsedNanos * (length - claimed) / claimed > CompilePool.expectedNanos()) {
-            startCompilation();
+        // Java threads' time left, from their pace over the last PACE_WINDOW_NANOS (claimed chunks
+        // count as done: a guess on the short side), judged once they have run a while: the first
+        // chunks run in the interpreter, whose pace would start a compilation, which then competes
+        // for the cores, for a map that ends in a tenth of a second
+        if (elapsedNanos >= PACE_AFTER_NANOS) {
+            if (windowStart < 0) {
+                windowStart = elapsedNanos;
+                windowClaimed = claimed;
+            } else if (elapsedNanos - windowStart >= PACE_WINDOW_NANOS && claimed > windowClaimed) {
+                double left = (double) (elapsedNanos - windowStart) * (length - claimed) / (claimed - windowClaimed);
+                if (left > CompilePool.expectedNanos()) {
+                    startCompilation();
+                }
+                windowStart = elapsedNanos;
+                windowClaimed = claimed;
+            }
         }
         return false;
     }
