@@ -40,6 +40,12 @@ final class CompilePool {
 
     /** Runs {@code compilation} on the pool; the future completes (normally) when it has, whatever it did. */
     static CompletableFuture<Void> submit(Runnable compilation) {
+        return submit(compilation, 0);
+    }
+
+    /** {@link #submit(Runnable)}, starting {@code delayNanos} from now at the earliest. */
+    static CompletableFuture<Void> submit(Runnable compilation, long delayNanos) {
+        java.util.concurrent.Executor pool = delayNanos > 0 ? CompletableFuture.delayedExecutor(delayNanos, TimeUnit.NANOSECONDS, POOL) : POOL;
         return CompletableFuture.runAsync(() -> {
             long start = System.nanoTime();
             try {
@@ -48,7 +54,7 @@ final class CompilePool {
                 // the apply that next asks for the kernel compiles (or fails) where it can say why
             }
             lastCompilationNanos = System.nanoTime() - start;
-        }, POOL);
+        }, pool);
     }
 
     /**

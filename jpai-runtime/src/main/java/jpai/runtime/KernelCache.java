@@ -290,10 +290,11 @@ final class KernelCache {
     /**
      * Tiering: starts the background compilation of the map kernel for these types on the
      * {@link CompilePool} (and its program's build on {@code context}, itself made there if it is the
-     * first use) unless it was started before; its end is what {@link #mapKernelIfReady} waits for.
+     * first use), {@code delayNanos} from now, unless it was started before; its end is what
+     * {@link #mapKernelIfReady} waits for.
      */
-    void startMapCompilation(DataType input, DataType output, int indexDimensions, Supplier<DeviceContext> context) {
-        compiledInBackground(mapCompilationKey(input, output, indexDimensions), () -> List.of(forMap(input, output, indexDimensions)), context);
+    void startMapCompilation(DataType input, DataType output, int indexDimensions, Supplier<DeviceContext> context, long delayNanos) {
+        compiledInBackground(mapCompilationKey(input, output, indexDimensions), () -> List.of(forMap(input, output, indexDimensions)), context, delayNanos);
     }
 
     private static List<Object> mapCompilationKey(DataType input, DataType output, int indexDimensions) {
@@ -330,13 +331,18 @@ final class KernelCache {
      * keyed reductions): {@code compile} asks for them the same way, so they are cached by then.
      */
     boolean compiledInBackground(List<Object> key, Supplier<List<Compiled>> compile, Supplier<DeviceContext> context) {
+        return compiledInBackground(key, compile, context, 0);
+    }
+
+    /** {@link #compiledInBackground(List, Supplier, Supplier)}, a compilation started now starting {@code delayNanos} later. */
+    private boolean compiledInBackground(List<Object> key, Supplier<List<Compiled>> compile, Supplier<DeviceContext> context, long delayNanos) {
         return backgroundCompilations.computeIfAbsent(key, k -> CompilePool.submit(() -> {
             for (Compiled compiled : compile.get()) {
                 if (compiled.kernel() != null) {
                     context.get().prepare(compiled.kernel());
                 }
             }
-        })).isDone();
+        }, delayNanos)).isDone();
     }
 
     /**

@@ -28,6 +28,13 @@ import jpai.runtime.profile.Profiler;
  */
 final class TieredMap implements ClaimedChunks.Takeover {
 
+    /**
+     * A compilation not needed during the apply starts this long after it: a fresh JVM's first one
+     * loads Graal and keeps HotSpot's compilers busy, which slowed what the caller did with the
+     * result right after (on the H100's host, a first call that copies 2^24 floats out took 1.3-1.8x
+     * the Java threads' time).
+     */
+    private static final long AFTER_APPLY_NANOS = 200_000_000;
     /** Java threads' pace is judged after this long (the compilation may start then at the earliest)... */
     private static final long PACE_AFTER_NANOS = 50_000_000;
     /** ...over windows of this long. */
@@ -77,7 +84,7 @@ final class TieredMap implements ClaimedChunks.Takeover {
         try {
             outcome = JavaMap.threadsUntilTakenOver(function, input, output, rowLength(indexSpace), tiered);
         } finally {
-            tiered.startCompilation(); // for the next apply, if this one never needed it
+            tiered.startCompilation(AFTER_APPLY_NANOS); // for the next apply, if this one never needed it
         }
         if (outcome.tookOver()) {
             Profiler.device("Java threads, then " + device.device().name() + " (tiering)");
@@ -135,7 +142,7 @@ final class TieredMap implements ClaimedChunks.Takeover {
             } else if (elapsedNanos - windowStart >= PACE_WINDOW_NANOS && claimed > windowClaimed) {
                 double left = (double) (elapsedNanos - windowStart) * (length - claimed) / (claimed - windowClaimed);
                 if (left > CompilePool.expectedNanos()) {
-                    startCompilation();
+                    startCompilation(0);
                 }
                 windowStart = elapsedNanos;
                 windowClaimed = claimed;
@@ -172,10 +179,10 @@ final class TieredMap implements ClaimedChunks.Takeover {
                         : 0;
     }
 
-    private void startCompilation() {
+    private void startCompilation(long delayNanos) {
         if (!compilationStarted && budgetNanos < 0) {
             compilationStarted = true;
-            kernels.startMapCompilation(inputType, outputType, indexSpace == null ? 0 : indexSpace.length, () -> OpenCLRuntime.context(device));
+            kernels.startMapCompilation(inputType, outputType, indexSpace == null ? 0 : indexSpace.length, () -> OpenCLRuntime.context(device), delayNanos);
         }
     }
 
