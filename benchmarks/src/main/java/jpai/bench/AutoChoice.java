@@ -61,11 +61,7 @@ public final class AutoChoice {
     private static <D> boolean compare(Program<D> program, SizeClass size, int runs, int warmups) {
         int n = program.size(size);
         D data = program.createData(n, new Random(42));
-        Output reference;
-        try (Run sequential = program.sequential(data)) {
-            sequential.run();
-            reference = sequential.output();
-        }
+        Output reference = program.reference(data);
         double[] medians = new double[3];
         int onJava = 0;
         int shared = 0;

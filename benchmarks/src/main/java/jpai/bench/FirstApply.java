@@ -42,11 +42,7 @@ public final class FirstApply {
     private static <D> boolean run(Program<D> program, String mode, SizeClass size) {
         int n = program.size(size);
         D data = program.createData(n, new Random(42));
-        Output reference;
-        try (Run sequential = program.sequential(data)) {
-            sequential.run();
-            reference = sequential.output();
-        }
+        Output reference = program.reference(data);
         JpaiExecution.Executor executor = switch (mode) {
             case "device", "tiered" -> JpaiExecution.Executor.OPENCL;
             case "threads" -> JpaiExecution.Executor.THREADS;

@@ -40,6 +40,14 @@ public abstract class Program<D> {
 
     public abstract Run sequential(D data);
 
+    /** The sequential version's output for {@code data}: the reference the other versions are validated against. */
+    public Output reference(D data) {
+        try (Run sequential = sequential(data)) {
+            sequential.run();
+            return sequential.output();
+        }
+    }
+
     public abstract Run streams(D data);
 
     /**

@@ -6,10 +6,11 @@ package jpai.runtime;
  * Parakeet chose per operation, but from measurements of this function rather than from a formula.
  *
  * <ul>
- * <li>The device's time for {@code n} elements is its last apply's host time (launch, waits,
- * everything but device work and compilation; from its second apply on, as a kernel's first launch
- * also makes the kernel object, which some drivers compile then) plus its device work (kernels and transfers) scaled to
- * {@code n}: transfers of inputs already on the device cost nothing again, as they did not then.</li>
+ * <li>The device's time for {@code n} elements is an apply's host time (launch, waits, everything but
+ * device work and compilation) plus its device work (kernels and transfers) scaled to {@code n}, from
+ * the fastest of its last {@link #DEVICE_MEASURES} applies (trusted from the second on, as a kernel's
+ * first launches also make kernel objects and try work-group sizes, which PoCL compiles): transfers
+ * of inputs already on the device cost nothing again, as they did not then.</li>
  * <li>Java threads' time is their last measured pace times {@code n}. The first measure is tiering's
  * first apply (the cost model implies tiering), whose code still ran in the interpreter and C1, so
  * the pace is measured again every {@link #REMEASURE_EVERY} applies on the device: with a whole apply
@@ -28,6 +29,8 @@ package jpai.runtime;
  */
 final class CostModel {
 
+    /** The device's measures the prediction chooses from. */
+    static final int DEVICE_MEASURES = 4;
     /** Applies on one side between two measures of the other. */
     static final int REMEASURE_EVERY = 32;
     /** A whole apply on Java threads to re-measure their pace, only when predicted within this factor of the device. */
@@ -38,6 +41,11 @@ final class CostModel {
      * cannot be shared is corrected so, at an amortised cost of 5 % at most).
      */
     static final double AMORTIZED_REMEASURE_SHARE = 0.05;
+    /**
+     * Java threads never measured (the first apply ran on the device) and no share possible: one
+     * whole apply measures them once the device has run this long.
+     */
+    static final double UNMEASURED_JAVA_AFTER_NANOS = 1e9;
     /** The device re-measured only when predicted within this factor of Java threads. */
     static final double DEVICE_REMEASURE_WITHIN = 8;
 
@@ -54,8 +62,13 @@ final class CostModel {
     }
 
     private double javaNanosPerElement = Double.NaN;
-    private double deviceHostNanos = Double.NaN;
-    private double deviceNanosPerElement = Double.NaN;
+    /**
+     * The device's last {@link #DEVICE_MEASURES} measures, host nanoseconds and nanoseconds per
+     * element each: the prediction takes the fastest of them, since the first launches of a kernel
+     * also try work-group sizes (and PoCL compiles a kernel for each), and a collection may stall one.
+     */
+    private final double[] deviceHostNanos = new double[DEVICE_MEASURES];
+    private final double[] deviceNanosPerElement = new double[DEVICE_MEASURES];
     private int deviceMeasures;
     private int appliesSinceJava;
     /** The device's predicted time of the applies since Java's pace was last measured. */
@@ -74,11 +87,19 @@ final class CostModel {
             // the first launch of a kernel also makes its kernel object (PoCL compiles it for the work-group size then): measured again
             return choice(false, false, 0, "device: not measured yet");
         }
-        double device = deviceHostNanos + deviceNanosPerElement * n;
+        double device = Double.MAX_VALUE;
+        for (int m = 0; m < Math.min(deviceMeasures, DEVICE_MEASURES); m++) {
+            device = Math.min(device, deviceHostNanos[m] + deviceNanosPerElement[m] * n);
+        }
         if (Double.isNaN(javaNanosPerElement)) {
-            // the device ran the first apply (it was compiled before this function was first applied under AUTO)
-            return mayShare ? choice(true, true, (long) device, "Java threads for " + millis(device) + " ms, then the device: measuring Java's pace")
-                            : choice(false, false, 0, "device: Java threads not measured, and its kernel's bits may differ from theirs");
+            // the device ran the first apply (its kernel was ready then): Java's pace is measured by
+            // a share, or, where none can be made, by a whole apply once the device has run a second
+            if (mayShare) {
+                return choice(true, true, (long) device, "Java threads for " + millis(device) + " ms, then the device: measuring Java's pace");
+            }
+            deviceNanosSinceJava += device;
+            return deviceNanosSinceJava > UNMEASURED_JAVA_AFTER_NANOS ? choice(true, true, 0, "Java threads, measuring their pace for the first time")
+                            : choice(false, false, 0, "device: Java threads not measured yet");
         }
         double java = javaNanosPerElement * n;
         String predicted = "predicted Java threads " + millis(java) + " ms, the device " + millis(device) + " ms";
@@ -134,9 +155,9 @@ final class CostModel {
      */
     synchronized void deviceRan(long n, long wallNanos, long deviceWorkNanos) {
         if (n > 0 && wallNanos > 0) {
-            deviceMeasures++;
-            deviceHostNanos = Math.max(0, wallNanos - deviceWorkNanos);
-            deviceNanosPerElement = (double) Math.min(deviceWorkNanos, wallNanos) / n;
+            int slot = deviceMeasures++ % DEVICE_MEASURES;
+            deviceHostNanos[slot] = Math.max(0, wallNanos - deviceWorkNanos);
+            deviceNanosPerElement[slot] = (double) Math.min(deviceWorkNanos, wallNanos) / n;
         }
     }
 

@@ -82,6 +82,20 @@ class CostModelTest {
     }
 
     @Test
+    void javaNeverMeasuredIsMeasuredOnceTheDeviceRanASecond() {
+        CostModel model = new CostModel();
+        model.deviceRan(1000, 1_000_000, 10_000);
+        model.deviceRan(1000, 1_000_000, 10_000); // 1 ms an apply
+        int firstOnJava = -1;
+        for (int i = 0; i < 2000 && firstOnJava < 0; i++) {
+            if (model.choose(1000, false).onJava()) {
+                firstOnJava = i;
+            }
+        }
+        assertTrue(firstOnJava >= 999 && firstOnJava <= 1001, "after a second of the device's time: apply " + firstOnJava);
+    }
+
+    @Test
     void theSideChangesAsMeasurementsDo() {
         CostModel model = new CostModel();
         model.javaRan(1000, 100_000);

@@ -274,20 +274,45 @@ final class DeviceResidency implements DeviceMirror {
 
     @Override
     public boolean readIfDeviceNewer(ComponentBuffer host, long offset, MemorySegment target) {
+        return deviceNewer && onOwnQueue(host, "the read of an array's element",
+                        queue -> readIfDeviceNewer(offset, target, queue, "reading one element of an array on the device"));
+    }
+
+    @Override
+    public void takeBackFrom(ComponentBuffer host, long offset) {
         if (!deviceNewer) {
-            return false;
+            return;
         }
-        host.acquireLease(); // as in beforeHostRead: the device buffer is freed with the host memory
-        cl_command_queue queue = context.queues().take("the read of an array's element");
+        onOwnQueue(host, "the copy of a tiered result's device part back to the host", queue -> {
+            synchronized (this) {
+                if (offset < host.byteSize()) {
+                    readIfDeviceNewer(offset, host.leasedMemory().asSlice(offset), queue, "bringing a tiered result's device part back to the host");
+                }
+                deviceNewer = false;
+                deviceVersion = NO_VERSION; // the device copy lacks the part the host wrote
+            }
+            return true;
+        });
+    }
+
+    /**
+     * Runs {@code read} on a queue of its own, taken before this object's monitor (a launch holding a
+     * queue may be waiting for the monitor), under a lease of {@code host}, as {@link #beforeHostRead}
+     * does: the device buffer is freed with the host memory.
+     */
+    private boolean onOwnQueue(ComponentBuffer host, String purpose, java.util.function.Predicate<cl_command_queue> read) {
+        host.acquireLease();
+        cl_command_queue queue = context.queues().take(purpose);
         try {
-            return readOneIfDeviceNewer(offset, target, queue);
+            return read.test(queue);
         } finally {
             context.queues().giveBack(queue);
             host.releaseLease();
         }
     }
 
-    private synchronized boolean readOneIfDeviceNewer(long offset, MemorySegment target, cl_command_queue queue) {
+    /** Copies {@code target.byteSize()} bytes from {@code offset} of the device copy into {@code target}, blocking, if the device copy is newer. */
+    private synchronized boolean readIfDeviceNewer(long offset, MemorySegment target, cl_command_queue queue, String what) {
         if (!deviceNewer) {
             return false;
         }
@@ -298,47 +323,11 @@ final class DeviceResidency implements DeviceMirror {
             Profiler.deviceToHost(events.nanos(Kind.DEVICE_TO_HOST), events.bytes(Kind.DEVICE_TO_HOST), events.count(Kind.DEVICE_TO_HOST));
             return true;
         } catch (CLException e) {
-            throw context.failure("reading one element of an array on the device", e);
+            throw context.failure(what, e);
         } finally {
             events.release();
             events.recycle(); // waited for: nothing refers to them now
         }
-    }
-
-    @Override
-    public void takeBackFrom(ComponentBuffer host, long offset) {
-        if (!deviceNewer) {
-            return;
-        }
-        host.acquireLease(); // as in beforeHostRead
-        cl_command_queue queue = context.queues().take("the copy of a tiered result's device part back to the host");
-        try {
-            takeBackFrom(host, offset, queue);
-        } finally {
-            context.queues().giveBack(queue);
-            host.releaseLease();
-        }
-    }
-
-    private synchronized void takeBackFrom(ComponentBuffer host, long offset, cl_command_queue queue) {
-        if (!deviceNewer) {
-            return;
-        }
-        LaunchEvents events = LaunchEvents.take(queue);
-        try {
-            if (offset < host.byteSize()) {
-                dependOnPendingWrite(events);
-                context.transfers().toHost(buffer.memory(), offset, host.leasedMemory().asSlice(offset), events);
-                Profiler.deviceToHost(events.nanos(Kind.DEVICE_TO_HOST), events.bytes(Kind.DEVICE_TO_HOST), events.count(Kind.DEVICE_TO_HOST));
-            }
-        } catch (CLException e) {
-            throw context.failure("bringing a tiered result's device part back to the host", e);
-        } finally {
-            events.release();
-            events.recycle(); // waited for: nothing refers to them now
-        }
-        deviceNewer = false;
-        deviceVersion = NO_VERSION; // the device copy lacks the part the host wrote
     }
 
     private void dependOnPendingWrite(LaunchEvents events) {

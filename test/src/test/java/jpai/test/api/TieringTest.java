@@ -154,15 +154,6 @@ class TieringTest {
     /** Multiply-adds per element of the long maps below: on this project's 2-core CI machine, seconds of Java threads for 2^20 elements. */
     private static final int STEPS = 3000;
 
-    /** A long map's element: a chain of float multiply-adds (no {@code Math} function, so the kernel's bits are the JVM's). */
-    private static float chain(float x, int steps) {
-        float s = x;
-        for (int k = 0; k < steps; k++) {
-            s = s * 0.99990f + 0.5f;
-        }
-        return s;
-    }
-
     /**
      * A first apply long enough for its kernel to compile meanwhile: the device takes over the
      * elements Java threads have not started, and the result is the JVM's, bit for bit (checked
@@ -171,7 +162,7 @@ class TieringTest {
     @Test
     void theDeviceTakesOverALongFirstApplyWhenItsKernelIsReady() {
         int steps = STEPS;
-        ArrayFunction<Float, Float> f = AF.map((Float x) -> chain(x, steps));
+        ArrayFunction<Float, Float> f = AF.map((Float x) -> SlowElements.chain(x, steps));
         float[] inputs = new float[1 << 20];
         for (int i = 0; i < inputs.length; i++) {
             inputs[i] = i * 0.001f - 300f;
@@ -185,11 +176,11 @@ class TieringTest {
                 assertTrue(KernelLaunches.count() > launches && first.device().startsWith("Java threads, then "), "the device took over: " + first);
                 tiered = out.toFloatArray();
             }
-            try (PArray<Float> out = AF.map((Float x) -> chain(x, steps)).on(Executor.ACCELERATOR).apply(input)) {
+            try (PArray<Float> out = AF.map((Float x) -> SlowElements.chain(x, steps)).on(Executor.ACCELERATOR).apply(input)) {
                 assertArrayEquals(out.toFloatArray(), tiered, "the device's results");
             }
             for (int i = 0; i < inputs.length; i += 61) {
-                assertEquals(Float.floatToRawIntBits(chain(inputs[i], steps)), Float.floatToRawIntBits(tiered[i]), "element " + i);
+                assertEquals(Float.floatToRawIntBits(SlowElements.chain(inputs[i], steps)), Float.floatToRawIntBits(tiered[i]), "element " + i);
             }
         }
     }
@@ -200,7 +191,7 @@ class TieringTest {
         int steps = STEPS;
         int rows = 1000;
         int columns = 1001;
-        ArrayFunction<Tuple2<Integer, Integer>, Float> f = AF.map2D((i, j) -> chain(i - 0.5f * j, steps));
+        ArrayFunction<Tuple2<Integer, Integer>, Float> f = AF.map2D((i, j) -> SlowElements.chain(i - 0.5f * j, steps));
         try (PArray<Tuple2<Integer, Integer>> indices = PArray.range(rows, columns)) {
             long launches = KernelLaunches.count();
             float[] tiered;
@@ -210,12 +201,12 @@ class TieringTest {
             }
             for (int i = 0; i < rows; i += 7) {
                 for (int j = 0; j < columns; j += 13) {
-                    assertEquals(Float.floatToRawIntBits(chain(i - 0.5f * j, steps)), Float.floatToRawIntBits(tiered[i * columns + j]), "element (" + i + ", " + j + ")");
+                    assertEquals(Float.floatToRawIntBits(SlowElements.chain(i - 0.5f * j, steps)), Float.floatToRawIntBits(tiered[i * columns + j]), "element (" + i + ", " + j + ")");
                 }
             }
             for (int i = 0; i < rows; i++) { // every row's last element, wherever the takeover began
                 int j = columns - 1;
-                assertEquals(Float.floatToRawIntBits(chain(i - 0.5f * j, steps)), Float.floatToRawIntBits(tiered[i * columns + j]), "element (" + i + ", " + j + ")");
+                assertEquals(Float.floatToRawIntBits(SlowElements.chain(i - 0.5f * j, steps)), Float.floatToRawIntBits(tiered[i * columns + j]), "element (" + i + ", " + j + ")");
             }
         }
     }
@@ -230,7 +221,7 @@ class TieringTest {
         int steps = STEPS;
         int n = 1 << 20;
         for (int failAt : new int[] {n - 3, 5}) {
-            ArrayFunction<Integer, Float> f = AF.map((Integer i) -> chain(i, steps) + 100 / (i - failAt));
+            ArrayFunction<Integer, Float> f = AF.map((Integer i) -> SlowElements.chain(i, steps) + 100 / (i - failAt));
             long launches = KernelLaunches.count();
             try (PArray<Integer> input = PArray.range(n)) {
                 ArithmeticException thrown = org.junit.jupiter.api.Assertions.assertThrows(ArithmeticException.class, () -> f.apply(input).close());
@@ -249,7 +240,7 @@ class TieringTest {
     @Test
     void aKernelWhoseBitsMayDifferDoesNotTakeOver() {
         int steps = STEPS;
-        ArrayFunction<Float, Float> f = AF.map((Float x) -> chain(x, steps) + (float) Math.sin(x));
+        ArrayFunction<Float, Float> f = AF.map((Float x) -> SlowElements.chain(x, steps) + (float) Math.sin(x));
         float[] inputs = new float[1 << 20];
         for (int i = 0; i < inputs.length; i++) {
             inputs[i] = i * 0.001f;
@@ -261,7 +252,7 @@ class TieringTest {
                 assertTrue(AF.lastProfile().tiered(), "tiered: " + AF.lastProfile());
                 float[] got = out.toFloatArray();
                 for (int i = 0; i < inputs.length; i += 61) {
-                    assertEquals(Float.floatToRawIntBits(chain(inputs[i], steps) + (float) Math.sin(inputs[i])), Float.floatToRawIntBits(got[i]), "element " + i);
+                    assertEquals(Float.floatToRawIntBits(SlowElements.chain(inputs[i], steps) + (float) Math.sin(inputs[i])), Float.floatToRawIntBits(got[i]), "element " + i);
                 }
             }
             // the kernel was ready long before the first apply ended (seconds of Java threads; a
