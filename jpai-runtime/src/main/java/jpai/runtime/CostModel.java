@@ -149,6 +149,29 @@ final class CostModel {
         }
     }
 
+    /** A device run being timed: started when made; {@link #deviceRan(long, DeviceRun)} ends it. */
+    static final class DeviceRun {
+        private final long start = System.nanoTime();
+        private final jpai.runtime.profile.Profiler.Spent before = jpai.runtime.profile.Profiler.spent();
+
+        /** A timer for a device run of {@code executor}'s, or null when the cost model is not in use (nothing is allocated on the apply path then). */
+        static DeviceRun startIfModelled(jpai.Executor executor) {
+            return Offload.mayRouteByCost(executor) ? new DeviceRun() : null;
+        }
+    }
+
+    /**
+     * The device ran an apply of {@code n} elements, timed by {@code run} (null: not timed): its wall
+     * time less the compilation in it, and its kernels and transfers from the apply's profile.
+     */
+    void deviceRan(long n, DeviceRun run) {
+        if (run == null) {
+            return;
+        }
+        jpai.runtime.profile.Profiler.Spent after = jpai.runtime.profile.Profiler.spent();
+        deviceRan(n, System.nanoTime() - run.start - (after.compilationNanos() - run.before.compilationNanos()), after.deviceWorkNanos() - run.before.deviceWorkNanos());
+    }
+
     /**
      * The device ran an apply of {@code n} elements in {@code wallNanos} (compilation excluded), of
      * which {@code deviceWorkNanos} were kernels and transfers.

@@ -26,15 +26,18 @@ public final class FilterFunction<T> implements ArrayFunction<T, T> {
 
     private final Predicate<T> predicate;
     private final KernelCache kernels;
+    /** {@code AUTO}'s measured times of this filter on either side ({@link JpaiOptions#COST_MODEL}), shared by its placements. */
+    private final CostModel costs;
     private final Executor executor;
 
     public FilterFunction(Predicate<T> predicate) {
-        this(predicate, new KernelCache(predicate), Executor.AUTO);
+        this(predicate, new KernelCache(predicate), new CostModel(), Executor.AUTO);
     }
 
-    private FilterFunction(Predicate<T> predicate, KernelCache kernels, Executor executor) {
+    private FilterFunction(Predicate<T> predicate, KernelCache kernels, CostModel costs, Executor executor) {
         this.predicate = predicate;
         this.kernels = kernels;
+        this.costs = costs;
         this.executor = executor;
     }
 
@@ -48,7 +51,13 @@ public final class FilterFunction<T> implements ArrayFunction<T, T> {
                 case THREADS -> JavaFilter.run(predicate, input, true);
                 case AUTO, ACCELERATOR -> {
                     PArray<T> onDevice = runOnDevice(input);
-                    yield onDevice != null ? onDevice : JavaFilter.run(predicate, input, true);
+                    if (onDevice != null) {
+                        yield onDevice;
+                    }
+                    long start = System.nanoTime();
+                    PArray<T> inJava = JavaFilter.run(predicate, input, true);
+                    costs.javaRan(input.length(), System.nanoTime() - start); // Java's pace, for the cost model
+                    yield inJava;
                 }
             };
         } finally {
@@ -72,9 +81,15 @@ public final class FilterFunction<T> implements ArrayFunction<T, T> {
         KernelCache.Compiled compiled = kernels.forPredicate(input.type());
         String reason = compiled.bailout();
         if (reason == null) {
+            if (Offload.javaByCost(executor, costs, input.length(), () -> operation)) {
+                return null;
+            }
+            CostModel.DeviceRun timed = CostModel.DeviceRun.startIfModelled(executor);
             try (PArray<Boolean> kept = (PArray<Boolean>) PArray.allocateUninitialized(ElementType.BOOLEAN, input.length())) {
                 DeviceMap.run(device, compiled, input, kept, null, null);
-                return DeviceCompaction.run(device, input, kept);
+                PArray<T> result = DeviceCompaction.run(device, input, kept);
+                costs.deviceRan(input.length(), timed);
+                return result;
             } catch (KernelDeoptimizedException e) {
                 Offload.deoptimized(operation, e.getMessage(), true);
                 return null;
@@ -88,7 +103,7 @@ public final class FilterFunction<T> implements ArrayFunction<T, T> {
 
     @Override
     public ArrayFunction<T, T> on(Executor where) {
-        return where == executor ? this : new FilterFunction<>(predicate, kernels, Objects.requireNonNull(where, "on: the executor is null"));
+        return where == executor ? this : new FilterFunction<>(predicate, kernels, costs, Objects.requireNonNull(where, "on: the executor is null"));
     }
 
     @Override

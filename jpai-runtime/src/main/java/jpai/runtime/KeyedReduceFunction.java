@@ -42,14 +42,16 @@ public final class KeyedReduceFunction<T, V> implements ArrayFunction<T, V> {
     private final KernelCache keyKernels;
     private final KernelCache valueKernels;
     private final KernelCache combiner;
+    /** {@code AUTO}'s measured times of this keyed reduction on either side ({@link JpaiOptions#COST_MODEL}), shared by its placements. */
+    private final CostModel costs;
     private final Executor executor;
 
     public KeyedReduceFunction(Function<T, Integer> key, Function<T, V> value, BinaryOperator<V> operator, V identity, int keys) {
-        this(key, value, operator, identity, keys, typeOfIdentity(identity), new KernelCache(key), new KernelCache(value), new KernelCache(operator), Executor.AUTO);
+        this(key, value, operator, identity, keys, typeOfIdentity(identity), new KernelCache(key), new KernelCache(value), new KernelCache(operator), new CostModel(), Executor.AUTO);
     }
 
     private KeyedReduceFunction(Function<T, Integer> key, Function<T, V> value, BinaryOperator<V> operator, V identity, int keys, DataType type, KernelCache keyKernels,
-                    KernelCache valueKernels, KernelCache combiner, Executor executor) {
+                    KernelCache valueKernels, KernelCache combiner, CostModel costs, Executor executor) {
         if (keys < 0) {
             throw new IllegalArgumentException("reduceByKey needs a number of keys of 0 or more, not " + keys);
         }
@@ -62,6 +64,7 @@ public final class KeyedReduceFunction<T, V> implements ArrayFunction<T, V> {
         this.keyKernels = keyKernels;
         this.valueKernels = valueKernels;
         this.combiner = combiner;
+        this.costs = costs;
         this.executor = executor;
     }
 
@@ -80,7 +83,15 @@ public final class KeyedReduceFunction<T, V> implements ArrayFunction<T, V> {
         Profiler.begin(keyKernels.labelForProfiles("reduceByKey by the key "));
         try {
             PArray<V> onDevice = executor == Executor.AUTO || executor == Executor.ACCELERATOR ? runOnDevice(input) : null;
-            return onDevice != null ? onDevice : inJava(input, executor != Executor.SEQUENTIAL);
+            if (onDevice != null) {
+                return onDevice;
+            }
+            long start = System.nanoTime();
+            PArray<V> inJava = inJava(input, executor != Executor.SEQUENTIAL);
+            if (executor == Executor.AUTO) {
+                costs.javaRan(input.length(), System.nanoTime() - start); // Java threads' pace, for the cost model
+            }
+            return inJava;
         } finally {
             Profiler.end();
         }
@@ -126,10 +137,14 @@ public final class KeyedReduceFunction<T, V> implements ArrayFunction<T, V> {
         String reason = second.bailout() != null ? second.bailout() : first.bailout();
         if (reason == null) {
             try {
-                if (atomic) {
-                    return (PArray<V>) DeviceKeyedReduce.atomic(context, first, localBins, identity, input, keys);
+                if (Offload.javaByCost(executor, costs, input.length(), this::toString)) {
+                    return null;
                 }
-                return (PArray<V>) DeviceKeyedReduce.ordered(context, first, second, identity, type, input, keys);
+                CostModel.DeviceRun timed = CostModel.DeviceRun.startIfModelled(executor);
+                PArray<V> result = atomic ? (PArray<V>) DeviceKeyedReduce.atomic(context, first, localBins, identity, input, keys)
+                                : (PArray<V>) DeviceKeyedReduce.ordered(context, first, second, identity, type, input, keys);
+                costs.deviceRan(input.length(), timed);
+                return result;
             } catch (KernelDeoptimizedException e) {
                 Offload.deoptimized(toString(), e.getMessage(), true);
                 return null;
@@ -144,7 +159,7 @@ public final class KeyedReduceFunction<T, V> implements ArrayFunction<T, V> {
     @Override
     public ArrayFunction<T, V> on(Executor where) {
         return where == executor ? this
-                        : new KeyedReduceFunction<>(key, value, operator, identity, keys, type, keyKernels, valueKernels, combiner, Objects.requireNonNull(where, "on: the executor is null"));
+                        : new KeyedReduceFunction<>(key, value, operator, identity, keys, type, keyKernels, valueKernels, combiner, costs, Objects.requireNonNull(where, "on: the executor is null"));
     }
 
     @Override

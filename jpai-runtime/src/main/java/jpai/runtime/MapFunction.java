@@ -182,12 +182,9 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
                 if (Offload.mayRouteByCost(executor) && onJavaByCost(compiled, device, input, output, indexSpace)) {
                     return TIERED;
                 }
-                long start = System.nanoTime();
-                Profiler.Spent before = Profiler.spent();
+                CostModel.DeviceRun timed = CostModel.DeviceRun.startIfModelled(executor);
                 DeviceMap.run(device, compiled, input, output, indexSpace, definition.resultReads);
-                Profiler.Spent after = Profiler.spent();
-                definition.costs.deviceRan(input.length(), System.nanoTime() - start - (after.compilationNanos() - before.compilationNanos()),
-                                after.deviceWorkNanos() - before.deviceWorkNanos());
+                definition.costs.deviceRan(input.length(), timed);
                 return input.length();
             } catch (KernelDeoptimizedException e) {
                 long first = e.kernelExited() ? e.element() : 0;

@@ -61,23 +61,17 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
                 Explain.fallback(toString() + " as one kernel", compiled.bailout() + "; the map and the reduce run one after the other");
                 return unfused(input);
             }
-            if (Offload.mayRouteByCost(reduce.executor())) {
-                CostModel.Choice choice = costs.choose(input.length(), false); // one value: never shared
-                Offload.choseByCost(this::toString, choice);
-                if (choice.onJava()) {
-                    return onJavaThreads(input);
-                }
+            if (Offload.javaByCost(reduce.executor(), costs, input.length(), this::toString)) {
+                return onJavaThreads(input); // one value: never shared
             }
             try {
                 KernelCache.Compiled partials = reduce.kernels().forReduce(reduce.type());
                 if (partials.bailout() != null) {
                     throw new OpenCLRuntimeException("the combiner alone does not compile for the reduction's later passes: " + partials.bailout());
                 }
-                long start = System.nanoTime();
-                Profiler.Spent before = Profiler.spent();
+                CostModel.DeviceRun timed = CostModel.DeviceRun.startIfModelled(reduce.executor());
                 M result = DeviceReduce.run(device, compiled, partials, reduce.identity(), reduce.type(), input);
-                Profiler.Spent after = Profiler.spent();
-                costs.deviceRan(input.length(), System.nanoTime() - start - (after.compilationNanos() - before.compilationNanos()), after.deviceWorkNanos() - before.deviceWorkNanos());
+                costs.deviceRan(input.length(), timed);
                 return reduce.resultArray(result);
             } catch (KernelDeoptimizedException e) {
                 KernelExits.handle(toString(), e, "the operation re-ran in Java", input.length(), map.kernels(), reduce.kernels());

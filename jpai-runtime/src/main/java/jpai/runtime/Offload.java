@@ -64,6 +64,20 @@ public final class Offload {
     }
 
     /**
+     * For an operation whose result is not shared between Java threads and the device (all but a
+     * map): whether the cost model has this apply of {@code n} elements run on Java threads; false
+     * when it is not in use ({@link #mayRouteByCost}) or chose the device.
+     */
+    static boolean javaByCost(Executor executor, CostModel costs, long n, java.util.function.Supplier<String> operation) {
+        if (!mayRouteByCost(executor)) {
+            return false;
+        }
+        CostModel.Choice choice = costs.choose(n, false);
+        choseByCost(operation, choice);
+        return choice.onJava();
+    }
+
+    /**
      * The cost model chose where this apply runs: the profile records the choice and its reason
      * (Java threads so chosen are not a fallback), and explain says when the side changes.
      */

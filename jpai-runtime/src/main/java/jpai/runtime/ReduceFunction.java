@@ -119,19 +119,12 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
         String reason = compiled.bailout();
         if (reason == null) {
             try {
-                if (Offload.mayRouteByCost(executor)) {
-                    // never shared: a reduction's result is one value (Java's pace is measured by whole applies)
-                    CostModel.Choice choice = costs.choose(input.length(), false);
-                    Offload.choseByCost(() -> "reduce of " + compiled.description(), choice);
-                    if (choice.onJava()) {
-                        return null;
-                    }
+                if (Offload.javaByCost(executor, costs, input.length(), () -> "reduce of " + compiled.description())) {
+                    return null; // never shared: a reduction's result is one value (Java's pace is measured by whole applies)
                 }
-                long start = System.nanoTime();
-                Profiler.Spent before = Profiler.spent();
+                CostModel.DeviceRun timed = CostModel.DeviceRun.startIfModelled(executor);
                 T result = DeviceReduce.run(device, compiled, compiled, identity, type, input);
-                Profiler.Spent after = Profiler.spent();
-                costs.deviceRan(input.length(), System.nanoTime() - start - (after.compilationNanos() - before.compilationNanos()), after.deviceWorkNanos() - before.deviceWorkNanos());
+                costs.deviceRan(input.length(), timed);
                 return result;
             } catch (KernelDeoptimizedException e) {
                 KernelExits.handle("reduce of " + compiled.description(), e, "the operation re-ran in Java", input.length(), kernels);

@@ -27,18 +27,21 @@ public final class ScanFunction<T> implements ArrayFunction<T, T> {
     private final boolean exclusive;
     private final DataType type;
     private final KernelCache kernels;
+    /** {@code AUTO}'s measured times of this scan on either side ({@link JpaiOptions#COST_MODEL}), shared by its placements. */
+    private final CostModel costs;
     private final Executor executor;
 
     public ScanFunction(BinaryOperator<T> operator, T identity, boolean exclusive) {
-        this(operator, identity, exclusive, typeOfIdentity(identity, exclusive), new KernelCache(operator), Executor.AUTO);
+        this(operator, identity, exclusive, typeOfIdentity(identity, exclusive), new KernelCache(operator), new CostModel(), Executor.AUTO);
     }
 
-    private ScanFunction(BinaryOperator<T> operator, T identity, boolean exclusive, DataType type, KernelCache kernels, Executor executor) {
+    private ScanFunction(BinaryOperator<T> operator, T identity, boolean exclusive, DataType type, KernelCache kernels, CostModel costs, Executor executor) {
         this.operator = operator;
         this.identity = identity;
         this.exclusive = exclusive;
         this.type = type;
         this.kernels = kernels;
+        this.costs = costs;
         this.executor = executor;
     }
 
@@ -79,7 +82,9 @@ public final class ScanFunction<T> implements ArrayFunction<T, T> {
                 case THREADS -> JavaScan.threads(operator, identity, input, output, exclusive);
                 case AUTO, ACCELERATOR -> {
                     if (!runOnDevice(input, output)) {
+                        long start = System.nanoTime();
                         JavaScan.threads(operator, identity, input, output, exclusive);
+                        costs.javaRan(input.length(), System.nanoTime() - start); // Java's pace, for the cost model
                     }
                 }
             }
@@ -90,7 +95,7 @@ public final class ScanFunction<T> implements ArrayFunction<T, T> {
         return output;
     }
 
-    /** Whether the device wrote {@code output}; false (after saying why) when Java must. */
+    /** Whether the device wrote {@code output}; false when Java must (after saying why) or is chosen (tiering, the cost model). */
     private boolean runOnDevice(PArray<T> input, PArray<T> output) {
         String operation = name(exclusive) + " of " + kernels.description();
         DeviceChoice.OpenCL device = Offload.device(executor, () -> operation);
@@ -110,11 +115,16 @@ public final class ScanFunction<T> implements ArrayFunction<T, T> {
         String reason = totals != null && totals.bailout() != null ? totals.bailout() : scan.bailout();
         if (reason == null) {
             try {
+                if (Offload.javaByCost(executor, costs, input.length(), () -> operation)) {
+                    return false;
+                }
+                CostModel.DeviceRun timed = CostModel.DeviceRun.startIfModelled(executor);
                 if (singlePass) {
                     DeviceScan.runSinglePass(device, scan, identity, type, input, output, exclusive);
                 } else {
                     DeviceScan.run(device, totals, scan, identity, type, input, output, exclusive);
                 }
+                costs.deviceRan(input.length(), timed);
                 return true;
             } catch (KernelDeoptimizedException e) {
                 Offload.deoptimized(operation, e.getMessage(), true);
@@ -129,7 +139,7 @@ public final class ScanFunction<T> implements ArrayFunction<T, T> {
 
     @Override
     public ArrayFunction<T, T> on(Executor where) {
-        return where == executor ? this : new ScanFunction<>(operator, identity, exclusive, type, kernels, Objects.requireNonNull(where, "on: the executor is null"));
+        return where == executor ? this : new ScanFunction<>(operator, identity, exclusive, type, kernels, costs, Objects.requireNonNull(where, "on: the executor is null"));
     }
 
     @Override

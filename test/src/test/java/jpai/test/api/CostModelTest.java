@@ -93,11 +93,15 @@ class CostModelTest {
     }
 
     private static void assertChoosesJava(ArrayFunction<Float, Float> f, PArray<Float> input, int bits, String what) throws InterruptedException {
+        assertChoosesJava(f, input, new float[] {Float.intBitsToFloat(bits)}, what);
+    }
+
+    private static void assertChoosesJava(ArrayFunction<Float, Float> f, PArray<Float> input, float[] expected, String what) throws InterruptedException {
         long deadline = System.nanoTime() + 60_000_000_000L;
         for (int apply = 0; apply < 100_000 && System.nanoTime() < deadline; apply++) {
             long launches = KernelLaunches.count();
             try (PArray<Float> out = f.apply(input)) {
-                assertEquals(bits, Float.floatToRawIntBits(out.get(0)), what + ", apply " + apply + ": " + AF.lastProfile());
+                assertArrayEquals(expected, out.toFloatArray(), what + ", apply " + apply + ": " + AF.lastProfile());
             }
             ApplyProfile profile = AF.lastProfile();
             assertFalse(profile.fellBack(), what + ": a choice, not a fallback: " + profile);
@@ -110,6 +114,27 @@ class CostModelTest {
             }
         }
         throw new AssertionError(what + ": never on Java threads by the model's choice: " + AF.lastProfile());
+    }
+
+    /** Scans, filters and keyed reductions choose too (whole applies: none is shared), with the same results on either side. */
+    @Test
+    void smallScansFiltersAndKeyedReductionsRunOnJavaThreadsOnceMeasured() throws InterruptedException {
+        float[] values = new float[40];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = 0.1f * i - 1.3f;
+        }
+        try (PArray<Float> input = PArray.of(values)) {
+            ArrayFunction<Float, Float> scan = AF.scan((Float a, Float b) -> a + b, 0f);
+            ArrayFunction<Float, Float> filter = AF.filter((Float x) -> x > 0.5f);
+            ArrayFunction<Float, Float> keyed = AF.reduceByKey((Float x) -> ((int) (x.floatValue() * 10f)) & 7, (Float x) -> x * 2f, (Float a, Float b) -> a + b, 0f, 8);
+            for (ArrayFunction<Float, Float> f : java.util.List.of(scan, filter, keyed)) {
+                float[] expected;
+                try (PArray<Float> out = f.on(Executor.SEQUENTIAL).apply(input)) {
+                    expected = out.toFloatArray();
+                }
+                assertChoosesJava(f, input, expected, f.toString());
+            }
+        }
     }
 
     @Test
