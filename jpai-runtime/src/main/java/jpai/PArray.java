@@ -67,6 +67,11 @@ public final class PArray<T> implements AutoCloseable {
     private final DataType type;
     private final long length;
     private final ComponentBuffer[] buffers;
+    /**
+     * The one buffer of an array of a scalar type, for {@link #get}'s short path (Java code reading
+     * captured arrays element by element); null for tuples.
+     */
+    private final ComponentBuffer scalarBuffer;
     /** For an owner: releases the buffers. Null for a view. */
     private final Cleaner.Cleanable cleanable;
     /** For a view: the arrays it reads, kept reachable so their cleaners cannot free its storage. */
@@ -116,6 +121,11 @@ public final class PArray<T> implements AutoCloseable {
         }
         this.cleanable = CLEANER.register(this, new Release(buffers.clone()));
         this.sources = List.of();
+        this.scalarBuffer = scalarBufferOf(type, buffers);
+    }
+
+    private static ComponentBuffer scalarBufferOf(DataType type, ComponentBuffer[] buffers) {
+        return buffers.length == 1 && type instanceof ElementType ? buffers[0] : null;
     }
 
     /** A view over {@code buffers} of {@code sources}. */
@@ -125,6 +135,7 @@ public final class PArray<T> implements AutoCloseable {
         this.buffers = buffers;
         this.cleanable = null;
         this.sources = List.copyOf(sources);
+        this.scalarBuffer = scalarBufferOf(type, buffers);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -448,9 +459,13 @@ public final class PArray<T> implements AutoCloseable {
     /** Element {@code index}: a wrapper object, or a new tuple of them. */
     @SuppressWarnings("unchecked")
     public T get(long index) {
+        ComponentBuffer scalar = scalarBuffer;
+        if (scalar != null && !viewClosed && index >= 0 && index < length) {
+            return (T) scalar.get(index); // the buffer checks that it is open (this array's other state is the view's flag)
+        }
         checkIndex(index);
-        if (buffers.length == 1 && type instanceof ElementType) {
-            return (T) buffers[0].get(index);
+        if (scalar != null) {
+            return (T) scalar.get(index);
         }
         Object[] components = new Object[buffers.length];
         for (int i = 0; i < buffers.length; i++) {

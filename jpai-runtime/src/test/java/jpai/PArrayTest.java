@@ -65,6 +65,25 @@ class PArrayTest {
         assertThrows(IllegalArgumentException.class, () -> PArray.allocate(Float.class, -1));
     }
 
+    /** {@code get}'s short path for scalar arrays keeps every check: a closed view, a view of a closed array, an index out of range. */
+    @Test
+    void elementReadsOfViewsAreCheckedToo() {
+        PArray<Float> source = PArray.of(1f, 2f, 3f);
+        PArray<Float> view = source.view();
+        PArray<?> component = source.component(0);
+        assertEquals(2f, view.get(1));
+        assertEquals(3f, component.get(2));
+        view.close();
+        assertThrows(IllegalStateException.class, () -> view.get(1));
+        assertEquals(2f, source.get(1), "closing a view releases nothing");
+        assertThrows(IndexOutOfBoundsException.class, () -> component.get(3));
+        assertThrows(IndexOutOfBoundsException.class, () -> component.get(-1));
+        source.close();
+        IllegalStateException closed = assertThrows(IllegalStateException.class, () -> component.get(0));
+        assertTrue(closed.getMessage().contains("closed"), closed.getMessage());
+        assertThrows(IllegalStateException.class, () -> source.get(5), "a closed array says so before it checks the index");
+    }
+
     @Test
     void toStringShowsTypeLengthAndFirstElements() {
         try (PArray<Integer> array = PArray.of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10)) {
