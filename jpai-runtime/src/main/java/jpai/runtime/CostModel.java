@@ -142,21 +142,34 @@ final class CostModel {
         return new Choice(onJava, measuring, budget, why, changed);
     }
 
-    /** Java threads mapped {@code elements} in {@code nanos} (a whole apply, or the share before a takeover). */
+    /** Java threads ran {@code elements} in {@code nanos} (a whole apply, or the share before a takeover). */
     synchronized void javaRan(long elements, long nanos) {
         if (elements > 0 && nanos > 0) {
             javaNanosPerElement = (double) nanos / elements;
         }
     }
 
-    /** A device run being timed: started when made; {@link #deviceRan(long, DeviceRun)} ends it. */
-    static final class DeviceRun {
+    /**
+     * A run of either side being timed: started when made; {@link #deviceRan(long, Run)} or
+     * {@link #javaRan(long, Run)} ends it.
+     */
+    static final class Run {
         private final long start = System.nanoTime();
         private final jpai.runtime.profile.Profiler.Spent before = jpai.runtime.profile.Profiler.spent();
 
-        /** A timer for a device run of {@code executor}'s, or null when the cost model is not in use (nothing is allocated on the apply path then). */
-        static DeviceRun startIfModelled(jpai.Executor executor) {
-            return Offload.mayRouteByCost(executor) ? new DeviceRun() : null;
+        /**
+         * A timer for a run of {@code executor}'s, or null when the cost model is not in use: then
+         * an apply, on either side, neither reads the clock nor allocates for it.
+         */
+        static Run startIfModelled(jpai.Executor executor) {
+            return Offload.mayRouteByCost(executor) ? new Run() : null;
+        }
+    }
+
+    /** Java threads ran {@code elements}, timed by {@code run} (null: not timed). */
+    void javaRan(long elements, Run run) {
+        if (run != null) {
+            javaRan(elements, System.nanoTime() - run.start);
         }
     }
 
@@ -164,7 +177,7 @@ final class CostModel {
      * The device ran an apply of {@code n} elements, timed by {@code run} (null: not timed): its wall
      * time less the compilation in it, and its kernels and transfers from the apply's profile.
      */
-    void deviceRan(long n, DeviceRun run) {
+    void deviceRan(long n, Run run) {
         if (run == null) {
             return;
         }

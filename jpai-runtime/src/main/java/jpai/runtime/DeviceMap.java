@@ -57,10 +57,7 @@ final class DeviceMap {
      * whole row (outermost index) of a 2-D or 3-D index space.
      */
     static void runFrom(DeviceChoice.OpenCL device, KernelCache.Compiled compiled, PArray<?> input, PArray<?> output, int[] indexSpace, long first) {
-        long rowLength = 1;
-        for (int d = 1; indexSpace != null && d < indexSpace.length; d++) {
-            rowLength *= indexSpace[d];
-        }
+        long rowLength = rowLength(indexSpace);
         if (first % rowLength != 0) {
             throw new IllegalArgumentException("a takeover starts at a whole row of the index space: element " + first + ", rows of " + rowLength);
         }
@@ -76,6 +73,15 @@ final class DeviceMap {
                 }
             }
         }
+    }
+
+    /** Elements per row of the outermost index of {@code indexSpace} (1 for a 1-D map, {@code indexSpace} null). */
+    static long rowLength(int[] indexSpace) {
+        long row = 1;
+        for (int d = 1; indexSpace != null && d < indexSpace.length; d++) {
+            row *= indexSpace[d];
+        }
+        return row;
     }
 
     /** {@link #run}, from row {@code firstRow} of the outermost index (from element {@code firstRow} of a 1-D map) to the end. */

@@ -54,9 +54,9 @@ public final class FilterFunction<T> implements ArrayFunction<T, T> {
                     if (onDevice != null) {
                         yield onDevice;
                     }
-                    long start = System.nanoTime();
+                    CostModel.Run timed = CostModel.Run.startIfModelled(executor);
                     PArray<T> inJava = JavaFilter.run(predicate, input, true);
-                    costs.javaRan(input.length(), System.nanoTime() - start); // Java's pace, for the cost model
+                    costs.javaRan(input.length(), timed); // Java's pace, for the cost model
                     yield inJava;
                 }
             };
@@ -84,7 +84,7 @@ public final class FilterFunction<T> implements ArrayFunction<T, T> {
             if (Offload.javaByCost(executor, costs, input.length(), () -> operation)) {
                 return null;
             }
-            CostModel.DeviceRun timed = CostModel.DeviceRun.startIfModelled(executor);
+            CostModel.Run timed = CostModel.Run.startIfModelled(executor);
             try (PArray<Boolean> kept = (PArray<Boolean>) PArray.allocateUninitialized(ElementType.BOOLEAN, input.length())) {
                 DeviceMap.run(device, compiled, input, kept, null, null);
                 PArray<T> result = DeviceCompaction.run(device, input, kept);

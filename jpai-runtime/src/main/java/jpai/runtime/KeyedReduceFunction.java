@@ -86,11 +86,9 @@ public final class KeyedReduceFunction<T, V> implements ArrayFunction<T, V> {
             if (onDevice != null) {
                 return onDevice;
             }
-            long start = System.nanoTime();
+            CostModel.Run timed = CostModel.Run.startIfModelled(executor); // AUTO only: Java threads' pace, for the cost model
             PArray<V> inJava = inJava(input, executor != Executor.SEQUENTIAL);
-            if (executor == Executor.AUTO) {
-                costs.javaRan(input.length(), System.nanoTime() - start); // Java threads' pace, for the cost model
-            }
+            costs.javaRan(input.length(), timed);
             return inJava;
         } finally {
             Profiler.end();
@@ -140,7 +138,7 @@ public final class KeyedReduceFunction<T, V> implements ArrayFunction<T, V> {
                 if (Offload.javaByCost(executor, costs, input.length(), this::toString)) {
                     return null;
                 }
-                CostModel.DeviceRun timed = CostModel.DeviceRun.startIfModelled(executor);
+                CostModel.Run timed = CostModel.Run.startIfModelled(executor);
                 PArray<V> result = atomic ? (PArray<V>) DeviceKeyedReduce.atomic(context, first, localBins, identity, input, keys)
                                 : (PArray<V>) DeviceKeyedReduce.ordered(context, first, second, identity, type, input, keys);
                 costs.deviceRan(input.length(), timed);

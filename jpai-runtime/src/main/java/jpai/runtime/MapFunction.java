@@ -150,8 +150,9 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
 
     /**
      * Tries the OpenCL device. Returns how many elements, from the first, hold Java's results when
-     * it returns ({@link #TIERED}: all of them, after a tiered first apply): all of them when the kernel ran to the end, none (after saying why) when the map
-     * must run in Java; after a kernel exit, those before the lowest element that exited. A map
+     * it returns: {@link #TIERED} when the apply ran tiered or on Java threads by the cost model's
+     * choice; all of them when the kernel ran to the end; none (after saying why) when the map must
+     * run in Java; after a kernel exit, those before the lowest element that exited. A map
      * kernel writes nothing but its output elements and an element it completes took the path Java
      * takes, with no effect outside the element, so Java need only run the elements from the exit on
      * to give the sequential loop's results, effects and exception (docs/java-semantics.md,
@@ -170,7 +171,9 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
             if (compiled == null) {
                 ClaimedChunks.Outcome first = TieredMap.run(definition.function, definition.kernels, device, input, output, indexSpace,
                                 () -> "map of " + definition.kernels.description());
-                definition.costs.javaRan(first.takenOverFrom(), first.javaNanos()); // Java's first pace, for the cost model
+                if (Offload.mayRouteByCost(executor)) {
+                    definition.costs.javaRan(first.takenOverFrom(), first.javaNanos()); // Java's first pace, for the cost model
+                }
                 return TIERED;
             }
         } else {
@@ -179,10 +182,10 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         String reason = compiled.bailout();
         if (reason == null) {
             try {
-                if (Offload.mayRouteByCost(executor) && onJavaByCost(compiled, device, input, output, indexSpace)) {
+                if (onJavaByCost(compiled, device, input, output, indexSpace)) {
                     return TIERED;
                 }
-                CostModel.DeviceRun timed = CostModel.DeviceRun.startIfModelled(executor);
+                CostModel.Run timed = CostModel.Run.startIfModelled(executor);
                 DeviceMap.run(device, compiled, input, output, indexSpace, definition.resultReads);
                 definition.costs.deviceRan(input.length(), timed);
                 return input.length();
@@ -206,19 +209,18 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
      * is then computed. Else false: the device runs it.
      */
     private boolean onJavaByCost(KernelCache.Compiled compiled, DeviceChoice.OpenCL device, PArray<T> input, PArray<R> output, int[] indexSpace) {
-        CostModel.Choice choice = definition.costs.choose(input.length(), compiled.differsFromJvm() == null);
-        Offload.choseByCost(() -> "map of " + compiled.description(), choice);
-        if (!choice.onJava()) {
+        CostModel.Choice choice = Offload.chooseByCost(executor, definition.costs, input.length(), compiled.differsFromJvm() == null, () -> "map of " + compiled.description());
+        if (choice == null || !choice.onJava()) {
             return false;
         }
-        long start = System.nanoTime();
         if (choice.sharesWithDevice()) {
             ClaimedChunks.Outcome shared = TieredMap.shareAfter(definition.function, definition.kernels, compiled, choice.javaBudgetNanos(), device,
                             input, output, indexSpace, () -> "map of " + compiled.description());
             definition.costs.javaRan(shared.takenOverFrom(), shared.javaNanos());
         } else {
+            CostModel.Run timed = CostModel.Run.startIfModelled(executor);
             JavaMap.threads(definition.function, input, output);
-            definition.costs.javaRan(input.length(), System.nanoTime() - start);
+            definition.costs.javaRan(input.length(), timed);
         }
         return true;
     }

@@ -69,7 +69,7 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
                 if (partials.bailout() != null) {
                     throw new OpenCLRuntimeException("the combiner alone does not compile for the reduction's later passes: " + partials.bailout());
                 }
-                CostModel.DeviceRun timed = CostModel.DeviceRun.startIfModelled(reduce.executor());
+                CostModel.Run timed = CostModel.Run.startIfModelled(reduce.executor());
                 M result = DeviceReduce.run(device, compiled, partials, reduce.identity(), reduce.type(), input);
                 costs.deviceRan(input.length(), timed);
                 return reduce.resultArray(result);
@@ -88,10 +88,10 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
 
     /** The map then the reduce on Java threads (the reduction with the device's combining tree), timed for the cost model. */
     private PArray<M> onJavaThreads(PArray<T> input) {
-        long start = System.nanoTime();
+        CostModel.Run timed = CostModel.Run.startIfModelled(reduce.executor());
         try (PArray<M> mapped = map.on(Executor.THREADS).apply(input)) {
             PArray<M> result = reduce.on(Executor.THREADS).apply(mapped);
-            costs.javaRan(input.length(), System.nanoTime() - start);
+            costs.javaRan(input.length(), timed);
             return result;
         }
     }

@@ -69,23 +69,26 @@ public final class Offload {
      * when it is not in use ({@link #mayRouteByCost}) or chose the device.
      */
     static boolean javaByCost(Executor executor, CostModel costs, long n, java.util.function.Supplier<String> operation) {
-        if (!mayRouteByCost(executor)) {
-            return false;
-        }
-        CostModel.Choice choice = costs.choose(n, false);
-        choseByCost(operation, choice);
-        return choice.onJava();
+        CostModel.Choice choice = chooseByCost(executor, costs, n, false, operation);
+        return choice != null && choice.onJava();
     }
 
     /**
-     * The cost model chose where this apply runs: the profile records the choice and its reason
-     * (Java threads so chosen are not a fallback), and explain says when the side changes.
+     * The cost model's choice for this apply of {@code n} elements ({@code mayShare}: whether the
+     * apply may be shared between Java threads and the device), or null when it is not in use: the
+     * profile records the choice and its reason (Java threads so chosen are not a fallback), and
+     * explain says when the side changes.
      */
-    static void choseByCost(java.util.function.Supplier<String> operation, CostModel.Choice choice) {
+    static CostModel.Choice chooseByCost(Executor executor, CostModel costs, long n, boolean mayShare, java.util.function.Supplier<String> operation) {
+        if (!mayRouteByCost(executor)) {
+            return null;
+        }
+        CostModel.Choice choice = costs.choose(n, mayShare);
         Profiler.costChoice(choice.why(), choice.onJava());
         if (choice.sideChanged() || choice.measuring()) {
             Explain.costChoice(() -> operation.get() + " (cost model): " + choice.why());
         }
+        return choice;
     }
 
     /**

@@ -79,9 +79,9 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
                 if (onDevice != null) {
                     yield onDevice;
                 }
-                long start = System.nanoTime();
+                CostModel.Run timed = CostModel.Run.startIfModelled(executor);
                 T inJava = JavaReduce.threads(operator, identity, input);
-                costs.javaRan(input.length(), System.nanoTime() - start); // Java's pace, for the cost model
+                costs.javaRan(input.length(), timed); // Java's pace, for the cost model
                 yield inJava;
             }
         };
@@ -122,7 +122,7 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
                 if (Offload.javaByCost(executor, costs, input.length(), () -> "reduce of " + compiled.description())) {
                     return null; // never shared: a reduction's result is one value (Java's pace is measured by whole applies)
                 }
-                CostModel.DeviceRun timed = CostModel.DeviceRun.startIfModelled(executor);
+                CostModel.Run timed = CostModel.Run.startIfModelled(executor);
                 T result = DeviceReduce.run(device, compiled, compiled, identity, type, input);
                 costs.deviceRan(input.length(), timed);
                 return result;

@@ -82,9 +82,9 @@ public final class ScanFunction<T> implements ArrayFunction<T, T> {
                 case THREADS -> JavaScan.threads(operator, identity, input, output, exclusive);
                 case AUTO, ACCELERATOR -> {
                     if (!runOnDevice(input, output)) {
-                        long start = System.nanoTime();
+                        CostModel.Run timed = CostModel.Run.startIfModelled(executor);
                         JavaScan.threads(operator, identity, input, output, exclusive);
-                        costs.javaRan(input.length(), System.nanoTime() - start); // Java's pace, for the cost model
+                        costs.javaRan(input.length(), timed); // Java's pace, for the cost model
                     }
                 }
             }
@@ -118,7 +118,7 @@ public final class ScanFunction<T> implements ArrayFunction<T, T> {
                 if (Offload.javaByCost(executor, costs, input.length(), () -> operation)) {
                     return false;
                 }
-                CostModel.DeviceRun timed = CostModel.DeviceRun.startIfModelled(executor);
+                CostModel.Run timed = CostModel.Run.startIfModelled(executor);
                 if (singlePass) {
                     DeviceScan.runSinglePass(device, scan, identity, type, input, output, exclusive);
                 } else {

@@ -46,6 +46,8 @@ final class TieredMap implements ClaimedChunks.Takeover {
     private final DataType inputType;
     private final DataType outputType;
     private final int[] indexSpace;
+    /** The index space's dimensions, 0 for a map read from buffers (the kernel cache's key). */
+    private final int dimensions;
     private final DeviceChoice.OpenCL device;
     private final PArray<?> input;
     private final PArray<?> output;
@@ -65,6 +67,7 @@ final class TieredMap implements ClaimedChunks.Takeover {
         this.inputType = input.type();
         this.outputType = output.type();
         this.indexSpace = indexSpace;
+        this.dimensions = indexSpace == null ? 0 : indexSpace.length;
         this.device = device;
         this.input = input;
         this.output = output;
@@ -82,7 +85,7 @@ final class TieredMap implements ClaimedChunks.Takeover {
         Offload.ranTiered(operation);
         ClaimedChunks.Outcome outcome;
         try {
-            outcome = JavaMap.threadsUntilTakenOver(function, input, output, rowLength(indexSpace), tiered);
+            outcome = JavaMap.threadsUntilTakenOver(function, input, output, DeviceMap.rowLength(indexSpace), tiered);
         } finally {
             tiered.startCompilation(AFTER_APPLY_NANOS); // for the next apply, if this one never needed it
         }
@@ -104,7 +107,7 @@ final class TieredMap implements ClaimedChunks.Takeover {
     static <T, R> ClaimedChunks.Outcome shareAfter(Function<T, R> function, KernelCache kernels, KernelCache.Compiled kernel, long budgetNanos, DeviceChoice.OpenCL device,
                     PArray<T> input, PArray<R> output, int[] indexSpace, Supplier<String> operation) {
         TieredMap shared = new TieredMap(kernels, device, input, output, indexSpace, operation, kernel, budgetNanos);
-        return JavaMap.threadsUntilTakenOver(function, input, output, rowLength(indexSpace), shared);
+        return JavaMap.threadsUntilTakenOver(function, input, output, DeviceMap.rowLength(indexSpace), shared);
     }
 
     @Override
@@ -116,7 +119,7 @@ final class TieredMap implements ClaimedChunks.Takeover {
             return false;
         }
         if (compilationStarted) {
-            KernelCache.Compiled ready = kernels.mapKernelIfReady(inputType, outputType, indexSpace == null ? 0 : indexSpace.length);
+            KernelCache.Compiled ready = kernels.mapKernelIfReady(inputType, outputType, dimensions);
             if (ready == null) {
                 return false;
             }
@@ -182,16 +185,7 @@ final class TieredMap implements ClaimedChunks.Takeover {
     private void startCompilation(long delayNanos) {
         if (!compilationStarted && budgetNanos < 0) {
             compilationStarted = true;
-            kernels.startMapCompilation(inputType, outputType, indexSpace == null ? 0 : indexSpace.length, () -> OpenCLRuntime.context(device), delayNanos);
+            kernels.startMapCompilation(inputType, outputType, dimensions, () -> OpenCLRuntime.context(device), delayNanos);
         }
-    }
-
-    /** Elements per row of the outermost index of an index space (1 for a 1-D map). */
-    private static long rowLength(int[] indexSpace) {
-        long row = 1;
-        for (int d = 1; indexSpace != null && d < indexSpace.length; d++) {
-            row *= indexSpace[d];
-        }
-        return row;
     }
 }

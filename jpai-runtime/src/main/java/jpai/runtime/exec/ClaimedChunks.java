@@ -159,7 +159,7 @@ public final class ClaimedChunks {
         claims.rethrowFirstFailure();
         if (javaFrom < length) {
             long from = javaFrom;
-            Chunks.forEach(length - from, (a, b) -> range.run(from + a, from + b));
+            forEach(length - from, 1, (a, b) -> range.run(from + a, from + b), Takeover.NONE);
         }
         return new Outcome(takenOverFrom, javaFrom, javaNanos);
     }

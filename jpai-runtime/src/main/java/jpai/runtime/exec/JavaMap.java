@@ -38,15 +38,7 @@ public final class JavaMap {
      * A failure is the one of the first failing element from {@code first} on.
      */
     public static <T, R> void threads(Function<T, R> function, PArray<T> input, PArray<R> output, long first) {
-        ChunkLoops loops = ChunkLoopCopies.of(function);
-        // Leased, not through arenas: closing the output (every apply makes one) then costs no
-        // thread handshake. Taken once here, on the calling thread: the workers then only read and
-        // write memory, and they are done when forEach returns.
-        try (BufferLeases leases = BufferLeases.of(input, output)) {
-            ElementReader reader = ElementReader.ofLeased(input);
-            ElementWriter writer = ElementWriter.ofLeased(output);
-            ClaimedChunks.forEach(input.length() - first, 1, (from, to) -> loops.map(erased(function), reader, writer, first + from, first + to), ClaimedChunks.Takeover.NONE);
-        }
+        claimedChunks(function, input, output, first, 1, ClaimedChunks.Takeover.NONE);
     }
 
     /**
@@ -57,11 +49,20 @@ public final class JavaMap {
      * @param granule takeovers start at a multiple of it (a row of a 2-D index space)
      */
     public static <T, R> ClaimedChunks.Outcome threadsUntilTakenOver(Function<T, R> function, PArray<T> input, PArray<R> output, long granule, ClaimedChunks.Takeover takeover) {
+        return claimedChunks(function, input, output, 0, granule, takeover);
+    }
+
+    /** Elements {@code first} to the last in claimed chunks ({@link ClaimedChunks}), offered to {@code takeover}. */
+    private static <T, R> ClaimedChunks.Outcome claimedChunks(Function<T, R> function, PArray<T> input, PArray<R> output, long first, long granule,
+                    ClaimedChunks.Takeover takeover) {
         ChunkLoops loops = ChunkLoopCopies.of(function);
+        // Leased, not through arenas: closing the output (every apply makes one) then costs no
+        // thread handshake. Taken once here, on the calling thread: the workers then only read and
+        // write memory, and they are done when forEach returns.
         try (BufferLeases leases = BufferLeases.of(input, output)) {
             ElementReader reader = ElementReader.ofLeased(input);
             ElementWriter writer = ElementWriter.ofLeased(output);
-            return ClaimedChunks.forEach(input.length(), granule, (from, to) -> loops.map(erased(function), reader, writer, from, to), takeover);
+            return ClaimedChunks.forEach(input.length() - first, granule, (from, to) -> loops.map(erased(function), reader, writer, first + from, first + to), takeover);
         }
     }
 
