@@ -61,6 +61,11 @@ public final class PArray<T> implements AutoCloseable {
             public int[] rangeExtents(PArray<?> array) {
                 return array.rangeExtents();
             }
+
+            @Override
+            public PArray<?> allocateUninitialized(DataType type, long length, HostMemory memory) {
+                return new PArray<>(type, length, false, java.util.Objects.requireNonNull(memory, "memory"));
+            }
         });
     }
 
@@ -102,6 +107,11 @@ public final class PArray<T> implements AutoCloseable {
     }
 
     private PArray(DataType type, long length, boolean zeroed) {
+        this(type, length, zeroed, null);
+    }
+
+    /** An array of {@code memory}'s, or of the memory the runtime has installed when it is null. */
+    private PArray(DataType type, long length, boolean zeroed, HostMemory from) {
         this.type = Objects.requireNonNull(type, "the element type of a PArray is null");
         this.length = length;
         List<ElementType> components = type.components();
@@ -110,7 +120,7 @@ public final class PArray<T> implements AutoCloseable {
         }
         this.buffers = new ComponentBuffer[components.size()];
         // The first allocation makes the device choice, which installs the chosen device's pinned memory.
-        HostMemory memory = OpenCLRuntime.hostMemory();
+        HostMemory memory = from != null ? from : OpenCLRuntime.hostMemory();
         try {
             for (int i = 0; i < buffers.length; i++) {
                 buffers[i] = new ComponentBuffer(components.get(i), length, memory, zeroed);

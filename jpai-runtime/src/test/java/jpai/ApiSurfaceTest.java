@@ -94,9 +94,20 @@ class ApiSurfaceTest {
                 public int[] rangeExtents(PArray<?> a) {
                     throw new AssertionError("never installed");
                 }
+
+                @Override
+                public PArray<?> allocateUninitialized(jpai.DataType type, long length, jpai.runtime.memory.HostMemory memory) {
+                    throw new AssertionError("never installed");
+                }
             };
             assertThrows(IllegalStateException.class, () -> PArrayStorage.install(impostor), "a second accessor must not replace PArray's");
             assertEquals(3 * 4L, PArrayStorage.buffer(array, 0).byteSize());
+            long plainBlocks = jpai.runtime.memory.PlainHostMemory.liveAllocations();
+            try (PArray<?> plain = PArrayStorage.allocateUninitializedPlain(ElementType.FLOAT, 5)) {
+                assertEquals(5, plain.length());
+                assertEquals(ElementType.FLOAT, plain.type());
+                assertEquals(plainBlocks + 1, jpai.runtime.memory.PlainHostMemory.liveAllocations(), "plain memory, whatever the runtime installed");
+            }
         }
     }
 

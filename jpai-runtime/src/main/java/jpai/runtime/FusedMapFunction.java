@@ -84,11 +84,7 @@ final class FusedMapFunction<T, R> implements ArrayFunction<T, R> {
                 compiled = first.kernels().forFusedMapWithoutWaiting(laterKernels, types, indexSpace == null ? 0 : 1, () -> jpai.runtime.opencl.OpenCLRuntime.context(device));
                 if (compiled == null) {
                     Offload.ranTiered(this::toString);
-                    List<ArrayFunction<?, ?>> onThreads = new ArrayList<>();
-                    for (MapFunction<?, ?> map : maps) {
-                        onThreads.add(map.on(Executor.THREADS));
-                    }
-                    return (PArray<R>) Pipeline.inTurn(onThreads, input);
+                    return (PArray<R>) onJavaThreadsInPlainMemory(input);
                 }
             } else {
                 compiled = first.kernels().forFusedMap(laterKernels, types, indexSpace == null ? 0 : 1);
@@ -187,5 +183,29 @@ final class FusedMapFunction<T, R> implements ArrayFunction<T, R> {
             text.append(text.isEmpty() ? "" : " then ").append(map);
         }
         return text.toString();
+    }
+
+    /**
+     * The maps one after the other on Java threads, every array in plain memory: a tiered first apply,
+     * whose arrays Java threads write (see {@link jpai.runtime.memory.PArrayStorage#allocateUninitializedPlain}).
+     */
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    private PArray<?> onJavaThreadsInPlainMemory(PArray<?> input) {
+        PArray current = input;
+        try {
+            for (MapFunction map : maps) {
+                PArray next = map.applyOnJavaThreadsInPlainMemory(current);
+                if (current != input) {
+                    current.close();
+                }
+                current = next;
+            }
+            return current;
+        } catch (RuntimeException | Error e) {
+            if (current != input) {
+                current.close();
+            }
+            throw e;
+        }
     }
 }

@@ -120,13 +120,20 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
     private PArray<R> applyProfiled(PArray<T> input) {
         DataType outputType = definition.outputTypeFor(input);
         // Every element is written, by the kernel or by Java, before anything reads it.
-        PArray<R> output = (PArray<R>) PArray.allocateUninitialized(outputType, input.length());
+        // Tiering: the kernel if it is ready; if not, this apply runs tiered and Java threads write its
+        // result, which then comes from plain memory, where they write it fastest (see
+        // PArrayStorage.allocateUninitializedPlain; a kernel ready just after this look costs a transfer
+        // from plain memory, no more).
+        boolean tiering = Offload.mayTier(executor);
+        KernelCache.Compiled ready = tiering ? definition.kernels.mapKernelIfReady(input.type(), outputType, indexDimensions(input)) : null;
+        PArray<R> output = (PArray<R>) (tiering && ready == null ? PArrayStorage.allocateUninitializedPlain(outputType, input.length())
+                        : PArray.allocateUninitialized(outputType, input.length()));
         try {
             switch (executor) {
                 case SEQUENTIAL -> JavaMap.sequential(definition.function, input, output);
                 case THREADS -> JavaMap.threads(definition.function, input, output);
                 case AUTO, ACCELERATOR -> {
-                    long computed = runOnDevice(input, output);
+                    long computed = runOnDevice(input, output, ready);
                     if (computed == TIERED) {
                         break; // tiered, or on Java threads by the cost model's choice: every element is computed
                     }
@@ -139,6 +146,35 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         } catch (RuntimeException | Error e) {
             output.close();
             throw e;
+        }
+    }
+
+    private static int indexDimensions(PArray<?> input) {
+        int[] indexSpace = PArrayStorage.rangeExtents(input);
+        return indexSpace == null ? 0 : indexSpace.length;
+    }
+
+    /**
+     * This map on Java threads, its result in plain memory: for arrays that the runtime writes and
+     * reads on Java threads alone, when a first apply runs tiered (a fused map-reduce's intermediate,
+     * a fused pipeline's stages), where pinning a fresh block would cost more than the map (see
+     * {@link PArrayStorage#allocateUninitializedPlain}).
+     */
+    @SuppressWarnings("unchecked")
+    PArray<R> applyOnJavaThreadsInPlainMemory(PArray<T> input) {
+        Inputs.check(input, "map");
+        Profiler.begin(definition.kernels.labelForProfiles("map of "));
+        try {
+            PArray<R> output = (PArray<R>) PArrayStorage.allocateUninitializedPlain(definition.outputTypeFor(input), input.length());
+            try {
+                JavaMap.threads(definition.function, input, output);
+                return output;
+            } catch (RuntimeException | Error e) {
+                output.close();
+                throw e;
+            }
+        } finally {
+            Profiler.end();
         }
     }
 
@@ -158,7 +194,7 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
      * to give the sequential loop's results, effects and exception (docs/java-semantics.md,
      * "Re-execution after an exit").
      */
-    private long runOnDevice(PArray<T> input, PArray<R> output) {
+    private long runOnDevice(PArray<T> input, PArray<R> output, KernelCache.Compiled readyForTiering) {
         DeviceChoice.OpenCL device = Offload.device(executor, () -> "map of " + definition.kernels.description());
         if (device == null) {
             return 0;
@@ -167,7 +203,7 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         int dimensions = indexSpace == null ? 0 : indexSpace.length;
         KernelCache.Compiled compiled;
         if (Offload.mayTier(executor)) {
-            compiled = definition.kernels.mapKernelIfReady(input.type(), output.type(), dimensions);
+            compiled = readyForTiering;
             if (compiled == null) {
                 ClaimedChunks.Outcome first = TieredMap.run(definition.function, definition.kernels, device, input, output, indexSpace,
                                 () -> "map of " + definition.kernels.description());

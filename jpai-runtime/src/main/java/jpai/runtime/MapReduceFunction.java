@@ -78,7 +78,7 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
             } catch (OpenCLRuntimeException e) {
                 Offload.fallBack(toString(), e.getMessage());
             }
-            try (PArray<M> mapped = map.on(Executor.THREADS).apply(input)) {
+            try (PArray<M> mapped = map.applyOnJavaThreadsInPlainMemory(input)) {
                 return reduce.on(Executor.THREADS).apply(mapped);
             }
         } finally {
@@ -89,7 +89,7 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
     /** The map then the reduce on Java threads (the reduction with the device's combining tree), timed for the cost model. */
     private PArray<M> onJavaThreads(PArray<T> input) {
         CostModel.Run timed = CostModel.Run.startIfModelled(reduce.executor());
-        try (PArray<M> mapped = map.on(Executor.THREADS).apply(input)) {
+        try (PArray<M> mapped = map.applyOnJavaThreadsInPlainMemory(input)) { // read by Java alone
             PArray<M> result = reduce.on(Executor.THREADS).apply(mapped);
             costs.javaRan(input.length(), timed);
             return result;

@@ -2,6 +2,7 @@ package jpai.runtime.memory;
 
 import java.util.Objects;
 
+import jpai.DataType;
 import jpai.PArray;
 
 /**
@@ -21,6 +22,8 @@ public final class PArrayStorage {
         ComponentBuffer buffer(PArray<?> array, int component);
 
         int[] rangeExtents(PArray<?> array);
+
+        PArray<?> allocateUninitialized(DataType type, long length, HostMemory memory);
     }
 
     private static volatile Access access;
@@ -58,5 +61,17 @@ public final class PArrayStorage {
      */
     public static int[] rangeExtents(PArray<?> array) {
         return access.rangeExtents(array);
+    }
+
+    /**
+     * An array of {@code length} elements of {@code type}, its contents undefined, in plain off-heap
+     * memory whatever the runtime has installed: for a result that Java threads write in a first call,
+     * such as a tiered apply's. Pinning is paid when a block is created, not when a pooled one is
+     * reused, and a first call finds the pool empty: on the H100's host, pinning the 64 and 256 MiB
+     * results of saxpy and Hilbert made a tiered first call 1.65 and 1.75 times the Java threads' time
+     * (benchmarks/results/nvidia-h100-2026-11-27/).
+     */
+    public static PArray<?> allocateUninitializedPlain(DataType type, long length) {
+        return access.allocateUninitialized(type, length, PlainHostMemory.INSTANCE);
     }
 }
