@@ -35,7 +35,60 @@ final class CompilePool {
     private static final long FIRST_COMPILATION_NANOS = 2_000_000_000L;
     private static volatile long lastCompilationNanos = FIRST_COMPILATION_NANOS;
 
+    /**
+     * A compilation that the apply asking for it cannot use starts this long after that apply: a fresh
+     * JVM's first one loads Graal and keeps HotSpot's compilers busy, which slowed the apply's Java
+     * threads, and what the caller did with the result right after (on the H100's host, a first call
+     * that copies 2^24 floats out took 1.3-1.8x the Java threads' time; a tiered Monte Carlo
+     * map-reduce 1.1x while its kernel compiled beside it).
+     */
+    static final long AFTER_APPLY_NANOS = 200_000_000;
+    /**
+     * A deferred start that no {@link #applyEnded()} ran (a caller that forgot it) starts this long after
+     * it was deferred, so that no kernel waits for ever.
+     */
+    private static final long DEFERRED_AT_THE_LATEST_NANOS = 5_000_000_000L;
+    /** This thread's compilations waiting for its apply to end. */
+    private static final ThreadLocal<java.util.List<Runnable>> DEFERRED = new ThreadLocal<>();
+
     private CompilePool() {
+    }
+
+    /**
+     * Runs {@code compilation} on the pool {@link #AFTER_APPLY_NANOS} after the apply running on this
+     * thread has ended ({@link #applyEnded()}); the future completes when it has run. For tiered
+     * applies that no kernel takes over (reductions, scans, filters, keyed reductions, fused maps):
+     * their Java threads keep every core.
+     */
+    static CompletableFuture<Void> submitAfterApply(Runnable compilation) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable start = () -> {
+            if (started.compareAndSet(false, true)) {
+                submit(compilation, AFTER_APPLY_NANOS).whenComplete((ignored, failure) -> done.complete(null));
+            }
+        };
+        java.util.List<Runnable> deferred = DEFERRED.get();
+        if (deferred == null) {
+            deferred = new java.util.ArrayList<>();
+            DEFERRED.set(deferred);
+        }
+        deferred.add(start);
+        CompletableFuture.delayedExecutor(DEFERRED_AT_THE_LATEST_NANOS, TimeUnit.NANOSECONDS).execute(start);
+        return done;
+    }
+
+    /**
+     * The apply on this thread has ended: starts the compilations it deferred
+     * ({@link #submitAfterApply}). Every skeleton whose tiered apply may defer one calls it when its
+     * apply ends, however it ends.
+     */
+    static void applyEnded() {
+        java.util.List<Runnable> deferred = DEFERRED.get();
+        if (deferred != null && !deferred.isEmpty()) {
+            DEFERRED.remove();
+            deferred.forEach(Runnable::run);
+        }
     }
 
     /** Runs {@code compilation} on the pool; the future completes (normally) when it has, whatever it did. */

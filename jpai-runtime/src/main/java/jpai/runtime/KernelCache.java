@@ -294,7 +294,8 @@ final class KernelCache {
      * {@link #mapKernelIfReady} waits for.
      */
     void startMapCompilation(DataType input, DataType output, int indexDimensions, Supplier<DeviceContext> context, long delayNanos) {
-        compiledInBackground(mapCompilationKey(input, output, indexDimensions), () -> List.of(forMap(input, output, indexDimensions)), context, delayNanos);
+        backgroundCompilations.computeIfAbsent(mapCompilationKey(input, output, indexDimensions),
+                        k -> CompilePool.submit(compilation(() -> List.of(forMap(input, output, indexDimensions)), context), delayNanos));
     }
 
     private static List<Object> mapCompilationKey(DataType input, DataType output, int indexDimensions) {
@@ -304,8 +305,9 @@ final class KernelCache {
     /**
      * Tiering for a reduction: the reduce kernel for these types
      * (with {@code mapper} fused, or null) when it is compiled already or its background compilation
-     * has ended, else null after starting that compilation, which also compiles the combiner's own
-     * kernel for the passes after the first.
+     * has ended, else null after setting that compilation to start once this apply has ended
+     * ({@link #compiledInBackground}); it also compiles the combiner's own kernel for the passes after
+     * the first.
      */
     Compiled forReduceWithoutWaiting(DataType type, KernelCache mapper, DataType inputType, Supplier<DeviceContext> context) {
         LastReduce last = lastReduce;
@@ -317,32 +319,33 @@ final class KernelCache {
         return ready ? forReduce(type, mapper, inputType) : null;
     }
 
-    /** Tiering for a fused map ({@link #forReduceWithoutWaiting}): its kernel when its background compilation has ended, else null after starting it. */
+    /** Tiering for a fused map ({@link #forReduceWithoutWaiting}): its kernel when its background compilation has ended, else null after setting it to start after this apply. */
     Compiled forFusedMapWithoutWaiting(List<KernelCache> later, List<DataType> types, int indexDimensions, Supplier<DeviceContext> context) {
         boolean ready = compiledInBackground(List.of("fused map", later, types, indexDimensions), () -> List.of(forFusedMap(later, types, indexDimensions)), context);
         return ready ? forFusedMap(later, types, indexDimensions) : null;
     }
 
     /**
-     * Whether the background compilation of {@code key} has ended; starts it on the {@link CompilePool}
-     * the first time: {@code compile}, then the build of each resulting kernel's program on
-     * {@code context} (made there, on a first use, rather than by the apply that asked). Tiering's
+     * Whether the background compilation of {@code key} has ended; the first time, sets it to start
+     * on the {@link CompilePool} once the apply asking has ended ({@link CompilePool#submitAfterApply}):
+     * {@code compile}, then the build of each resulting kernel's program on {@code context} (made
+     * there, on a first use, rather than by the apply that asked). Tiering's
      * test for the skeletons that ask for their kernels as usual once it has ended (scans, filters,
      * keyed reductions): {@code compile} asks for them the same way, so they are cached by then.
      */
     boolean compiledInBackground(List<Object> key, Supplier<List<Compiled>> compile, Supplier<DeviceContext> context) {
-        return compiledInBackground(key, compile, context, 0);
+        return backgroundCompilations.computeIfAbsent(key, k -> CompilePool.submitAfterApply(compilation(compile, context))).isDone();
     }
 
-    /** {@link #compiledInBackground(List, Supplier, Supplier)}, a compilation started now starting {@code delayNanos} later. */
-    private boolean compiledInBackground(List<Object> key, Supplier<List<Compiled>> compile, Supplier<DeviceContext> context, long delayNanos) {
-        return backgroundCompilations.computeIfAbsent(key, k -> CompilePool.submit(() -> {
+    /** {@code compile}, then the build of each resulting kernel's program on {@code context}. */
+    private static Runnable compilation(Supplier<List<Compiled>> compile, Supplier<DeviceContext> context) {
+        return () -> {
             for (Compiled compiled : compile.get()) {
                 if (compiled.kernel() != null) {
                     context.get().prepare(compiled.kernel());
                 }
             }
-        }, delayNanos)).isDone();
+        };
     }
 
     /**

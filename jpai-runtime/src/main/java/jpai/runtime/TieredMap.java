@@ -15,8 +15,8 @@ import jpai.runtime.profile.Profiler;
 /**
  * Tiering's first apply of a map ({@code -Djpai.tiering=true}, {@code AUTO} only), whose kernel is
  * not compiled yet: Java threads run it in chunks claimed in order; the kernel's compilation starts
- * on the {@link CompilePool} as soon as Java threads look busy for longer than a compilation takes
- * ({@link CompilePool#expectedNanos()}), or when they are done, for the next apply; and once the
+ * on the {@link CompilePool} as soon as Java threads look busy for well over what a compilation takes
+ * ({@link CompilePool#expectedNanos()}), or after they are done, for the next apply; and once the
  * kernel is ready the device takes over every chunk not claimed yet, while the threads finish theirs.
  *
  * <p>The device takes over only a kernel whose results are the JVM's, bit for bit
@@ -29,16 +29,21 @@ import jpai.runtime.profile.Profiler;
 final class TieredMap implements ClaimedChunks.Takeover {
 
     /**
-     * A compilation not needed during the apply starts this long after it: a fresh JVM's first one
-     * loads Graal and keeps HotSpot's compilers busy, which slowed what the caller did with the
-     * result right after (on the H100's host, a first call that copies 2^24 floats out took 1.3-1.8x
-     * the Java threads' time).
+     * Java threads' pace is judged after this long (the compilation may start then at the earliest)...
+     * In a fresh JVM the first tens of milliseconds run the lambda in HotSpot's interpreter, whose pace
+     * predicts several times the time the map takes.
      */
-    private static final long AFTER_APPLY_NANOS = 200_000_000;
-    /** Java threads' pace is judged after this long (the compilation may start then at the earliest)... */
-    private static final long PACE_AFTER_NANOS = 50_000_000;
-    /** ...over windows of this long. */
-    private static final long PACE_WINDOW_NANOS = 25_000_000;
+    private static final long PACE_AFTER_NANOS = 100_000_000;
+    /** ...over windows of this long... */
+    private static final long PACE_WINDOW_NANOS = 50_000_000;
+    /**
+     * ...and the compilation starts during the apply only when Java threads' time left is this many
+     * times what it is expected to take: while it compiles, the threads lose the cores it takes, and a
+     * compilation that ends after them is pure loss. With no margin (and a 25 ms window after 50 ms),
+     * the first call of an N-Body of 16,384 bodies, 1.4 s on Java threads, took 1.7-2.0 s on the
+     * H100's host with the compilation beside it, which ended too late to take over.
+     */
+    private static final double COMPILE_MARGIN = 1.5;
     private long windowStart = -1;
     private long windowClaimed;
 
@@ -87,7 +92,7 @@ final class TieredMap implements ClaimedChunks.Takeover {
         try {
             outcome = JavaMap.threadsUntilTakenOver(function, input, output, DeviceMap.rowLength(indexSpace), tiered);
         } finally {
-            tiered.startCompilation(AFTER_APPLY_NANOS); // for the next apply, if this one never needed it
+            tiered.startCompilation(CompilePool.AFTER_APPLY_NANOS); // for the next apply, if this one never needed it
         }
         if (outcome.tookOver()) {
             Profiler.device("Java threads, then " + device.device().name() + " (tiering)");
@@ -144,7 +149,7 @@ final class TieredMap implements ClaimedChunks.Takeover {
                 windowClaimed = claimed;
             } else if (elapsedNanos - windowStart >= PACE_WINDOW_NANOS && claimed > windowClaimed) {
                 double left = (double) (elapsedNanos - windowStart) * (length - claimed) / (claimed - windowClaimed);
-                if (left > CompilePool.expectedNanos()) {
+                if (left > COMPILE_MARGIN * CompilePool.expectedNanos()) {
                     startCompilation(0);
                 }
                 windowStart = elapsedNanos;

@@ -17,6 +17,9 @@ import jpai.Executor;
 import jpai.PArray;
 import jpai.Tuple2;
 import jpai.runtime.JpaiOptions;
+import jpai.runtime.memory.HostMemory;
+import jpai.runtime.memory.PArrayStorage;
+import jpai.runtime.memory.PlainHostMemory;
 import jpai.runtime.opencl.KernelLaunches;
 
 /**
@@ -56,10 +59,16 @@ class TieringTest {
                 assertArrayEquals(expected, out.toFloatArray(), "the tiered apply's results");
                 assertEquals(launches, KernelLaunches.count(), "no kernel ran for the first apply: " + first);
                 assertTrue(first.tiered() && !first.fellBack(), "tiered, not a fallback: " + first);
+                assertEquals(null, PArrayStorage.buffer(out, 0).allocation().deviceHandle(),
+                                "Java threads wrote the first result: it is in plain memory, not in a freshly pinned block");
             }
             long launched = untilTheDeviceRuns("the map", () -> {
                 try (PArray<Float> out = f.apply(input)) {
                     assertArrayEquals(expected, out.toFloatArray(), "each apply's results");
+                    if (KernelLaunches.count() > launches) {
+                        assertTrue(HostMemory.current() instanceof PlainHostMemory || PArrayStorage.buffer(out, 0).allocation().deviceHandle() != null,
+                                        "a result the device wrote is in the device's pinned memory");
+                    }
                 }
             });
             assertFalse(AF.lastProfile().tiered(), "the apply that launched is not tiered: " + AF.lastProfile());
