@@ -44,21 +44,19 @@ final class CompilePool {
      */
     static final long AFTER_APPLY_NANOS = 200_000_000;
     /**
-     * A deferred start that no {@link #applyEnded()} ran (a caller that forgot it) starts this long after
-     * it was deferred, so that no kernel waits for ever.
+     * A deferred start that no {@link AfterApply#applyEnded()} ran (a caller that forgot it) starts
+     * this long after it was deferred, so that no kernel waits for ever.
      */
     private static final long DEFERRED_AT_THE_LATEST_NANOS = 5_000_000_000L;
-    /** This thread's compilations waiting for its apply to end. */
-    private static final ThreadLocal<java.util.List<Runnable>> DEFERRED = new ThreadLocal<>();
 
     private CompilePool() {
     }
 
     /**
      * Runs {@code compilation} on the pool {@link #AFTER_APPLY_NANOS} after the apply running on this
-     * thread has ended ({@link #applyEnded()}); the future completes when it has run. For tiered
-     * applies that no kernel takes over (reductions, scans, filters, keyed reductions, fused maps):
-     * their Java threads keep every core.
+     * thread has ended ({@link AfterApply}); the future completes when it has run. For tiered applies
+     * that no kernel takes over (reductions, scans, filters, keyed reductions, fused maps): their Java
+     * threads keep every core.
      */
     static CompletableFuture<Void> submitAfterApply(Runnable compilation) {
         CompletableFuture<Void> done = new CompletableFuture<>();
@@ -68,27 +66,9 @@ final class CompilePool {
                 submit(compilation, AFTER_APPLY_NANOS).whenComplete((ignored, failure) -> done.complete(null));
             }
         };
-        java.util.List<Runnable> deferred = DEFERRED.get();
-        if (deferred == null) {
-            deferred = new java.util.ArrayList<>();
-            DEFERRED.set(deferred);
-        }
-        deferred.add(start);
+        AfterApply.defer(start);
         CompletableFuture.delayedExecutor(DEFERRED_AT_THE_LATEST_NANOS, TimeUnit.NANOSECONDS).execute(start);
         return done;
-    }
-
-    /**
-     * The apply on this thread has ended: starts the compilations it deferred
-     * ({@link #submitAfterApply}). Every skeleton whose tiered apply may defer one calls it when its
-     * apply ends, however it ends.
-     */
-    static void applyEnded() {
-        java.util.List<Runnable> deferred = DEFERRED.get();
-        if (deferred != null && !deferred.isEmpty()) {
-            DEFERRED.remove();
-            deferred.forEach(Runnable::run);
-        }
     }
 
     /** Runs {@code compilation} on the pool; the future completes (normally) when it has, whatever it did. */

@@ -62,7 +62,7 @@ public final class FilterFunction<T> implements ArrayFunction<T, T> {
             };
         } finally {
             Profiler.end();
-            CompilePool.applyEnded(); // a tiered apply's kernels compile once its Java threads are done
+            AfterApply.applyEnded(); // a tiered apply's kernels compile once its Java threads are done
         }
     }
 

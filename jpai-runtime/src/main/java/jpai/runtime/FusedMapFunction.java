@@ -56,7 +56,7 @@ final class FusedMapFunction<T, R> implements ArrayFunction<T, R> {
             return applyProfiled(input);
         } finally {
             Profiler.end();
-            CompilePool.applyEnded(); // a tiered apply's kernels compile once its Java threads are done
+            AfterApply.applyEnded(); // a tiered apply's kernels compile once its Java threads are done
         }
     }
 

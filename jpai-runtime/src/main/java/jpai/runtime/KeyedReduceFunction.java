@@ -92,7 +92,7 @@ public final class KeyedReduceFunction<T, V> implements ArrayFunction<T, V> {
             return inJava;
         } finally {
             Profiler.end();
-            CompilePool.applyEnded(); // a tiered apply's kernels compile once its Java threads are done
+            AfterApply.applyEnded(); // a tiered apply's kernels compile once its Java threads are done
         }
     }
 

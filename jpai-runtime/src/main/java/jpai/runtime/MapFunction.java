@@ -113,6 +113,7 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
             return applyProfiled(input);
         } finally {
             Profiler.end();
+            AfterApply.applyEnded(); // a tiered apply's kernel compiles once its Java threads are done
         }
     }
 

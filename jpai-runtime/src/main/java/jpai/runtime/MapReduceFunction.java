@@ -83,7 +83,7 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
             }
         } finally {
             Profiler.end();
-            CompilePool.applyEnded(); // a tiered apply's kernels compile once its Java threads are done
+            AfterApply.applyEnded(); // a tiered apply's kernels compile once its Java threads are done
         }
     }
 

@@ -62,7 +62,7 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
             return applyProfiled(input);
         } finally {
             Profiler.end();
-            CompilePool.applyEnded(); // a tiered apply's kernels compile once its Java threads are done
+            AfterApply.applyEnded(); // a tiered apply's kernels compile once its Java threads are done
         }
     }
 

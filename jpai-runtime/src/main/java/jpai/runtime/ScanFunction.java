@@ -66,7 +66,7 @@ public final class ScanFunction<T> implements ArrayFunction<T, T> {
             return applyProfiled(input);
         } finally {
             Profiler.end();
-            CompilePool.applyEnded(); // a tiered apply's kernels compile once its Java threads are done
+            AfterApply.applyEnded(); // a tiered apply's kernels compile once its Java threads are done
         }
     }
 

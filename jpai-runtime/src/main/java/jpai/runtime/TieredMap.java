@@ -30,8 +30,9 @@ final class TieredMap implements ClaimedChunks.Takeover {
 
     /**
      * Java threads' pace is judged after this long (the compilation may start then at the earliest)...
-     * In a fresh JVM the first tens of milliseconds run the lambda in HotSpot's interpreter, whose pace
-     * predicts several times the time the map takes.
+     * With no wait for a settled pace (after 50 ms, over 25 ms windows), the first apply of an N-Body
+     * of 16,384 bodies (1.1-1.4 s on the H100 host's Java threads) started its compilation on the
+     * interpreter's pace; it ended too late to take over, and the call took 1.3-1.4x the Java threads'.
      */
     private static final long PACE_AFTER_NANOS = 100_000_000;
     /** ...over windows of this long... */
@@ -39,13 +40,18 @@ final class TieredMap implements ClaimedChunks.Takeover {
     /**
      * ...and the compilation starts during the apply only when Java threads' time left is this many
      * times what it is expected to take: while it compiles, the threads lose the cores it takes, and a
-     * compilation that ends after them is pure loss. With no margin (and a 25 ms window after 50 ms),
-     * the first call of an N-Body of 16,384 bodies, 1.4 s on Java threads, took 1.7-2.0 s on the
-     * H100's host with the compilation beside it, which ended too late to take over.
+     * compilation that ends after them is pure loss.
      */
     private static final double COMPILE_MARGIN = 1.5;
+    /**
+     * A window's pace counts as settled when it is at most this much faster than the window's before:
+     * while HotSpot still compiles the lambda, the pace grows from window to window.
+     */
+    private static final double SETTLED_PACE_GAIN = 1.25;
     private long windowStart = -1;
     private long windowClaimed;
+    /** The last window's pace, in elements per nanosecond (0 before the first). */
+    private double lastPace;
 
     private final KernelCache kernels;
     private final DataType inputType;
@@ -89,10 +95,12 @@ final class TieredMap implements ClaimedChunks.Takeover {
         TieredMap tiered = new TieredMap(kernels, device, input, output, indexSpace, operation, null, -1);
         Offload.ranTiered(operation);
         ClaimedChunks.Outcome outcome;
+        boolean startedDuringApply;
         try {
             outcome = JavaMap.threadsUntilTakenOver(function, input, output, DeviceMap.rowLength(indexSpace), tiered);
         } finally {
-            tiered.startCompilation(CompilePool.AFTER_APPLY_NANOS); // for the next apply, if this one never needed it
+            startedDuringApply = tiered.compilationStarted;
+            AfterApply.defer(() -> tiered.startCompilation(CompilePool.AFTER_APPLY_NANOS)); // for the next apply, if this one never needed it
         }
         if (outcome.tookOver()) {
             Profiler.device("Java threads, then " + device.device().name() + " (tiering)");
@@ -100,6 +108,8 @@ final class TieredMap implements ClaimedChunks.Takeover {
                             + outcome.takenOverFrom() + " to " + (outcome.takeoverRanUpTo() - 1) + " on the device");
         } else if (tiered.declined != null) {
             Explain.tieredTakeover(() -> operation.get() + ": the device did not take over the rest of its first apply, because " + tiered.declined);
+        } else if (startedDuringApply) {
+            Explain.tieredTakeover(() -> operation.get() + ": the device did not take over the rest of its first apply: Java threads finished before its kernel was ready");
         }
         return outcome;
     }
@@ -140,20 +150,25 @@ final class TieredMap implements ClaimedChunks.Takeover {
             return true;
         }
         // Java threads' time left, from their pace over the last PACE_WINDOW_NANOS (claimed chunks
-        // count as done: a guess on the short side), judged once they have run a while: the first
-        // chunks run in the interpreter, whose pace would start a compilation, which then competes
-        // for the cores, for a map that ends in a tenth of a second
+        // count as done: a guess on the short side), judged only once the pace has settled: the
+        // first chunks run in the interpreter and C1's code, whose pace would start a compilation,
+        // which then competes for the cores, for a map that ends before it
         if (elapsedNanos >= PACE_AFTER_NANOS) {
             if (windowStart < 0) {
                 windowStart = elapsedNanos;
                 windowClaimed = claimed;
             } else if (elapsedNanos - windowStart >= PACE_WINDOW_NANOS && claimed > windowClaimed) {
-                double left = (double) (elapsedNanos - windowStart) * (length - claimed) / (claimed - windowClaimed);
-                if (left > COMPILE_MARGIN * CompilePool.expectedNanos()) {
-                    startCompilation(0);
-                }
+                double pace = (double) (claimed - windowClaimed) / (elapsedNanos - windowStart); // elements per nanosecond
+                boolean settled = lastPace > 0 && pace <= SETTLED_PACE_GAIN * lastPace;
+                double left = (length - claimed) / pace;
+                lastPace = pace;
                 windowStart = elapsedNanos;
                 windowClaimed = claimed;
+                if (settled && left > COMPILE_MARGIN * CompilePool.expectedNanos()) {
+                    startCompilation(0);
+                    Explain.tieredTakeover(() -> operation.get() + ": its kernel's compilation started " + elapsedNanos / 1_000_000 + " ms into its first apply, when Java threads' pace said "
+                                    + (long) (left / 1e6) + " ms were left (a compilation is expected to take " + CompilePool.expectedNanos() / 1_000_000 + " ms)");
+                }
             }
         }
         return false;

@@ -20,10 +20,10 @@ class CompilePoolTest {
         Thread.sleep(CompilePool.AFTER_APPLY_NANOS / 1_000_000 * 2);
         assertFalse(done.isDone(), "the apply has not ended: nothing compiles beside its Java threads");
         long ended = System.nanoTime();
-        CompilePool.applyEnded();
+        AfterApply.applyEnded();
         done.get(10, TimeUnit.SECONDS);
         assertTrue(System.nanoTime() - ended >= CompilePool.AFTER_APPLY_NANOS, "it starts a while after the apply");
-        CompilePool.applyEnded(); // a second end starts nothing more
+        AfterApply.applyEnded(); // a second end starts nothing more
         Thread.sleep(50);
         assertTrue(runs.get() == 1, "ran once, not " + runs.get() + " times");
     }
@@ -40,7 +40,7 @@ class CompilePoolTest {
         apply.start();
         deferred.await();
         apply.join();
-        CompilePool.applyEnded();
+        AfterApply.applyEnded();
         Thread.sleep(CompilePool.AFTER_APPLY_NANOS / 1_000_000 * 2);
         assertFalse(done[0].isDone(), "only its own apply's end starts it");
         // the thread ended without saying its apply had: the compilation still starts, at the latest after a few seconds
