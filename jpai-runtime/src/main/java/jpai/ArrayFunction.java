@@ -74,6 +74,18 @@ public interface ArrayFunction<T, R> extends Function<PArray<T>, PArray<R>> {
         return this;
     }
 
+    /**
+     * This function split over {@code devices} ({@link Devices}): each apply runs in parts, one per
+     * device, in proportion to their measured speed. Maps split (every stage of a composed function
+     * of maps); a function written by hand as a lambda runs where it runs: it is returned unchanged.
+     *
+     * @throws UnsupportedOperationException for a reduction, scan, filter or keyed reduction, which do not split yet
+     */
+    default ArrayFunction<T, R> on(Devices devices) {
+        java.util.Objects.requireNonNull(devices, "on: the devices are null");
+        return this;
+    }
+
     /** This function, then {@code AF.reduceByKey(key, value, operator, identity, keys)} on its result. */
     default <V> ArrayFunction<T, V> reduceByKey(Function<R, Integer> key, Function<R, V> value, BinaryOperator<V> operator, V identity, int keys) {
         return andThen(AF.reduceByKey(key, value, operator, identity, keys));

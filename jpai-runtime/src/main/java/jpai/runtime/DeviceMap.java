@@ -91,8 +91,31 @@ final class DeviceMap {
             return;
         }
         DeviceContext context = OpenCLRuntime.context(device);
+        KernelBinding binding = bindRows(context, compiled, input, output, indexSpace, firstRow, rows(input, indexSpace));
+        if (resultReads != null) {
+            binding.launch().keepResultOnDevice(!resultReads.readAhead());
+            for (int c = 0; c < output.componentCount(); c++) {
+                PArrayStorage.buffer(output, c).reportReadTo(resultReads);
+            }
+        }
+        LaunchResult result = context.launch(compiled.kernel(), binding.launch());
+        KernelBinding.checkStatus(result, indexSpace);
+    }
+
+    /** Rows of the outermost index of the map's index space (its elements, for a 1-D map). */
+    static long rows(PArray<?> input, int[] indexSpace) {
+        return indexSpace != null && indexSpace.length > 1 ? indexSpace[0] : input.length();
+    }
+
+    /**
+     * The launch of the map's rows {@code [firstRow, endRow)} of the outermost index (elements, for
+     * a 1-D map) on {@code context}, bound and shaped: work-items outside those rows do nothing. For
+     * the whole map, a takeover's end of it, or a split map's part.
+     */
+    static KernelBinding bindRows(DeviceContext context, KernelCache.Compiled compiled, PArray<?> input, PArray<?> output, int[] indexSpace, long firstRow, long endRow) {
         long maxGroup = Long.highestOneBit(Math.min(LARGEST_WORK_GROUP, context.device().maxWorkGroupSize()));
-        KernelBinding binding = new KernelBinding(compiled).common(input).outputs(output);
+        boolean indexSpaceMap = indexSpace != null && indexSpace.length > 1;
+        KernelBinding binding = new KernelBinding(compiled).common(input, indexSpaceMap ? input.length() : endRow).outputs(output);
         // A tiled kernel was written for one work-group size (its __local tiles): exactly that, never shrunk.
         long[] required = requiredLocalSizes(compiled.kernel().requiredLocalSize());
         long group = 1;
@@ -103,13 +126,16 @@ final class DeviceMap {
             throw new OpenCLRuntimeException("its kernel reads through __local tiles in work-groups of " + group + " work-items, more than the device's "
                             + context.device().maxWorkGroupSize() + " (-Djpai.tiling=false makes kernels without tiles)");
         }
-        if (indexSpace != null && indexSpace.length > 1) {
-            binding.indexExtents(indexSpace);
-            shapeIndexSpace(binding.launch(), indexSpace, firstRow, required.length > 0 ? required : null, maxGroup);
+        if (indexSpaceMap) {
+            // the outermost extent ends at the last row: the kernel's guard then stops the work-items past it
+            int[] extents = indexSpace.clone();
+            extents[0] = (int) endRow;
+            binding.indexExtents(extents);
+            shapeIndexSpace(binding.launch(), extents, firstRow, required.length > 0 ? required : null, maxGroup);
         } else {
             // One work-item per element (the map kernel has no loop); no larger a group than the elements need,
             // unless the kernel was written for one size (its __local tiles).
-            long items = length - firstRow;
+            long items = endRow - firstRow;
             long localSize = required.length > 0 ? required[0] : Math.min(maxGroup, WorkGroupShape.powerOfTwoAtLeast(items));
             binding.launch().localSize(localSize).globalSize(roundUp(items, localSize)).perEnqueue(maxWorkItemsPerEnqueue() / localSize * localSize);
         }
@@ -118,14 +144,7 @@ final class DeviceMap {
             // A tiled kernel keeps its size; the launcher never tunes one built with reqd_work_group_size either.
             binding.launch().localSizeTuned();
         }
-        if (resultReads != null) {
-            binding.launch().keepResultOnDevice(!resultReads.readAhead());
-            for (int c = 0; c < output.componentCount(); c++) {
-                PArrayStorage.buffer(output, c).reportReadTo(resultReads);
-            }
-        }
-        LaunchResult result = context.launch(compiled.kernel(), binding.launch());
-        KernelBinding.checkStatus(result, indexSpace);
+        return binding;
     }
 
     /**

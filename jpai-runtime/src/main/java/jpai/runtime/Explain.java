@@ -81,6 +81,13 @@ public final class Explain {
         }
     }
 
+    /** How a split map's apply was cut over its devices ({@code on(Devices)}): said whenever the shares change. Printed with -Djpai.explain=true. */
+    public static void split(java.util.function.Supplier<String> what) {
+        if (JpaiOptions.explain()) {
+            once(what.get());
+        }
+    }
+
     /** How the device took over (or why it did not take over) the rest of a tiered first apply. Printed with -Djpai.explain=true. */
     public static void tieredTakeover(java.util.function.Supplier<String> what) {
         if (JpaiOptions.explain()) {

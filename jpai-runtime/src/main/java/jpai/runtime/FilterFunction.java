@@ -107,6 +107,13 @@ public final class FilterFunction<T> implements ArrayFunction<T, T> {
         return where == executor ? this : new FilterFunction<>(predicate, kernels, costs, Objects.requireNonNull(where, "on: the executor is null"));
     }
 
+    /** Only maps split over several devices so far. */
+    @Override
+    public ArrayFunction<T, T> on(jpai.Devices devices) {
+        java.util.Objects.requireNonNull(devices, "on: the devices are null");
+        throw new UnsupportedOperationException(this + ": a filter does not split over several devices yet; only maps do (apply it on one device, or split the maps before it)");
+    }
+
     @Override
     public String toString() {
         return "filter of " + kernels.description() + (executor == Executor.AUTO ? "" : " on " + executor);

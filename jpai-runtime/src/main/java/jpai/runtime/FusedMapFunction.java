@@ -44,7 +44,7 @@ final class FusedMapFunction<T, R> implements ArrayFunction<T, R> {
 
     /** True when {@code function} may be a stage of a fused map: a map that may use the device. */
     static boolean fusible(ArrayFunction<?, ?> function) {
-        return function instanceof MapFunction<?, ?> map && (map.executor() == Executor.AUTO || map.executor() == Executor.ACCELERATOR);
+        return function instanceof MapFunction<?, ?> map && !map.isSplit() && (map.executor() == Executor.AUTO || map.executor() == Executor.ACCELERATOR); // a split map runs alone, in parts
     }
 
     @Override
@@ -173,6 +173,16 @@ final class FusedMapFunction<T, R> implements ArrayFunction<T, R> {
         List<ArrayFunction<?, ?>> placed = new ArrayList<>();
         for (MapFunction<?, ?> map : maps) {
             placed.add(map.on(executor));
+        }
+        return Pipeline.ofStages(placed);
+    }
+
+    /** Each map split over {@code devices}, one after the other (split maps are not fused). */
+    @Override
+    public ArrayFunction<T, R> on(jpai.Devices devices) {
+        List<ArrayFunction<?, ?>> placed = new ArrayList<>();
+        for (MapFunction<?, ?> map : maps) {
+            placed.add(map.on(devices));
         }
         return Pipeline.ofStages(placed);
     }

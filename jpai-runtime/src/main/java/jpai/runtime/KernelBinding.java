@@ -33,6 +33,8 @@ final class KernelBinding {
     private record FlatRows(Object elements, int rows, int rowLength) {
     }
 
+    private final List<ComponentBuffer> capturedBuffers = new java.util.ArrayList<>();
+
     KernelBinding(KernelCache.Compiled compiled) {
         this.parameters = compiled.kernel().parameters();
         this.captureValues = compiled.captureValues();
@@ -56,8 +58,21 @@ final class KernelBinding {
         return launch;
     }
 
+    /** The buffers of the captured {@code PArray}s bound by {@link #common}, which the kernel may read at any index. */
+    List<ComponentBuffer> capturedBuffers() {
+        return capturedBuffers;
+    }
+
     /** Binds the roles every skeleton has: inputs, captured values, the length and the status. */
     KernelBinding common(PArray<?> input) {
+        return common(input, input.length());
+    }
+
+    /**
+     * {@link #common(PArray)} with the length argument {@code lengthBound} (at most the input's
+     * length): work-items from there on do nothing. A part of a split map ends there.
+     */
+    KernelBinding common(PArray<?> input, long lengthBound) {
         for (KernelParameter parameter : parameters) {
             int index = parameter.index();
             switch (parameter.role()) {
@@ -73,6 +88,7 @@ final class KernelBinding {
                         launch.readArray(index, flat(parameter.slot(), rows).elements());
                     } else if (value instanceof PArray<?> array) {
                         launch.readBuffer(index, PArrayStorage.buffer(array, 0));
+                        capturedBuffers.add(PArrayStorage.buffer(array, 0));
                     } else if (value == null) {
                         // a null array: its length argument is -1, which the kernel's null checks test
                         launch.readArray(index, NULL_ARRAY_STAND_IN);
@@ -89,7 +105,7 @@ final class KernelBinding {
                     Object value = capture(parameter.slot());
                     launch.scalar(index, JavaKind.Int, value instanceof Object[] rows ? flat(parameter.slot(), rows).rowLength() : 0);
                 }
-                case LENGTH -> launch.scalar(index, JavaKind.Long, input.length());
+                case LENGTH -> launch.scalar(index, JavaKind.Long, Math.min(lengthBound, input.length()));
                 case BASE_INDEX -> launch.scalar(index, JavaKind.Long, 0L).baseIndexArgument(index);
                 case STATUS -> launch.status(index);
                 case UNWRITTEN_STATUS -> launch.unwrittenStatus(index);

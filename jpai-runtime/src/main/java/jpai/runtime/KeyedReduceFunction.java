@@ -161,6 +161,13 @@ public final class KeyedReduceFunction<T, V> implements ArrayFunction<T, V> {
                         : new KeyedReduceFunction<>(key, value, operator, identity, keys, type, keyKernels, valueKernels, combiner, costs, Objects.requireNonNull(where, "on: the executor is null"));
     }
 
+    /** Only maps split over several devices so far. */
+    @Override
+    public ArrayFunction<T, V> on(jpai.Devices devices) {
+        java.util.Objects.requireNonNull(devices, "on: the devices are null");
+        throw new UnsupportedOperationException(this + ": a keyed reduction does not split over several devices yet; only maps do (apply it on one device, or split the maps before it)");
+    }
+
     @Override
     public String toString() {
         return "reduceByKey into " + keys + " keys by the key " + keyKernels.description() + ", value " + valueKernels.description() + " and operator " + combiner.description()

@@ -68,6 +68,8 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
 
     private final Definition<T, R> definition;
     private final Executor executor;
+    /** The devices an apply is split over ({@code on(Devices)}), or null for one device. */
+    private final SplitMap split;
 
     public MapFunction(Function<T, R> function, DataType declaredOutput) {
         this(new Definition<>(Objects.requireNonNull(function), declaredOutput, new KernelCache(function)), Executor.AUTO);
@@ -101,8 +103,13 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
     }
 
     private MapFunction(Definition<T, R> definition, Executor executor) {
+        this(definition, executor, null);
+    }
+
+    private MapFunction(Definition<T, R> definition, Executor executor, SplitMap split) {
         this.definition = definition;
         this.executor = executor;
+        this.split = split;
     }
 
     @Override
@@ -134,7 +141,7 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
                 case SEQUENTIAL -> JavaMap.sequential(definition.function, input, output);
                 case THREADS -> JavaMap.threads(definition.function, input, output);
                 case AUTO, ACCELERATOR -> {
-                    long computed = runOnDevice(input, output, ready);
+                    long computed = split != null ? runSplit(input, output) : runOnDevice(input, output, ready);
                     if (computed == TIERED) {
                         break; // tiered, or on Java threads by the cost model's choice: every element is computed
                     }
@@ -241,6 +248,20 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
     }
 
     /**
+     * The map split over {@link #split}'s devices ({@link SplitMap}); returns how many elements, from
+     * the first, hold Java's results, as {@link #runOnDevice} does.
+     */
+    private long runSplit(PArray<T> input, PArray<R> output) {
+        int[] indexSpace = PArrayStorage.rangeExtents(input);
+        KernelCache.Compiled compiled = definition.kernels.forMap(input.type(), output.type(), indexSpace == null ? 0 : indexSpace.length);
+        if (compiled.bailout() != null) {
+            Offload.fallBack("map of " + compiled.description(), compiled.bailout());
+            return 0;
+        }
+        return split.run(definition.kernels, compiled, input, output, () -> "map of " + compiled.description());
+    }
+
+    /**
      * {@code AUTO}'s cost model ({@link CostModel}): when it prefers Java threads for this apply, runs
      * it there (or, to measure their pace, shares it with the device) and returns true; every element
      * is then computed. Else false: the device runs it.
@@ -307,6 +328,11 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
         return executor;
     }
 
+    /** Whether its applies are split over several devices ({@code on(Devices)}): it is then never fused with its neighbours. */
+    boolean isSplit() {
+        return split != null;
+    }
+
     KernelCache kernels() {
         return definition.kernels;
     }
@@ -329,11 +355,18 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
 
     @Override
     public ArrayFunction<T, R> on(Executor where) {
-        return where == executor ? this : new MapFunction<>(definition, Objects.requireNonNull(where, "on: the executor is null"));
+        return where == executor && split == null ? this : new MapFunction<>(definition, Objects.requireNonNull(where, "on: the executor is null"));
+    }
+
+    /** This map split over {@code devices} ({@link SplitMap}): as {@code ACCELERATOR}, never tiered nor routed by cost. */
+    @Override
+    public ArrayFunction<T, R> on(jpai.Devices devices) {
+        Objects.requireNonNull(devices, "on: the devices are null");
+        return split != null && split.devices().equals(devices) ? this : new MapFunction<>(definition, Executor.ACCELERATOR, new SplitMap(devices));
     }
 
     @Override
     public String toString() {
-        return "map of " + definition.kernels.description() + (executor == Executor.AUTO ? "" : " on " + executor);
+        return "map of " + definition.kernels.description() + (split != null ? " on " + split.devices() : executor == Executor.AUTO ? "" : " on " + executor);
     }
 }

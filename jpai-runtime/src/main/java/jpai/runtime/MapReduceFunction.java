@@ -30,7 +30,7 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
 
     /** True when {@code map} then {@code reduce} may be fused: both may use the device. */
     static boolean fusible(ArrayFunction<?, ?> first, ArrayFunction<?, ?> second) {
-        return first instanceof MapFunction<?, ?> map && second instanceof ReduceFunction<?> reduce && onDevice(map.executor()) && onDevice(reduce.executor());
+        return first instanceof MapFunction<?, ?> map && second instanceof ReduceFunction<?> reduce && !map.isSplit() && onDevice(map.executor()) && onDevice(reduce.executor());
     }
 
     private static boolean onDevice(Executor executor) {
@@ -106,6 +106,13 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
     @Override
     public ArrayFunction<T, M> on(Executor executor) {
         return Pipeline.of(map.on(executor), reduce.on(executor)); // fused again where both may use the device
+    }
+
+    /** Only maps split over several devices so far. */
+    @Override
+    public ArrayFunction<T, M> on(jpai.Devices devices) {
+        java.util.Objects.requireNonNull(devices, "on: the devices are null");
+        throw new UnsupportedOperationException(this + ": a map then reduce (its reduction) does not split over several devices yet; only maps do (apply it on one device, or split the maps before it)");
     }
 
     /** The two stages, unfused. */

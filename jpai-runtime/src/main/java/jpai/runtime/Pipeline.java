@@ -124,6 +124,16 @@ public final class Pipeline<T, R> implements ArrayFunction<T, R> {
         return compose(placed);
     }
 
+    /** Every stage split over {@code devices}: maps split; a stage that does not split says so ({@link ArrayFunction#on(jpai.Devices)}). */
+    @Override
+    public ArrayFunction<T, R> on(jpai.Devices devices) {
+        List<ArrayFunction<?, ?>> placed = new ArrayList<>();
+        for (ArrayFunction<?, ?> stage : stages) {
+            placed.add(stage.on(devices));
+        }
+        return compose(placed);
+    }
+
     @Override
     public String toString() {
         StringBuilder text = new StringBuilder();

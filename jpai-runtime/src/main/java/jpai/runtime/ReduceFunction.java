@@ -163,6 +163,13 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
         return where == executor ? this : new ReduceFunction<>(operator, identity, type, kernels, costs, Objects.requireNonNull(where, "on: the executor is null"));
     }
 
+    /** Only maps split over several devices so far. */
+    @Override
+    public ArrayFunction<T, T> on(jpai.Devices devices) {
+        java.util.Objects.requireNonNull(devices, "on: the devices are null");
+        throw new UnsupportedOperationException(this + ": a reduction does not split over several devices yet; only maps do (apply it on one device, or split the maps before it)");
+    }
+
     @Override
     public String toString() {
         return "reduce of " + kernels.description() + " from " + identity + (executor == Executor.AUTO ? "" : " on " + executor);

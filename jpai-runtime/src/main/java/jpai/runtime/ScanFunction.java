@@ -143,6 +143,13 @@ public final class ScanFunction<T> implements ArrayFunction<T, T> {
         return where == executor ? this : new ScanFunction<>(operator, identity, exclusive, type, kernels, costs, Objects.requireNonNull(where, "on: the executor is null"));
     }
 
+    /** Only maps split over several devices so far. */
+    @Override
+    public ArrayFunction<T, T> on(jpai.Devices devices) {
+        java.util.Objects.requireNonNull(devices, "on: the devices are null");
+        throw new UnsupportedOperationException(this + ": a scan does not split over several devices yet; only maps do (apply it on one device, or split the maps before it)");
+    }
+
     @Override
     public String toString() {
         return name(exclusive) + " of " + kernels.description() + " from " + identity + (executor == Executor.AUTO ? "" : " on " + executor);

@@ -48,7 +48,11 @@ public final class ComponentBuffer {
     private final Leases leases;
     private final AccessScopes scopes;
     private final AtomicLong hostVersion = new AtomicLong();
+    /** Kernel writes through the mirror: with {@link #hostVersion} they make {@link #contentVersion()}. */
+    private final AtomicLong deviceWrites = new AtomicLong();
     private volatile DeviceMirror mirror;
+    /** Copies on several devices at once, for functions split over devices; null until one is made. */
+    private volatile Replicas replicas;
     /** The function that computed this buffer, told once whether the host read it ({@link #reportReadTo}); null after, or for other buffers. */
     private volatile HostReadHint readHint;
     /** A plain counter: a lost increment only delays the switch to the shared segment. */
@@ -301,6 +305,49 @@ public final class ComponentBuffer {
         return mirror;
     }
 
+    /**
+     * Advances with every write to the array's contents wherever it is made: on the host
+     * ({@link #hostWritten()}) or by a kernel on the device copy ({@link #deviceWritten()}). Copies
+     * that are not the {@linkplain #mirror() mirror} (a split function's {@link Replicas}) are current
+     * while their version equals it.
+     */
+    public long contentVersion() {
+        return hostVersion.get() + deviceWrites.get();
+    }
+
+    /** Records that a kernel has been enqueued to write the device copy (the mirror): other copies are stale from now on. */
+    public void deviceWritten() {
+        deviceWrites.incrementAndGet();
+    }
+
+    /**
+     * Copies of (parts of) this buffer on several devices, kept apart from the {@linkplain #mirror()
+     * mirror}, never newer than the array's contents: released with the buffer.
+     */
+    public interface Replicas {
+        /** The buffer is freed: give the device memory back. */
+        void release();
+    }
+
+    /** The replicas attached to this buffer, or null. */
+    public Replicas replicas() {
+        return replicas;
+    }
+
+    /**
+     * Attaches {@code made.get()} as this buffer's replicas unless some are attached already, and
+     * returns the attached ones.
+     *
+     * @throws IllegalStateException if the buffer is closed
+     */
+    public synchronized Replicas attachReplicas(java.util.function.Supplier<Replicas> made) {
+        checkOpen();
+        if (replicas == null) {
+            replicas = made.get();
+        }
+        return replicas;
+    }
+
     /** Attaches (or, with null, detaches) the device copy. */
     public void setMirror(DeviceMirror mirror) {
         this.mirror = mirror;
@@ -365,6 +412,11 @@ public final class ComponentBuffer {
         mirror = null;
         if (current != null) {
             current.release(this);
+        }
+        Replicas copies = replicas;
+        replicas = null;
+        if (copies != null) {
+            copies.release();
         }
         host.release();
     }

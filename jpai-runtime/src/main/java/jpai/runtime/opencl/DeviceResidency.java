@@ -202,6 +202,7 @@ final class DeviceResidency implements DeviceMirror {
         copyOnDevice(saved, buffer, host.byteSize(), queue);
         deviceNewer = true;
         deviceVersion = NO_VERSION;
+        host.deviceWritten(); // the contents changed back: a replica made meanwhile is stale
     }
 
     /** Copies {@code bytes} from {@code source} to {@code target} on {@code queue} after any pending send, and waits for it. */

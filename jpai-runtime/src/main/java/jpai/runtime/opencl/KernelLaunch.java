@@ -107,6 +107,57 @@ public final class KernelLaunch {
     private long firstItem;
     private int baseIndexArgument = -1;
     private boolean keepResultOnDevice = true;
+    /** Buffers whose device memory the caller placed on the launch's device ({@link #place}); empty for most launches. */
+    private java.util.Map<ComponentBuffer, org.jocl.cl_mem> placed = java.util.Map.of();
+
+    /**
+     * Binds {@code memory}, on the launch's device, wherever {@code buffer} is bound: the caller has
+     * put there what the kernel reads of it (a split function's replica) or collects from there what
+     * the kernel writes; the buffer's own device copy ({@code DeviceResidency}) is neither used nor
+     * changed, and nothing is copied back for it.
+     */
+    public KernelLaunch place(ComponentBuffer buffer, org.jocl.cl_mem memory) {
+        if (placed.isEmpty()) {
+            placed = new java.util.IdentityHashMap<>();
+        }
+        placed.put(Objects.requireNonNull(buffer, "place: the buffer is null"), Objects.requireNonNull(memory, "place: the memory is null"));
+        return this;
+    }
+
+    /** The array buffers bound so far (read, written or updated), in binding order, each once. */
+    public List<ComponentBuffer> boundBuffers() {
+        List<ComponentBuffer> buffers = new ArrayList<>();
+        for (Binding binding : bindings) {
+            ComponentBuffer buffer = switch (binding) {
+                case ReadBuffer read -> read.buffer();
+                case WriteBuffer write -> write.buffer();
+                case UpdateBuffer update -> update.buffer();
+                default -> null;
+            };
+            if (buffer != null && buffers.stream().noneMatch(b -> b == buffer)) {
+                buffers.add(buffer);
+            }
+        }
+        return buffers;
+    }
+
+    /** Whether {@code buffer} is bound for the kernel to write (written or updated). */
+    public boolean writes(ComponentBuffer buffer) {
+        for (Binding binding : bindings) {
+            if ((binding instanceof WriteBuffer write && write.buffer() == buffer) || (binding instanceof UpdateBuffer update && update.buffer() == buffer)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    boolean isPlaced(ComponentBuffer buffer) {
+        return !placed.isEmpty() && placed.containsKey(buffer);
+    }
+
+    org.jocl.cl_mem placed(ComponentBuffer buffer) {
+        return placed.get(buffer);
+    }
 
     public KernelLaunch readBuffer(int index, ComponentBuffer buffer) {
         return bind(new ReadBuffer(index, Objects.requireNonNull(buffer, "readBuffer: the buffer is null")));

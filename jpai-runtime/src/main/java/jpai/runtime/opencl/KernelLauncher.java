@@ -503,7 +503,7 @@ final class KernelLauncher {
             step = "bringing the results back";
             for (int b = 0; b < launch.bindings().size(); b++) {
                 Binding binding = launch.bindings().get(b);
-                if (binding instanceof WriteBuffer write) {
+                if (binding instanceof WriteBuffer write && !launch.isPlaced(write.buffer())) {
                     DeviceResidency.of(context, write.buffer()).copyBack(write.buffer(), events);
                 }
             }
@@ -700,6 +700,9 @@ final class KernelLauncher {
             int index = binding.index();
             stepBinding = binding;
             switch (binding) {
+                case ReadBuffer read when launch.isPlaced(read.buffer()) -> kernel.setBuffer(index, launch.placed(read.buffer()));
+                case UpdateBuffer update when launch.isPlaced(update.buffer()) -> kernel.setBuffer(index, launch.placed(update.buffer()));
+                case WriteBuffer write when launch.isPlaced(write.buffer()) -> kernel.setBuffer(index, launch.placed(write.buffer()));
                 case ReadBuffer read -> kernel.setBuffer(index, sentBuffer(read.buffer()));
                 case UpdateBuffer update -> kernel.setBuffer(index, sentBuffer(update.buffer()));
                 case WriteBuffer write -> {
@@ -798,10 +801,12 @@ final class KernelLauncher {
     private void markWritten() {
         for (int b = 0; b < launch.bindings().size(); b++) {
             Binding binding = launch.bindings().get(b);
-            if (binding instanceof WriteBuffer write) {
+            if (binding instanceof WriteBuffer write && !launch.isPlaced(write.buffer())) {
                 DeviceResidency.of(context, write.buffer()).kernelWrote();
-            } else if (binding instanceof UpdateBuffer update) {
+                write.buffer().deviceWritten();
+            } else if (binding instanceof UpdateBuffer update && !launch.isPlaced(update.buffer())) {
                 DeviceResidency.of(context, update.buffer()).kernelWrote();
+                update.buffer().deviceWritten();
             }
         }
     }

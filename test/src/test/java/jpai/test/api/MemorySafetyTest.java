@@ -231,7 +231,9 @@ class MemorySafetyTest {
             calls.add(() -> AF.reduce(null, 0f));
             calls.add(() -> TWICE_PLUS_ONE.apply(null));
             calls.add(() -> TWICE_PLUS_ONE.andThen(null));
-            calls.add(() -> TWICE_PLUS_ONE.on(null));
+            calls.add(() -> TWICE_PLUS_ONE.on((jpai.Executor) null));
+            calls.add(() -> TWICE_PLUS_ONE.on((jpai.Devices) null));
+            calls.add(() -> jpai.Devices.of((String[]) null));
             for (int i = 0; i < calls.size(); i++) {
                 NullPointerException e = assertThrows(NullPointerException.class, calls.get(i), "call " + i);
                 assertNotNull(e.getMessage(), "call " + i + " throws a NullPointerException with no message");

@@ -1,0 +1,376 @@
+package jpai.runtime;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
+
+import jpai.Devices;
+import jpai.PArray;
+import jpai.runtime.device.DeviceChoice;
+import jpai.runtime.device.DeviceKind;
+import jpai.runtime.device.DeviceSelector;
+import jpai.runtime.device.Discovery;
+import jpai.runtime.device.OpenCLDeviceInfo;
+import jpai.runtime.device.OpenCLPlatforms;
+import jpai.runtime.memory.ComponentBuffer;
+import jpai.runtime.memory.PArrayStorage;
+import jpai.runtime.opencl.DeviceContext;
+import jpai.runtime.opencl.DeviceReplicas;
+import jpai.runtime.opencl.KernelLaunch;
+import jpai.runtime.opencl.LaunchProfile;
+import jpai.runtime.opencl.LaunchResult;
+import jpai.runtime.opencl.OpenCLRuntime;
+import jpai.runtime.opencl.OpenCLRuntimeException;
+import jpai.runtime.profile.Profiler;
+
+/**
+ * A map split over several devices ({@code f.on(Devices)}): each apply cuts the rows of the outermost
+ * index (the elements, for a 1-D map) into one part per device, in proportion to each device's
+ * measured speed (time per element of its last parts, smoothed), and runs the parts at once, one
+ * thread per device. A part's device holds a copy of the input rows it maps and of every captured
+ * array ({@link DeviceReplicas}), kept between applies and sent again only when the array changes or
+ * the part moves; its results are copied into the host result at once, and the device keeps them as
+ * its copy of that part, so that a split map applied next to the result finds it there.
+ *
+ * <p>The same kernel runs everywhere (compiled once; built per device), so results are the JVM's, as
+ * on one device. A part whose kernel exits reports its lowest exiting element; Java then runs the
+ * map from the lowest such element of all parts on, which gives the sequential loop's results and
+ * exception. A part that cannot run (a driver error) makes the whole apply run in Java, as a
+ * single-device failure does.
+ *
+ * <p>Not thread-safe for its speed record, which concurrent applies of one function may update in
+ * any order: a split is only a guess, never a result.
+ */
+final class SplitMap {
+
+    /** Threads that run the parts: one per part, made when needed, gone when idle. */
+    private static final ExecutorService PARTS = Executors.newCachedThreadPool(task -> {
+        Thread thread = new Thread(task, "jpai-split-part");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    /**
+     * Test hook (documented in docs/java-semantics.md, "Several devices"): {@code -Djpai.test.splitSlowdown=K:F}
+     * makes the part on the set's device {@code K} take {@code F} times its time (it waits after its
+     * kernel), so that tests see the split follow a slower device on a host whose devices are alike.
+     */
+    static final String SLOWDOWN = "jpai.test.splitSlowdown";
+
+    private final Devices devices;
+    /** The devices resolved at the first apply (and again when that failed). */
+    private List<DeviceChoice.OpenCL> resolved;
+    /** Per device of the set: measured nanoseconds per element, 0 before its first part. */
+    private double[] nanosPerElement;
+    /** The last apply's bounds and its row count: kept while the speeds move them by less than {@link #KEEP_SPLIT}. */
+    private long[] lastBounds;
+    private long lastRows = -1;
+    /**
+     * A new split moves no bound by less than this share of the rows: a part that stays put keeps its
+     * data on its device, and the measured speeds jitter by a percent or two from apply to apply.
+     */
+    private static final double KEEP_SPLIT = 0.02;
+
+    SplitMap(Devices devices) {
+        this.devices = devices;
+    }
+
+    Devices devices() {
+        return devices;
+    }
+
+    /** The devices of the set, or throws IllegalArgumentException saying why they are not all there. */
+    private synchronized List<DeviceChoice.OpenCL> resolve() {
+        if (resolved != null) {
+            return resolved;
+        }
+        Discovery discovery = OpenCLPlatforms.discover();
+        List<DeviceChoice.OpenCL> found = new ArrayList<>();
+        if (devices.isAllGpus()) {
+            for (OpenCLDeviceInfo device : discovery.devices()) {
+                if (device.kind() == DeviceKind.GPU) {
+                    found.add(new DeviceChoice.OpenCL(device, "every GPU"));
+                }
+            }
+            if (found.isEmpty()) {
+                throw new IllegalArgumentException("Devices.allGpus(): no OpenCL GPU is listed" + (discovery.isEmpty() ? " (" + discovery.reason() + ")" : ""));
+            }
+        } else {
+            for (String spec : devices.specs()) {
+                DeviceChoice choice = DeviceSelector.select(spec, discovery);
+                if (!(choice instanceof DeviceChoice.OpenCL device)) {
+                    throw new IllegalArgumentException("Devices.of: \"" + spec + "\" names no OpenCL device (" + choice.describe() + ")");
+                }
+                for (DeviceChoice.OpenCL other : found) {
+                    if (other.device().globalIndex() == device.device().globalIndex()) {
+                        throw new IllegalArgumentException("Devices.of: \"" + spec + "\" names " + device.device().name() + " [" + device.device().globalIndex()
+                                        + "] a second time; a device takes one part");
+                    }
+                }
+                found.add(device);
+            }
+        }
+        resolved = List.copyOf(found);
+        nanosPerElement = new double[resolved.size()];
+        return resolved;
+    }
+
+    /**
+     * Runs the map of {@code compiled} over {@code input} into {@code output} in parts. Returns how
+     * many elements, from the first, hold the kernel's (that is, Java's) results: all of them, or,
+     * after a kernel exit, those before the lowest exiting element; 0 after saying why when the map
+     * must run in Java.
+     */
+    <T, R> long run(KernelCache kernels, KernelCache.Compiled compiled, PArray<T> input, PArray<R> output, Supplier<String> operation) {
+        String missing = JvmSetup.problem();
+        if (missing != null) {
+            Explain.notice(missing);
+            Offload.fallBack(operation.get(), missing);
+            return 0;
+        }
+        List<DeviceChoice.OpenCL> set;
+        try {
+            set = resolve();
+        } catch (IllegalArgumentException e) { // DeviceSelectionException among them
+            Offload.fallBack(operation.get(), e.getMessage());
+            return 0;
+        }
+        int[] indexSpace = PArrayStorage.rangeExtents(input);
+        long rows = DeviceMap.rows(input, indexSpace);
+        long rowLength = DeviceMap.rowLength(indexSpace);
+        long[] bounds = split(rows);
+        List<ComponentBuffer> leased = new ArrayList<>();
+        try {
+            List<DeviceContext> contexts = new ArrayList<>();
+            for (DeviceChoice.OpenCL device : set) {
+                contexts.add(OpenCLRuntime.context(device));
+            }
+            // Every array the kernel uses, leased until the parts are done (a close meanwhile frees
+            // nothing a part may still use), and the host copy made current: the parts read it.
+            KernelBinding probe = DeviceMap.bindRows(contexts.get(0), compiled, input, output, indexSpace, 0, rows);
+            for (ComponentBuffer buffer : probe.launch().boundBuffers()) {
+                buffer.acquireLease();
+                leased.add(buffer);
+                if (!probe.launch().writes(buffer)) {
+                    buffer.leasedForHostRead();
+                }
+            }
+            List<ComponentBuffer> partInputs = new ArrayList<>();
+            if (indexSpace == null) {
+                for (int c = 0; c < input.componentCount(); c++) {
+                    ComponentBuffer buffer = PArrayStorage.buffer(input, c);
+                    if (!probe.capturedBuffers().contains(buffer)) { // a captured input is read anywhere: copied whole
+                        partInputs.add(buffer);
+                    }
+                }
+            }
+            List<Future<Part>> running = new ArrayList<>();
+            for (int d = 0; d < set.size(); d++) {
+                if (bounds[d + 1] > bounds[d]) {
+                    int device = d;
+                    DeviceContext context = contexts.get(d);
+                    running.add(PARTS.submit(() -> runPart(device, context, compiled, input, output, indexSpace, bounds[device], bounds[device + 1], rowLength, partInputs)));
+                }
+            }
+            List<Part> parts = new ArrayList<>();
+            OpenCLRuntimeException failed = null;
+            for (Future<Part> part : running) {
+                try {
+                    parts.add(part.get());
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof OpenCLRuntimeException openCL) {
+                        failed = failed == null ? openCL : failed;
+                    } else if (e.getCause() instanceof RuntimeException | e.getCause() instanceof Error) {
+                        throw sneaky(e.getCause());
+                    } else {
+                        throw new IllegalStateException(e.getCause());
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while a split map's parts ran", e);
+                }
+            }
+            for (int c = 0; c < output.componentCount(); c++) {
+                ComponentBuffer buffer = PArrayStorage.buffer(output, c);
+                buffer.hostWritten();
+                DeviceReplicas.of(buffer).partsWritten(buffer);
+            }
+            if (failed != null) {
+                Offload.fallBack(operation.get(), failed.getMessage());
+                return 0;
+            }
+            report(parts, set, rows, operation);
+            long exited = input.length();
+            KernelDeoptimizedException firstExit = null;
+            for (Part part : parts) {
+                if (part.exit() != null && part.javaFrom() < exited) {
+                    exited = part.javaFrom();
+                    firstExit = part.exit();
+                }
+            }
+            if (firstExit != null) {
+                long from = exited;
+                KernelExits.handle(operation.get(), firstExit, "elements " + from + " to " + (input.length() - 1) + " re-ran in Java (the parts' results before element " + from
+                                + " are Java's and were kept)", input.length() - from, kernels);
+            }
+            return exited;
+        } finally {
+            for (ComponentBuffer buffer : leased) {
+                buffer.releaseLease();
+            }
+        }
+    }
+
+    /** What one part did: its device's position in the set, its elements, its time, and the element Java must run from after an exit (with the exit), else null. */
+    private record Part(int device, long elements, long nanos, LaunchProfile profile, long sentBytes, long sendNanos, long copiedBackBytes, long copyBackNanos, long javaFrom,
+                    KernelDeoptimizedException exit) {
+    }
+
+    private static Part runPart(int device, DeviceContext context, KernelCache.Compiled compiled, PArray<?> input, PArray<?> output, int[] indexSpace, long firstRow,
+                    long endRow, long rowLength, List<ComponentBuffer> partInputs) {
+        long start = System.nanoTime();
+        KernelBinding binding = DeviceMap.bindRows(context, compiled, input, output, indexSpace, firstRow, endRow);
+        KernelLaunch launch = binding.launch();
+        long firstElement = firstRow * rowLength;
+        long endElement = endRow * rowLength;
+        long sent = 0;
+        long sendStart = System.nanoTime();
+        for (ComponentBuffer buffer : launch.boundBuffers()) {
+            long elementBytes = buffer.type().byteSize();
+            DeviceReplicas replicas = DeviceReplicas.of(buffer);
+            if (launch.writes(buffer)) {
+                launch.place(buffer, replicas.forPartWrite(context, buffer, firstElement * elementBytes, endElement * elementBytes));
+            } else {
+                boolean part = partInputs.contains(buffer);
+                sent += replicas.makeReadable(context, buffer, part ? firstElement * elementBytes : 0, part ? endElement * elementBytes : buffer.byteSize());
+                launch.place(buffer, replicas.memory(context, buffer));
+            }
+        }
+        long sendNanos = sent > 0 ? System.nanoTime() - sendStart : 0;
+        LaunchResult result = context.launch(compiled.kernel(), launch);
+        KernelDeoptimizedException exit = null;
+        long javaFrom = endElement;
+        try {
+            KernelBinding.checkStatus(result, indexSpace);
+        } catch (KernelDeoptimizedException e) {
+            exit = e;
+            javaFrom = e.kernelExited() ? Math.max(firstElement, e.element()) : firstElement;
+        }
+        long copiedBack = 0;
+        long copyStart = System.nanoTime();
+        for (ComponentBuffer buffer : launch.boundBuffers()) {
+            if (launch.writes(buffer)) {
+                long elementBytes = buffer.type().byteSize();
+                copiedBack += DeviceReplicas.of(buffer).copyBack(context, buffer, firstElement * elementBytes, Math.min(endElement, Math.max(firstElement, javaFrom)) * elementBytes);
+            }
+        }
+        long copyBackNanos = System.nanoTime() - copyStart;
+        long nanos = System.nanoTime() - start;
+        nanos = slowedDown(device, nanos);
+        return new Part(device, endElement - firstElement, nanos, result.profile(), sent, sendNanos, copiedBack, copyBackNanos, exit == null ? Long.MAX_VALUE : javaFrom, exit);
+    }
+
+    /** The test hook {@link #SLOWDOWN}: waits so that the part on device {@code device} takes its factor times {@code nanos}. */
+    private static long slowedDown(int device, long nanos) {
+        String hook = System.getProperty(SLOWDOWN);
+        if (hook == null) {
+            return nanos;
+        }
+        String[] parts = hook.split(":");
+        if (parts.length != 2 || Integer.parseInt(parts[0].strip()) != device) {
+            return nanos;
+        }
+        double factor = Double.parseDouble(parts[1].strip());
+        long extra = (long) (nanos * (factor - 1));
+        if (extra > 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(extra);
+        }
+        return nanos + Math.max(0, extra);
+    }
+
+    /**
+     * The rows' bounds of each device's part ({@code bounds[d]} to {@code bounds[d + 1]}): in
+     * proportion to the devices' speeds, equal before any is measured; a device not measured yet
+     * counts as fast as the mean of those that are.
+     */
+    private synchronized long[] split(long rows) {
+        int count = resolved.size();
+        double measuredSum = 0;
+        int measured = 0;
+        for (double nanos : nanosPerElement) {
+            if (nanos > 0) {
+                measuredSum += nanos;
+                measured++;
+            }
+        }
+        double mean = measured == 0 ? 1 : measuredSum / measured;
+        double[] speed = new double[count];
+        double total = 0;
+        for (int d = 0; d < count; d++) {
+            speed[d] = 1 / (nanosPerElement[d] > 0 ? nanosPerElement[d] : mean);
+            total += speed[d];
+        }
+        long[] bounds = new long[count + 1];
+        double cumulative = 0;
+        boolean moved = lastBounds == null || lastRows != rows;
+        for (int d = 0; d < count; d++) {
+            cumulative += speed[d];
+            bounds[d + 1] = d == count - 1 ? rows : Math.min(rows, Math.round(rows * cumulative / total));
+            moved |= !moved && Math.abs(bounds[d + 1] - lastBounds[d + 1]) > KEEP_SPLIT * rows;
+        }
+        if (!moved) {
+            return lastBounds;
+        }
+        lastBounds = bounds;
+        lastRows = rows;
+        return bounds;
+    }
+
+    /** Records each part's pace (smoothed over applies), and tells the profile and explain how this apply was split. */
+    private synchronized void report(List<Part> parts, List<DeviceChoice.OpenCL> set, long rows, Supplier<String> operation) {
+        long kernel = 0;
+        long toDevice = 0;
+        long toDeviceBytes = 0;
+        long toHost = 0;
+        long toHostBytes = 0;
+        StringBuilder split = new StringBuilder();
+        long elements = 0;
+        for (Part part : parts) {
+            elements += part.elements();
+        }
+        for (Part part : parts) {
+            if (part.elements() > 0) {
+                double pace = (double) part.nanos() / part.elements();
+                double last = nanosPerElement[part.device()];
+                nanosPerElement[part.device()] = last > 0 ? (last + pace) / 2 : pace;
+            }
+            LaunchProfile profile = part.profile();
+            // the parts run at once: the apply waits for the longest of each
+            kernel = Math.max(kernel, profile.kernelNanos());
+            toDevice = Math.max(toDevice, profile.hostToDeviceNanos() + part.sendNanos());
+            toDeviceBytes += profile.hostToDeviceBytes() + part.sentBytes();
+            toHost = Math.max(toHost, profile.deviceToHostNanos() + part.copyBackNanos());
+            toHostBytes += profile.deviceToHostBytes() + part.copiedBackBytes();
+            split.append(split.isEmpty() ? "" : " + ").append(String.format(Locale.ROOT, "%s [%d] %.0f %%", set.get(part.device()).device().name().strip(),
+                            set.get(part.device()).device().globalIndex(), 100.0 * part.elements() / Math.max(1, elements)));
+        }
+        Profiler.device(split + " (split)");
+        Profiler.hostToDevice(toDevice, toDeviceBytes, parts.size());
+        Profiler.kernel(kernel, parts.size());
+        Profiler.deviceToHost(toHost, toHostBytes, parts.size());
+        Explain.split(() -> operation.get() + " split over " + parts.size() + " devices by their measured speed: " + split + " of its elements");
+    }
+
+    /** Rethrows an unchecked throwable as it is. */
+    private static RuntimeException sneaky(Throwable t) {
+        if (t instanceof Error error) {
+            throw error;
+        }
+        return (RuntimeException) t;
+    }
+}
