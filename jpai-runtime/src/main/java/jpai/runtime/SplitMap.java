@@ -299,7 +299,27 @@ final class SplitMap {
      * counts as fast as the mean of those that are.
      */
     private synchronized long[] split(long rows) {
-        int count = resolved.size();
+        long[] bounds = proportionalBounds(rows, nanosPerElement);
+        int count = nanosPerElement.length;
+        boolean moved = lastBounds == null || lastRows != rows;
+        for (int d = 0; d < count && !moved; d++) {
+            moved = Math.abs(bounds[d + 1] - lastBounds[d + 1]) > KEEP_SPLIT * rows;
+        }
+        if (!moved) {
+            return lastBounds;
+        }
+        lastBounds = bounds;
+        lastRows = rows;
+        return bounds;
+    }
+
+    /**
+     * The bounds of {@code rows} cut in proportion to the speeds that {@code nanosPerElement} gives
+     * (its inverse); a device not measured yet (0) counts as fast as the mean of those that are, and
+     * all as equal before any is.
+     */
+    static long[] proportionalBounds(long rows, double[] nanosPerElement) {
+        int count = nanosPerElement.length;
         double measuredSum = 0;
         int measured = 0;
         for (double nanos : nanosPerElement) {
@@ -309,25 +329,16 @@ final class SplitMap {
             }
         }
         double mean = measured == 0 ? 1 : measuredSum / measured;
-        double[] speed = new double[count];
         double total = 0;
         for (int d = 0; d < count; d++) {
-            speed[d] = 1 / (nanosPerElement[d] > 0 ? nanosPerElement[d] : mean);
-            total += speed[d];
+            total += 1 / (nanosPerElement[d] > 0 ? nanosPerElement[d] : mean);
         }
         long[] bounds = new long[count + 1];
         double cumulative = 0;
-        boolean moved = lastBounds == null || lastRows != rows;
         for (int d = 0; d < count; d++) {
-            cumulative += speed[d];
+            cumulative += 1 / (nanosPerElement[d] > 0 ? nanosPerElement[d] : mean);
             bounds[d + 1] = d == count - 1 ? rows : Math.min(rows, Math.round(rows * cumulative / total));
-            moved |= !moved && Math.abs(bounds[d + 1] - lastBounds[d + 1]) > KEEP_SPLIT * rows;
         }
-        if (!moved) {
-            return lastBounds;
-        }
-        lastBounds = bounds;
-        lastRows = rows;
         return bounds;
     }
 
