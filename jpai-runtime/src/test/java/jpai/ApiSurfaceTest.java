@@ -44,7 +44,7 @@ class ApiSurfaceTest {
 
     /** The API as documented in README.md and docs/api-surface.md. */
     private static final Set<String> API_TYPES = Set.of(
-            "AF", "Accelerate", "ApplyProfile", "ArrayFunction", "DataType", "ElementType", "Executor",
+            "AF", "Accelerate", "ApplyProfile", "ArrayFunction", "DataType", "Devices", "ElementType", "Executor",
             "FallbackException", "PArray", "PArray$WriteScope", "Parallel", "Reduce", "TriFunction",
             "Tuple", "Tuple2", "Tuple3", "Tuple4", "Tuple5", "Tuple6", "Tuple7", "Tuple8", "TupleType");
 

@@ -153,7 +153,7 @@ public final class BlackScholes extends Program<float[]> {
         PArray<Float> input = PArray.of(r);
         float[] call = new float[r.length];
         float[] put = new float[r.length];
-        ArrayFunction<Float, Tuple2<Float, Float>> prices = AF.map((Float x) -> {
+        ArrayFunction<Float, Tuple2<Float, Float>> prices = JpaiRun.placed(AF.map((Float x) -> {
             float s = S_LO * x + S_HI * (1.0f - x);
             float k = K_LO * x + K_HI * (1.0f - x);
             float t = T_LO * x + T_HI * (1.0f - x);
@@ -164,7 +164,7 @@ public final class BlackScholes extends Program<float[]> {
             float d2 = d1 - v * sqrtT;
             float kExpRT = k * (float) Math.exp(-rate * t);
             return new Tuple2<>(s * cnd(d1) - kExpRT * cnd(d2), kExpRT * cnd(-d2) - s * cnd(-d1));
-        });
+        }));
         return new JpaiRun(List.of(input), () -> List.of(prices.apply(input)), results -> {
             JpaiRun.copy(results.get(0), 0, call);
             JpaiRun.copy(results.get(0), 1, put);

@@ -159,7 +159,7 @@ public final class Dft extends Program<Dft.Data> {
         PArray<Integer> indices = JpaiRun.indices(n);
         float[] outRe = new float[n];
         float[] outIm = new float[n];
-        ArrayFunction<Integer, Tuple2<Float, Float>> dft = AF.map((Integer k) -> {
+        ArrayFunction<Integer, Tuple2<Float, Float>> dft = JpaiRun.placed(AF.map((Integer k) -> {
             float sumRe = 0;
             float sumIm = 0;
             for (int t = 0; t < n; t++) {
@@ -172,7 +172,7 @@ public final class Dft extends Program<Dft.Data> {
                 sumIm += y * c - x * s;
             }
             return new Tuple2<>(sumRe, sumIm);
-        });
+        }));
         return new JpaiRun(List.of(indices, re, im), () -> List.of(dft.apply(indices)), results -> {
             JpaiRun.copy(results.get(0), 0, outRe);
             JpaiRun.copy(results.get(0), 1, outIm);

@@ -60,6 +60,20 @@ final class JpaiRun implements Run {
      * Keeps the profile of the apply just made, for a body that applies more than one function (the
      * next apply replaces {@link AF#lastProfile()}).
      */
+    /** The devices the suite's JPAI versions split their maps over ({@link SplitScaling}), or null for one device. */
+    private static volatile jpai.Devices splitOver;
+
+    /** Makes the JPAI versions created from now on split their maps over {@code devices} (null: one device). */
+    static void splitOver(jpai.Devices devices) {
+        splitOver = devices;
+    }
+
+    /** {@code f}, split over the devices {@link #splitOver(jpai.Devices)} named, as a JPAI user would write {@code f.on(devices)}. */
+    static <T, R> jpai.ArrayFunction<T, R> placed(jpai.ArrayFunction<T, R> f) {
+        jpai.Devices devices = splitOver;
+        return devices == null ? f : f.on(devices);
+    }
+
     static void profiled() {
         ApplyProfile profile = AF.lastProfile();
         List<ApplyProfile> applies = APPLIES.get();

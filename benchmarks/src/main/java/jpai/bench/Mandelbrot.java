@@ -118,7 +118,7 @@ public final class Mandelbrot extends Program<Integer> {
         float step = 3.0f / n;
         PArray<Tuple2<Integer, Integer>> pixels = PArray.range(n, n);
         int[] image = new int[n * n];
-        ArrayFunction<Tuple2<Integer, Integer>, Integer> mandelbrot = AF.map2D((y, x) -> escape(x, y, step));
+        ArrayFunction<Tuple2<Integer, Integer>, Integer> mandelbrot = JpaiRun.placed(AF.map2D((y, x) -> escape(x, y, step)));
         return new JpaiRun(List.of(pixels), () -> List.of(mandelbrot.apply(pixels)), results -> JpaiRun.copy(results.get(0), 0, image),
                 () -> Output.of("count", image.clone()), "AF.map2D over the image's index space PArray.range(n, n) capturing the step");
     }

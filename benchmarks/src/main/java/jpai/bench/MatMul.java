@@ -133,7 +133,7 @@ public final class MatMul extends Program<MatMul.Data> {
         PArray<Float> b = PArray.of(d.b());
         PArray<Tuple2<Integer, Integer>> elements = PArray.range(n, n);
         float[] c = new float[n * n];
-        ArrayFunction<Tuple2<Integer, Integer>, Float> multiply = AF.map((Tuple2<Integer, Integer> ij) -> element(a, b, n, ij._1(), ij._2()));
+        ArrayFunction<Tuple2<Integer, Integer>, Float> multiply = JpaiRun.placed(AF.map((Tuple2<Integer, Integer> ij) -> element(a, b, n, ij._1(), ij._2())));
         return new JpaiRun(List.of(elements, a, b), () -> List.of(multiply.apply(elements)), results -> JpaiRun.copy(results.get(0), 0, c),
                 () -> Output.of("c", c.clone()), "map over the n x n index space PArray.range(n, n) capturing A and B as resident PArrays, and n");
     }

@@ -157,7 +157,7 @@ public final class NBody extends Program<NBody.Data> {
         PArray<Float> vz = PArray.of(d.vz());
         PArray<Integer> bodies = JpaiRun.indices(n);
         float[][] out = new float[6][n];
-        ArrayFunction<Integer, Tuple6<Float, Float, Float, Float, Float, Float>> step = AF.map((Integer i) -> {
+        ArrayFunction<Integer, Tuple6<Float, Float, Float, Float, Float, Float>> step = JpaiRun.placed(AF.map((Integer i) -> {
             float px = x.get(i);
             float py = y.get(i);
             float pz = z.get(i);
@@ -179,7 +179,7 @@ public final class NBody extends Program<NBody.Data> {
             float nvy = vy.get(i) + ay * DT;
             float nvz = vz.get(i) + az * DT;
             return new Tuple6<>(px + nvx * DT, py + nvy * DT, pz + nvz * DT, nvx, nvy, nvz);
-        });
+        }));
         return new JpaiRun(List.of(bodies, x, y, z, m, vx, vy, vz), () -> List.of(step.apply(bodies)), results -> {
             for (int c = 0; c < 6; c++) {
                 JpaiRun.copy(results.get(0), c, out[c]);

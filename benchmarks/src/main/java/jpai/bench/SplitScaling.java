@@ -1,0 +1,105 @@
+package jpai.bench;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+
+import jpai.AF;
+import jpai.ApplyProfile;
+import jpai.Devices;
+
+/**
+ * Issues 17 and 22: the suite's programs with their maps split over 1, 2, ... devices
+ * ({@code f.on(Devices.of(...))}, through {@link JpaiRun#placed}), inputs resident on each device as a
+ * JPAI user keeps them (the timed calls apply the same function to the same arrays). For each
+ * program and device count: the end-to-end median of the timed calls and the kernel-only median
+ * (the longest part's kernel), the output validated against sequential Java first, the split the
+ * runtime chose. Scaling is the time on the first device alone (a split of one) over the time on k.
+ *
+ * <p>Usage: {@code bin/jpai run jpai.bench.SplitScaling DEVICES [PROGRAMS] [CALLS] [SIZE]}: DEVICES
+ * is a comma-separated list of device specs ({@code 0,1}); PROGRAMS a comma-separated list (default
+ * nbody,matmul,mandelbrot,dft,blackscholes); CALLS timed calls per case (default 20); SIZE
+ * {@code large} (default) or {@code small}.
+ * Prints {@code program,size,devices,e2e_ms,kernel_ms,scaling_e2e,scaling_kernel,split}.
+ */
+public final class SplitScaling {
+
+    private SplitScaling() {
+    }
+
+    public static void main(String[] args) {
+        if (args.length < 1) {
+            System.err.println("usage: SplitScaling DEVICES [PROGRAMS] [CALLS] [small|large]");
+            System.exit(2);
+        }
+        String[] specs = args[0].split(",");
+        List<String> names = Arrays.asList((args.length > 1 ? args[1] : "nbody,matmul,mandelbrot,dft,blackscholes").split(","));
+        int calls = args.length > 2 ? Integer.parseInt(args[2]) : 20;
+        SizeClass size = args.length > 3 && args[3].equals("small") ? SizeClass.SMALL : SizeClass.LARGE;
+        boolean ok = true;
+        System.out.println("program,size,devices,e2e_ms,kernel_ms,scaling_e2e,scaling_kernel,split");
+        for (Program<?> program : Programs.all()) {
+            if (names.contains(program.name())) {
+                ok &= measure(program, specs, calls, size);
+            }
+        }
+        System.exit(ok ? 0 : 1);
+    }
+
+    private static <D> boolean measure(Program<D> program, String[] specs, int calls, SizeClass size) {
+        int n = program.size(size);
+        D data = program.createData(n, new Random(42));
+        Output reference = program.reference(data);
+        double baseE2e = 0;
+        double baseKernel = 0;
+        boolean ok = true;
+        for (int k = 1; k <= specs.length; k++) {
+            JpaiRun.splitOver(Devices.of(Arrays.copyOf(specs, k)));
+            try (Run jpai = program.jpai(data)) {
+                jpai.run(); // compiles, builds and sends
+                String problem = program.validate(data, n, reference, jpai.output());
+                if (problem != null) {
+                    System.out.println(program.name() + ": RESULT DIFFERS on " + k + " devices: " + problem);
+                    ok = false;
+                    continue;
+                }
+                for (int w = 0; w < 5; w++) {
+                    jpai.run();
+                }
+                List<Long> e2e = new ArrayList<>();
+                List<Long> kernel = new ArrayList<>();
+                String split = "";
+                for (int c = 0; c < calls; c++) {
+                    long start = System.nanoTime();
+                    jpai.run();
+                    e2e.add(System.nanoTime() - start);
+                    ApplyProfile profile = AF.lastProfile();
+                    kernel.add(profile.kernelNanos());
+                    split = profile.device();
+                    if (profile.fellBack()) {
+                        System.out.println(program.name() + ": FELL BACK on " + k + " devices: " + profile.fallbackReason());
+                        ok = false;
+                        break;
+                    }
+                }
+                double e2eMs = median(e2e) / 1e6;
+                double kernelMs = median(kernel) / 1e6;
+                if (k == 1) {
+                    baseE2e = e2eMs;
+                    baseKernel = kernelMs;
+                }
+                System.out.printf("%s,%s,%d,%.3f,%.3f,%.2f,%.2f,%s%n", program.name(), program.sizeLabel(n), k, e2eMs, kernelMs, baseE2e / e2eMs,
+                                kernelMs > 0 ? baseKernel / kernelMs : 0, split.replace(',', ';'));
+            } finally {
+                JpaiRun.splitOver(null);
+            }
+        }
+        return ok;
+    }
+
+    private static double median(List<Long> values) {
+        long[] sorted = values.stream().mapToLong(Long::longValue).sorted().toArray();
+        return sorted.length == 0 ? 0 : sorted.length % 2 == 1 ? sorted[sorted.length / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2.0;
+    }
+}
