@@ -15,12 +15,14 @@ import jpai.Devices;
  * JPAI user keeps them (the timed calls apply the same function to the same arrays). For each
  * program and device count: the end-to-end median of the timed calls and the kernel-only median
  * (the longest part's kernel), the output validated against sequential Java first, the split the
- * runtime chose. Scaling is the time on the first device alone (a split of one) over the time on k.
+ * runtime chose. Scaling is the time on the first device alone, unsplit (JPAI's single-device path), over
+ * the time on k.
  *
  * <p>Usage: {@code bin/jpai run jpai.bench.SplitScaling DEVICES [PROGRAMS] [CALLS] [SIZE]}: DEVICES
  * is a comma-separated list of device specs ({@code 0,1}); PROGRAMS a comma-separated list (default
  * nbody,matmul,mandelbrot,dft,blackscholes); CALLS timed calls per case (default 20); SIZE
- * {@code large} (default) or {@code small}.
+ * {@code large} (default), {@code large4} (four times the elements) or {@code small}. The first
+ * row of each program is its first device unsplit (the single-device path), for comparison.
  * Prints {@code program,size,devices,e2e_ms,kernel_ms,scaling_e2e,scaling_kernel,split}.
  */
 public final class SplitScaling {
@@ -37,27 +39,45 @@ public final class SplitScaling {
         List<String> names = Arrays.asList((args.length > 1 ? args[1] : "nbody,matmul,mandelbrot,dft,blackscholes").split(","));
         int calls = args.length > 2 ? Integer.parseInt(args[2]) : 20;
         SizeClass size = args.length > 3 && args[3].equals("small") ? SizeClass.SMALL : SizeClass.LARGE;
+        boolean fourTimes = args.length > 3 && args[3].equals("large4");
         boolean ok = true;
         System.out.println("program,size,devices,e2e_ms,kernel_ms,scaling_e2e,scaling_kernel,split");
         for (Program<?> program : Programs.all()) {
             if (names.contains(program.name())) {
-                ok &= measure(program, specs, calls, size);
+                ok &= measure(program, specs, calls, size, fourTimes);
             }
         }
         System.exit(ok ? 0 : 1);
     }
 
-    private static <D> boolean measure(Program<D> program, String[] specs, int calls, SizeClass size) {
+    private static <D> boolean measure(Program<D> program, String[] specs, int calls, SizeClass size, boolean fourTimes) {
         int n = program.size(size);
+        if (fourTimes) {
+            // four times the elements: a 2-D program's size is its side ("4096^2 pixels"), a 1-D program's its length
+            n = program.sizeLabel(n).contains("^2") ? 2 * n : 4 * n;
+        }
         D data = program.createData(n, new Random(42));
-        Output reference = program.reference(data);
+        // Four times the elements would take sequential Java minutes (matmul, N-Body): there the
+        // splits are checked against the single-device result (the same kernel: the same bits), which
+        // the large size checks against Java.
+        Output reference = fourTimes ? null : program.reference(data);
         double baseE2e = 0;
         double baseKernel = 0;
         boolean ok = true;
-        for (int k = 1; k <= specs.length; k++) {
-            JpaiRun.splitOver(Devices.of(Arrays.copyOf(specs, k)));
+        String device = System.getProperty("jpai.device");
+        for (int k = 0; k <= specs.length; k++) {
+            // k = 0: the first device alone, unsplit (the single-device path), for comparison with a split of one
+            if (k == 0) {
+                System.setProperty("jpai.device", specs[0]);
+            } else {
+                restore(device);
+            }
+            JpaiRun.splitOver(k == 0 ? null : Devices.of(Arrays.copyOf(specs, k)));
             try (Run jpai = program.jpai(data)) {
                 jpai.run(); // compiles, builds and sends
+                if (reference == null) {
+                    reference = jpai.output();
+                }
                 String problem = program.validate(data, n, reference, jpai.output());
                 if (problem != null) {
                     System.out.println(program.name() + ": RESULT DIFFERS on " + k + " devices: " + problem);
@@ -85,17 +105,26 @@ public final class SplitScaling {
                 }
                 double e2eMs = median(e2e) / 1e6;
                 double kernelMs = median(kernel) / 1e6;
-                if (k == 1) {
+                if (k == 0) { // scaling against the single-device path
                     baseE2e = e2eMs;
                     baseKernel = kernelMs;
                 }
-                System.out.printf("%s,%s,%d,%.3f,%.3f,%.2f,%.2f,%s%n", program.name(), program.sizeLabel(n), k, e2eMs, kernelMs, baseE2e / e2eMs,
+                System.out.printf("%s,%s,%s,%.3f,%.3f,%.2f,%.2f,%s%n", program.name(), program.sizeLabel(n), k == 0 ? "1 unsplit" : Integer.toString(k), e2eMs, kernelMs, baseE2e / e2eMs,
                                 kernelMs > 0 ? baseKernel / kernelMs : 0, split.replace(',', ';'));
             } finally {
                 JpaiRun.splitOver(null);
+                restore(device);
             }
         }
         return ok;
+    }
+
+    private static void restore(String device) {
+        if (device == null) {
+            System.clearProperty("jpai.device");
+        } else {
+            System.setProperty("jpai.device", device);
+        }
     }
 
     private static double median(List<Long> values) {
