@@ -30,8 +30,9 @@ import jpai.runtime.profile.Profiler;
 
 /**
  * A map split over several devices ({@code f.on(Devices)}): each apply cuts the rows of the outermost
- * index (the elements, for a 1-D map) into one part per device, in proportion to each device's
- * measured speed (time per element of its last parts, smoothed), and runs the parts at once, one
+ * index (the elements, for a 1-D map) into one part per device, by shares that follow the parts'
+ * measured times (a device slower than the others gives rows to the quicker ones: {@link #rebalanced}),
+ * and runs the parts at once, one
  * thread per device. A part's device holds a copy of the input rows it maps and of every captured
  * array ({@link DeviceReplicas}), kept between applies and sent again only when the array changes or
  * the part moves; its results are copied into the host result at once, and the device keeps them as
@@ -57,16 +58,17 @@ final class SplitMap {
 
     /**
      * Test hook (documented in docs/java-semantics.md, "Several devices"): {@code -Djpai.test.splitSlowdown=K:F}
-     * makes the part on the set's device {@code K} take {@code F} times its time (it waits after its
-     * kernel), so that tests see the split follow a slower device on a host whose devices are alike.
+     * makes the part on the set's device {@code K} wait after its kernel for {@code F - 1} times the
+     * kernel's time (a device whose kernels take {@code F} times as long, its fixed costs unchanged),
+     * so that tests see the split follow a slower device on a host whose devices are alike.
      */
     static final String SLOWDOWN = "jpai.test.splitSlowdown";
 
     private final Devices devices;
     /** The devices resolved at the first apply (and again when that failed). */
     private List<DeviceChoice.OpenCL> resolved;
-    /** Per device of the set: measured nanoseconds per element, 0 before its first part. */
-    private double[] nanosPerElement;
+    /** Per device of the set: its share of the rows (they sum to 1), equal before the first apply. */
+    private double[] shares;
     /** The last apply's bounds and its row count: kept while the speeds move them by less than {@link #KEEP_SPLIT}. */
     private long[] lastBounds;
     private long lastRows = -1;
@@ -116,7 +118,8 @@ final class SplitMap {
             }
         }
         resolved = List.copyOf(found);
-        nanosPerElement = new double[resolved.size()];
+        shares = new double[resolved.size()];
+        java.util.Arrays.fill(shares, 1.0 / shares.length);
         return resolved;
     }
 
@@ -271,26 +274,31 @@ final class SplitMap {
         }
         long copyBackNanos = System.nanoTime() - copyStart;
         long nanos = System.nanoTime() - start;
-        nanos = slowedDown(device, nanos);
+        nanos += slowedDown(device, result.profile().kernelNanos());
         return new Part(device, endElement - firstElement, nanos, result.profile(), sent, sendNanos, copiedBack, copyBackNanos, exit == null ? Long.MAX_VALUE : javaFrom, exit);
     }
 
-    /** The test hook {@link #SLOWDOWN}: waits so that the part on device {@code device} takes its factor times {@code nanos}. */
-    private static long slowedDown(int device, long nanos) {
+    /**
+     * The test hook {@link #SLOWDOWN}: when the part on device {@code device} is to be slowed, waits
+     * its factor less one times {@code kernelNanos} (its kernel then counts as that many times slower,
+     * its fixed costs unchanged) and returns the wait; else 0.
+     */
+    private static long slowedDown(int device, long kernelNanos) {
         String hook = System.getProperty(SLOWDOWN);
         if (hook == null) {
-            return nanos;
+            return 0;
         }
         String[] parts = hook.split(":");
         if (parts.length != 2 || Integer.parseInt(parts[0].strip()) != device) {
-            return nanos;
+            return 0;
         }
-        double factor = Double.parseDouble(parts[1].strip());
-        long extra = (long) (nanos * (factor - 1));
-        if (extra > 0) {
-            java.util.concurrent.locks.LockSupport.parkNanos(extra);
+        long extra = (long) (kernelNanos * (Double.parseDouble(parts[1].strip()) - 1));
+        if (extra <= 0) {
+            return 0;
         }
-        return nanos + Math.max(0, extra);
+        long start = System.nanoTime();
+        java.util.concurrent.locks.LockSupport.parkNanos(extra);
+        return System.nanoTime() - start;
     }
 
     /**
@@ -299,8 +307,8 @@ final class SplitMap {
      * counts as fast as the mean of those that are.
      */
     private synchronized long[] split(long rows) {
-        long[] bounds = proportionalBounds(rows, nanosPerElement);
-        int count = nanosPerElement.length;
+        long[] bounds = boundsOf(rows, shares);
+        int count = shares.length;
         boolean moved = lastBounds == null || lastRows != rows;
         for (int d = 0; d < count && !moved; d++) {
             moved = Math.abs(bounds[d + 1] - lastBounds[d + 1]) > KEEP_SPLIT * rows;
@@ -313,33 +321,67 @@ final class SplitMap {
         return bounds;
     }
 
-    /**
-     * The bounds of {@code rows} cut in proportion to the speeds that {@code nanosPerElement} gives
-     * (its inverse); a device not measured yet (0) counts as fast as the mean of those that are, and
-     * all as equal before any is.
-     */
-    static long[] proportionalBounds(long rows, double[] nanosPerElement) {
-        int count = nanosPerElement.length;
-        double measuredSum = 0;
-        int measured = 0;
-        for (double nanos : nanosPerElement) {
-            if (nanos > 0) {
-                measuredSum += nanos;
-                measured++;
-            }
-        }
-        double mean = measured == 0 ? 1 : measuredSum / measured;
+    /** The bounds of {@code rows} cut by {@code shares} (summing to 1): whole rows, every row once, in order. */
+    static long[] boundsOf(long rows, double[] shares) {
+        int count = shares.length;
         double total = 0;
-        for (int d = 0; d < count; d++) {
-            total += 1 / (nanosPerElement[d] > 0 ? nanosPerElement[d] : mean);
+        for (double share : shares) {
+            total += share;
         }
         long[] bounds = new long[count + 1];
         double cumulative = 0;
         for (int d = 0; d < count; d++) {
-            cumulative += 1 / (nanosPerElement[d] > 0 ? nanosPerElement[d] : mean);
+            cumulative += shares[d];
             bounds[d + 1] = d == count - 1 ? rows : Math.min(rows, Math.round(rows * cumulative / total));
         }
         return bounds;
+    }
+
+    /** No device's share falls below this: a device given nothing would never be measured again. */
+    static final double SMALLEST_SHARE = 0.01;
+
+    /**
+     * The next shares after parts with these shares took these times (a part given no rows: time
+     * 0, its share kept): each share is scaled by the square root of the mean time over its own time,
+     * then all are normalised. A device that took longer than the others gives rows to those that
+     * were quicker, half the way in log terms (so that noise does not swing the split); devices
+     * whose time does not depend on their rows (a kernel whose few work-items leave the device idle
+     * and wait on their own loops) keep their shares, where a rule by time per element would drain
+     * the smaller part a little more on every apply. With parts of times proportional to rows, the
+     * shares converge to the devices' speeds.
+     */
+    static double[] rebalanced(double[] shares, double[] nanos) {
+        double sum = 0;
+        int timed = 0;
+        for (double t : nanos) {
+            if (t > 0) {
+                sum += t;
+                timed++;
+            }
+        }
+        double[] next = shares.clone();
+        if (timed < 2) {
+            return next;
+        }
+        double mean = sum / timed;
+        double total = 0;
+        for (int d = 0; d < next.length; d++) {
+            if (nanos[d] > 0) {
+                next[d] *= Math.sqrt(mean / nanos[d]);
+            }
+            total += next[d];
+        }
+        for (int d = 0; d < next.length; d++) {
+            next[d] = Math.max(SMALLEST_SHARE, next[d] / total);
+        }
+        double clamped = 0;
+        for (double share : next) {
+            clamped += share;
+        }
+        for (int d = 0; d < next.length; d++) {
+            next[d] /= clamped;
+        }
+        return next;
     }
 
     /** Records each part's pace (smoothed over applies), and tells the profile and explain how this apply was split. */
@@ -354,12 +396,14 @@ final class SplitMap {
         for (Part part : parts) {
             elements += part.elements();
         }
+        double[] nanos = new double[shares.length];
         for (Part part : parts) {
             if (part.elements() > 0) {
-                double pace = (double) part.nanos() / part.elements();
-                double last = nanosPerElement[part.device()];
-                nanosPerElement[part.device()] = last > 0 ? (last + pace) / 2 : pace;
+                nanos[part.device()] = part.nanos();
             }
+        }
+        shares = rebalanced(shares, nanos);
+        for (Part part : parts) {
             LaunchProfile profile = part.profile();
             // the parts run at once: the apply waits for the longest of each
             kernel = Math.max(kernel, profile.kernelNanos());
