@@ -311,7 +311,11 @@ final class SplitMap {
         int count = shares.length;
         boolean moved = lastBounds == null || lastRows != rows;
         for (int d = 0; d < count && !moved; d++) {
-            moved = Math.abs(bounds[d + 1] - lastBounds[d + 1]) > KEEP_SPLIT * rows;
+            long part = lastBounds[d + 1] - lastBounds[d];
+            long next = bounds[d + 1] - bounds[d];
+            // a small part moves as soon as it would grow or shrink by a quarter: else one drained by a
+            // cold start would wait for a change of 2 % of all the rows to come back
+            moved = Math.abs(bounds[d + 1] - lastBounds[d + 1]) > KEEP_SPLIT * rows || Math.abs(next - part) > part / 4 + 1;
         }
         if (!moved) {
             return lastBounds;
@@ -336,6 +340,12 @@ final class SplitMap {
         }
         return bounds;
     }
+
+    /**
+     * A launch's program time above this was a build or a load from the disk cache (a device's first
+     * apply); below, a lookup in the program cache (microseconds).
+     */
+    private static final long BUILT_NANOS = 1_000_000;
 
     /** No device's share falls below this: a device given nothing would never be measured again. */
     static final double SMALLEST_SHARE = 0.01;
@@ -397,12 +407,16 @@ final class SplitMap {
             elements += part.elements();
         }
         double[] nanos = new double[shares.length];
+        boolean built = false;
         for (Part part : parts) {
+            built |= part.profile().buildNanos() > BUILT_NANOS;
             if (part.elements() > 0) {
                 nanos[part.device()] = part.nanos();
             }
         }
-        shares = rebalanced(shares, nanos);
+        if (!built) { // a part that built its program (a device's first apply) says nothing of the device's pace
+            shares = rebalanced(shares, nanos);
+        }
         for (Part part : parts) {
             LaunchProfile profile = part.profile();
             // the parts run at once: the apply waits for the longest of each
