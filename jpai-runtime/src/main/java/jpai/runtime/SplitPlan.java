@@ -1,0 +1,218 @@
+package jpai.runtime;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import jpai.Devices;
+import jpai.runtime.device.DeviceChoice;
+import jpai.runtime.device.DeviceKind;
+import jpai.runtime.device.DeviceSelector;
+import jpai.runtime.device.Discovery;
+import jpai.runtime.device.OpenCLDeviceInfo;
+import jpai.runtime.device.OpenCLPlatforms;
+
+/**
+ * How a function split over several devices ({@code on(Devices)}) cuts each apply: the devices of
+ * the set (found at the first apply), each device's share of the work, and the bounds of the last
+ * cut. The shares follow the parts' measured times ({@link #rebalanced}); a new cut that moves its
+ * bounds only a little keeps the old one, so that parts stay where their data is. Used by
+ * {@link SplitMap} (rows) and {@link SplitReduce} (aligned blocks of the combining tree).
+ *
+ * <p>Thread-safe; concurrent applies of one function may record their times in any order: a cut is
+ * only a guess, never a result.
+ */
+final class SplitPlan {
+
+    /**
+     * Test hook (documented in docs/java-semantics.md, "Several devices"): {@code -Djpai.test.splitSlowdown=K:F}
+     * makes the part on the set's device {@code K} wait after its kernel for {@code F - 1} times the
+     * kernel's time (a device whose kernels take {@code F} times as long, its fixed costs unchanged),
+     * so that tests see the split follow a slower device on a host whose devices are alike.
+     */
+    static final String SLOWDOWN = "jpai.test.splitSlowdown";
+
+    private final Devices devices;
+    /** The devices resolved at the first apply (and again when that failed). */
+    private List<DeviceChoice.OpenCL> resolved;
+    /** Per device of the set: its share of the rows (they sum to 1), equal before the first apply. */
+    private double[] shares;
+    /** The last apply's bounds and its row count: kept while the speeds move them by less than {@link #KEEP_SPLIT}. */
+    private long[] lastBounds;
+    private long lastRows = -1;
+    /**
+     * A new split moves no bound by less than this share of the rows: a part that stays put keeps its
+     * data on its device, and the measured speeds jitter by a percent or two from apply to apply.
+     */
+    private static final double KEEP_SPLIT = 0.02;
+
+    SplitPlan(Devices devices) {
+        this.devices = devices;
+    }
+
+    Devices devices() {
+        return devices;
+    }
+
+    /** The devices of the set, or throws IllegalArgumentException saying why they are not all there. */
+    synchronized List<DeviceChoice.OpenCL> resolve() {
+        if (resolved != null) {
+            return resolved;
+        }
+        Discovery discovery = OpenCLPlatforms.discover();
+        List<DeviceChoice.OpenCL> found = new ArrayList<>();
+        if (devices.isAllGpus()) {
+            for (OpenCLDeviceInfo device : discovery.devices()) {
+                if (device.kind() == DeviceKind.GPU) {
+                    found.add(new DeviceChoice.OpenCL(device, "every GPU"));
+                }
+            }
+            if (found.isEmpty()) {
+                throw new IllegalArgumentException("Devices.allGpus(): no OpenCL GPU is listed" + (discovery.isEmpty() ? " (" + discovery.reason() + ")" : ""));
+            }
+        } else {
+            for (String spec : devices.specs()) {
+                DeviceChoice choice = DeviceSelector.select(spec, discovery);
+                if (!(choice instanceof DeviceChoice.OpenCL device)) {
+                    throw new IllegalArgumentException("Devices.of: \"" + spec + "\" names no OpenCL device (" + choice.describe() + ")");
+                }
+                for (DeviceChoice.OpenCL other : found) {
+                    if (other.device().globalIndex() == device.device().globalIndex()) {
+                        throw new IllegalArgumentException("Devices.of: \"" + spec + "\" names " + device.device().name() + " [" + device.device().globalIndex()
+                                        + "] a second time; a device takes one part");
+                    }
+                }
+                found.add(device);
+            }
+        }
+        resolved = List.copyOf(found);
+        shares = new double[resolved.size()];
+        java.util.Arrays.fill(shares, 1.0 / shares.length);
+        return resolved;
+    }
+
+    /**
+     * The test hook {@link #SLOWDOWN}: when the part on device {@code device} is to be slowed, waits
+     * its factor less one times {@code kernelNanos} (its kernel then counts as that many times slower,
+     * its fixed costs unchanged) and returns the wait; else 0.
+     */
+    static long slowedDown(int device, long kernelNanos) {
+        String hook = System.getProperty(SLOWDOWN);
+        if (hook == null) {
+            return 0;
+        }
+        String[] parts = hook.split(":");
+        if (parts.length != 2 || Integer.parseInt(parts[0].strip()) != device) {
+            return 0;
+        }
+        long extra = (long) (kernelNanos * (Double.parseDouble(parts[1].strip()) - 1));
+        if (extra <= 0) {
+            return 0;
+        }
+        long start = System.nanoTime();
+        java.util.concurrent.locks.LockSupport.parkNanos(extra);
+        return System.nanoTime() - start;
+    }
+
+    /**
+     * The rows' bounds of each device's part ({@code bounds[d]} to {@code bounds[d + 1]}): in
+     * proportion to the devices' speeds, equal before any is measured; a device not measured yet
+     * counts as fast as the mean of those that are.
+     */
+    synchronized long[] split(long rows) {
+        long[] bounds = boundsOf(rows, shares);
+        int count = shares.length;
+        boolean moved = lastBounds == null || lastRows != rows;
+        for (int d = 0; d < count && !moved; d++) {
+            long part = lastBounds[d + 1] - lastBounds[d];
+            long next = bounds[d + 1] - bounds[d];
+            // a small part moves as soon as it would grow or shrink by a quarter: else one drained by a
+            // cold start would wait for a change of 2 % of all the rows to come back
+            moved = Math.abs(bounds[d + 1] - lastBounds[d + 1]) > KEEP_SPLIT * rows || Math.abs(next - part) > part / 4 + 1;
+        }
+        if (!moved) {
+            return lastBounds;
+        }
+        lastBounds = bounds;
+        lastRows = rows;
+        return bounds;
+    }
+
+    /** The bounds of {@code rows} cut by {@code shares} (summing to 1): whole rows, every row once, in order. */
+    static long[] boundsOf(long rows, double[] shares) {
+        int count = shares.length;
+        double total = 0;
+        for (double share : shares) {
+            total += share;
+        }
+        long[] bounds = new long[count + 1];
+        double cumulative = 0;
+        for (int d = 0; d < count; d++) {
+            cumulative += shares[d];
+            bounds[d + 1] = d == count - 1 ? rows : Math.min(rows, Math.round(rows * cumulative / total));
+        }
+        return bounds;
+    }
+
+    /**
+     * A launch's program time above this was a build or a load from the disk cache (a device's first
+     * apply); below, a lookup in the program cache (microseconds).
+     */
+    static final long BUILT_NANOS = 1_000_000;
+
+    /** No device's share falls below this: a device given nothing would never be measured again. */
+    static final double SMALLEST_SHARE = 0.01;
+
+    /**
+     * The next shares after parts with these shares took these times (a part given no rows: time
+     * 0, its share kept): each share is scaled by the square root of the mean time over its own time,
+     * then all are normalised. A device that took longer than the others gives rows to those that
+     * were quicker, half the way in log terms (so that noise does not swing the split); devices
+     * whose time does not depend on their rows (a kernel whose few work-items leave the device idle
+     * and wait on their own loops) keep their shares, where a rule by time per element would drain
+     * the smaller part a little more on every apply. With parts of times proportional to rows, the
+     * shares converge to the devices' speeds.
+     */
+    static double[] rebalanced(double[] shares, double[] nanos) {
+        double sum = 0;
+        int timed = 0;
+        for (double t : nanos) {
+            if (t > 0) {
+                sum += t;
+                timed++;
+            }
+        }
+        double[] next = shares.clone();
+        if (timed < 2) {
+            return next;
+        }
+        double mean = sum / timed;
+        double total = 0;
+        for (int d = 0; d < next.length; d++) {
+            if (nanos[d] > 0) {
+                next[d] *= Math.sqrt(mean / nanos[d]);
+            }
+            total += next[d];
+        }
+        for (int d = 0; d < next.length; d++) {
+            next[d] = Math.max(SMALLEST_SHARE, next[d] / total);
+        }
+        double clamped = 0;
+        for (double share : next) {
+            clamped += share;
+        }
+        for (int d = 0; d < next.length; d++) {
+            next[d] /= clamped;
+        }
+        return next;
+    }
+
+    /**
+     * Records an apply's part times (0 for a device given nothing), unless a part built its program
+     * ({@code built}: a device's first apply says nothing of its pace).
+     */
+    synchronized void record(double[] nanos, boolean built) {
+        if (!built) {
+            shares = rebalanced(shares, nanos);
+        }
+    }
+}
