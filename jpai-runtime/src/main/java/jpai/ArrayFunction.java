@@ -76,10 +76,11 @@ public interface ArrayFunction<T, R> extends Function<PArray<T>, PArray<R>> {
 
     /**
      * This function split over {@code devices} ({@link Devices}): each apply runs in parts, one per
-     * device, in proportion to their measured speed. Maps split (every stage of a composed function
-     * of maps); a function written by hand as a lambda runs where it runs: it is returned unchanged.
+     * device, by shares that follow their measured times. Maps, reductions and fused maps then
+     * reductions split (every stage of a composed function); a function written by hand as a lambda
+     * runs where it runs: it is returned unchanged.
      *
-     * @throws UnsupportedOperationException for a reduction, scan, filter or keyed reduction, which do not split yet
+     * @throws UnsupportedOperationException for a scan, filter or keyed reduction, which do not split yet
      */
     default ArrayFunction<T, R> on(Devices devices) {
         java.util.Objects.requireNonNull(devices, "on: the devices are null");

@@ -5,16 +5,17 @@ import java.util.Objects;
 
 /**
  * OpenCL devices that one function splits its work across: {@code f.on(Devices.of("0", "1"))} runs
- * each apply of the map {@code f} as parts, one per device, in proportion to each device's measured
- * speed, every part's data kept on its own device between applies. Each spec names one device as
- * {@code -Djpai.device} does (a flat index as {@code jpai-devices} lists it, {@code P:D}, part of a
- * device or platform name); {@link #allGpus()} names every GPU.
+ * each apply of the map or reduction {@code f} as parts, one per device, by shares that follow the
+ * parts' measured times, every part's data kept on its own device between applies. Each spec names
+ * one device as {@code -Djpai.device} does (a flat index as {@code jpai-devices} lists it,
+ * {@code P:D}, part of a device or platform name); {@link #allGpus()} names every GPU.
  *
- * <p>Only maps split so far (of a buffer or of a 1-D, 2-D or 3-D index space, split by rows of the
- * outermost index); {@code on(Devices)} of a reduction, scan, filter or keyed reduction throws.
- * Results and exceptions are the JVM's, as on one device: a part's kernel that meets a Java
- * exception path exits, and Java runs the map from the lowest such element on.
- * {@code -Djpai.explain=true} says how each apply was split.
+ * <p>Maps (of a buffer or of a 1-D, 2-D or 3-D index space, split by rows of the outermost index),
+ * reductions and fused maps then reductions split; {@code on(Devices)} of a scan, filter or keyed
+ * reduction throws. Results and exceptions are the JVM's, as on one device: a split reduction
+ * combines its parts by the one combining tree, so its bits are one device's and Java's; a map's
+ * part that meets a Java exception path exits, and Java runs the map from the lowest such element
+ * on. {@code -Djpai.explain=true} says how each apply was split.
  */
 public final class Devices {
 

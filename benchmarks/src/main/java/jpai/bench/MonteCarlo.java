@@ -119,7 +119,7 @@ public final class MonteCarlo extends Program<int[]> {
     public Run jpai(int[] seeds) {
         PArray<Integer> input = PArray.of(seeds);
         int[] total = new int[1];
-        ArrayFunction<Integer, Integer> count = AF.map((Integer seed) -> countInside(seed)).reduce((a, b) -> a + b, 0);
+        ArrayFunction<Integer, Integer> count = JpaiRun.placed(AF.map((Integer seed) -> countInside(seed)).reduce((a, b) -> a + b, 0));
         return new JpaiRun(List.of(input), () -> List.of(count.apply(input)), results -> total[0] = (Integer) results.get(0).get(0),
                 () -> Output.of("inside", total.clone()), "map then reduce (fused into one kernel)");
     }

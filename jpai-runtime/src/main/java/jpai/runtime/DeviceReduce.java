@@ -48,15 +48,13 @@ final class DeviceReduce {
     }
 
     /**
-     * @param first the first pass's kernel (with the mapper of a fused map then reduce, or the combiner's own)
-     * @param partials the kernel of the passes after the first: the combiner's own reduce kernel over the element type
+     * The work-group size of a reduction of {@code type}'s elements on {@code context}'s device: a
+     * power of two, at most {@code jpai.reduce.workGroup} (256 unless set), whose first pass's tile
+     * fits in local memory.
+     *
+     * @throws OpenCLRuntimeException if the device allows no group of two work-items
      */
-    static <T> T run(DeviceChoice.OpenCL device, KernelCache.Compiled first, KernelCache.Compiled partials, T identity, DataType type, PArray<?> input) {
-        long length = input.length();
-        if (length == 0) {
-            return identity;
-        }
-        DeviceContext context = OpenCLRuntime.context(device);
+    static long localSize(DeviceContext context, DataType type) {
         // jpai.reduce.workGroup: tests show that the result does not depend on it
         long requested = Math.max(1, Long.getLong("jpai.reduce.workGroup", WORK_GROUP));
         long elementBytes = 0;
@@ -72,6 +70,29 @@ final class DeviceReduce {
                             + " work-items and " + context.device().localMemoryBytes() + " bytes of local memory (" + elementBytes + " bytes per element)"
                             + (requested < 2 ? ", and jpai.reduce.workGroup asks for " + requested : ""));
         }
+        return localSize;
+    }
+
+    /**
+     * Leaves per work-group of the first pass of {@code kernel} in groups of {@code localSize}: one
+     * per work-item, or, for a first pass whose mapper has loops (it maps one element per work-item),
+     * {@code localSize / LEAF} (a power of two, so that each group's value is still a node of the tree).
+     */
+    static long firstPassLeavesPerGroup(KernelCache.Compiled kernel, long localSize) {
+        return kernel.kernel().declares(KernelParameter.Role.LEAVES_PER_GROUP) ? Math.max(1, localSize / CombiningTree.LEAF) : localSize;
+    }
+
+    /**
+     * @param first the first pass's kernel (with the mapper of a fused map then reduce, or the combiner's own)
+     * @param partials the kernel of the passes after the first: the combiner's own reduce kernel over the element type
+     */
+    static <T> T run(DeviceChoice.OpenCL device, KernelCache.Compiled first, KernelCache.Compiled partials, T identity, DataType type, PArray<?> input) {
+        long length = input.length();
+        if (length == 0) {
+            return identity;
+        }
+        DeviceContext context = OpenCLRuntime.context(device);
+        long localSize = localSize(context, type);
         // Every pass's partial results, allocated now: all passes are enqueued before the one wait.
         // Room for the passes of up to localSize^3 * LEAF elements (two or three passes, mostly): grown beyond.
         List<PArray<?>> passResults = new ArrayList<>(3);
@@ -86,7 +107,7 @@ final class DeviceReduce {
                 long leaves = (elementCount + leafWidth - 1) / leafWidth;
                 // A first pass whose mapper has loops maps one element per work-item: its groups hold
                 // localSize / LEAF leaves (a power of two, so each group's value is still a node of the tree).
-                long leavesPerGroup = leafWidth > 1 && kernel.kernel().declares(KernelParameter.Role.LEAVES_PER_GROUP) ? Math.max(1, localSize / leafWidth) : localSize;
+                long leavesPerGroup = leafWidth > 1 ? firstPassLeavesPerGroup(kernel, localSize) : localSize;
                 long groups = (leaves + leavesPerGroup - 1) / leavesPerGroup;
                 boolean last = groups == 1;
                 PArray<?> results = PArray.allocateUninitialized(type, groups); // every group writes its value

@@ -111,7 +111,7 @@ public final class FilterFunction<T> implements ArrayFunction<T, T> {
     @Override
     public ArrayFunction<T, T> on(jpai.Devices devices) {
         java.util.Objects.requireNonNull(devices, "on: the devices are null");
-        throw new UnsupportedOperationException(this + ": a filter does not split over several devices yet; only maps do (apply it on one device, or split the maps before it)");
+        throw new UnsupportedOperationException(this + ": a filter does not split over several devices yet; only maps and reductions do (apply it on one device, or split the maps before it)");
     }
 
     @Override

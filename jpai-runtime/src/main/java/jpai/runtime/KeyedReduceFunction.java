@@ -165,7 +165,7 @@ public final class KeyedReduceFunction<T, V> implements ArrayFunction<T, V> {
     @Override
     public ArrayFunction<T, V> on(jpai.Devices devices) {
         java.util.Objects.requireNonNull(devices, "on: the devices are null");
-        throw new UnsupportedOperationException(this + ": a keyed reduction does not split over several devices yet; only maps do (apply it on one device, or split the maps before it)");
+        throw new UnsupportedOperationException(this + ": a keyed reduction does not split over several devices yet; only maps and reductions do (apply it on one device, or split the maps before it)");
     }
 
     @Override

@@ -23,14 +23,22 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
     /** {@code AUTO}'s measured times of the fused operation on either side ({@link JpaiOptions#COST_MODEL}). */
     private final CostModel costs = new CostModel();
 
+    /** The devices an apply is split over ({@code on(Devices)}), or null for one device. */
+    private final SplitReduce split;
+
     MapReduceFunction(MapFunction<T, M> map, ReduceFunction<M> reduce) {
+        this(map, reduce, null);
+    }
+
+    private MapReduceFunction(MapFunction<T, M> map, ReduceFunction<M> reduce, SplitReduce split) {
         this.map = map;
         this.reduce = reduce;
+        this.split = split;
     }
 
     /** True when {@code map} then {@code reduce} may be fused: both may use the device. */
     static boolean fusible(ArrayFunction<?, ?> first, ArrayFunction<?, ?> second) {
-        return first instanceof MapFunction<?, ?> map && second instanceof ReduceFunction<?> reduce && !map.isSplit() && onDevice(map.executor()) && onDevice(reduce.executor());
+        return first instanceof MapFunction<?, ?> map && second instanceof ReduceFunction<?> reduce && !map.isSplit() && !reduce.isSplit() && onDevice(map.executor()) && onDevice(reduce.executor());
     }
 
     private static boolean onDevice(Executor executor) {
@@ -40,6 +48,9 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
     @Override
     public PArray<M> apply(PArray<T> input) {
         Inputs.check(input, "map then reduce");
+        if (split != null) {
+            return applySplit(input);
+        }
         DeviceChoice.OpenCL device = Offload.device(reduce.executor(), () -> toString());
         if (device == null || input.length() == 0) {
             return unfused(input);
@@ -108,11 +119,33 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
         return Pipeline.of(map.on(executor), reduce.on(executor)); // fused again where both may use the device
     }
 
-    /** Only maps split over several devices so far. */
+    /** The fused map then reduce split over {@code devices} ({@link SplitReduce}): each device maps and reduces its part in one kernel. */
     @Override
     public ArrayFunction<T, M> on(jpai.Devices devices) {
         java.util.Objects.requireNonNull(devices, "on: the devices are null");
-        throw new UnsupportedOperationException(this + ": a map then reduce (its reduction) does not split over several devices yet; only maps do (apply it on one device, or split the maps before it)");
+        return split != null && split.devices().equals(devices) ? this : new MapReduceFunction<>(map, reduce, new SplitReduce(devices));
+    }
+
+    @SuppressWarnings("unchecked")
+    private PArray<M> applySplit(PArray<T> input) {
+        Profiler.begin(map.kernels().labelForProfiles("map then reduce of "));
+        try {
+            KernelCache.Compiled compiled = reduce.kernels().forReduce(reduce.type(), map.kernels(), input.type());
+            if (compiled.bailout() == null) {
+                SplitReduce.Result result = split.run(compiled, reduce.identity(), reduce.type(), (java.util.function.BinaryOperator<Object>) reduce.operator(), input, this::toString,
+                                map.kernels(), reduce.kernels());
+                if (result != null) {
+                    return reduce.resultArray((M) result.value());
+                }
+            } else {
+                Offload.fallBack(toString(), compiled.bailout());
+            }
+            try (PArray<M> mapped = map.applyOnJavaThreadsInPlainMemory(input)) {
+                return reduce.on(Executor.THREADS).apply(mapped);
+            }
+        } finally {
+            Profiler.end();
+        }
     }
 
     /** The two stages, unfused. */
@@ -122,6 +155,6 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
 
     @Override
     public String toString() {
-        return map + " then " + reduce;
+        return map + " then " + reduce + (split != null ? " on " + split.devices() : "");
     }
 }

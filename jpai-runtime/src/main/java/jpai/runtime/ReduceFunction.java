@@ -31,18 +31,25 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
     /** {@code AUTO}'s measured times of this reduction on either side ({@link JpaiOptions#COST_MODEL}), shared by its placements. */
     private final CostModel costs;
     private final Executor executor;
+    /** The devices an apply is split over ({@code on(Devices)}), or null for one device. */
+    private final SplitReduce split;
 
     public ReduceFunction(BinaryOperator<T> operator, T identity) {
         this(operator, identity, typeOfIdentity(identity), new KernelCache(operator), new CostModel(), Executor.AUTO);
     }
 
     private ReduceFunction(BinaryOperator<T> operator, T identity, DataType type, KernelCache kernels, CostModel costs, Executor executor) {
+        this(operator, identity, type, kernels, costs, executor, null);
+    }
+
+    private ReduceFunction(BinaryOperator<T> operator, T identity, DataType type, KernelCache kernels, CostModel costs, Executor executor, SplitReduce split) {
         this.operator = operator;
         this.identity = identity;
         this.type = type;
         this.kernels = kernels;
         this.costs = costs;
         this.executor = executor;
+        this.split = split;
     }
 
     private static DataType typeOfIdentity(Object identity) {
@@ -102,6 +109,9 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
      * saying why), or is by choice (tiering, the cost model).
      */
     private T runOnDevice(PArray<T> input) {
+        if (split != null) {
+            return runSplit(input);
+        }
         DeviceChoice.OpenCL device = Offload.device(executor, () -> "reduce of " + kernels.description());
         if (device == null) {
             return null;
@@ -138,6 +148,11 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
         return null;
     }
 
+    /** Whether its applies are split over several devices ({@code on(Devices)}): it is then never fused with a map before it. */
+    boolean isSplit() {
+        return split != null;
+    }
+
     Executor executor() {
         return executor;
     }
@@ -160,18 +175,30 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
 
     @Override
     public ArrayFunction<T, T> on(Executor where) {
-        return where == executor ? this : new ReduceFunction<>(operator, identity, type, kernels, costs, Objects.requireNonNull(where, "on: the executor is null"));
+        return where == executor && split == null ? this : new ReduceFunction<>(operator, identity, type, kernels, costs, Objects.requireNonNull(where, "on: the executor is null"));
     }
 
-    /** Only maps split over several devices so far. */
+    /** The reduction split over {@code devices} ({@link SplitReduce}): each device reduces its part, the host combines their nodes. */
     @Override
     public ArrayFunction<T, T> on(jpai.Devices devices) {
         java.util.Objects.requireNonNull(devices, "on: the devices are null");
-        throw new UnsupportedOperationException(this + ": a reduction does not split over several devices yet; only maps do (apply it on one device, or split the maps before it)");
+        return split != null && split.devices().equals(devices) ? this : new ReduceFunction<>(operator, identity, type, kernels, costs, Executor.ACCELERATOR, new SplitReduce(devices));
+    }
+
+    /** The reduction split over {@link #split}'s devices ({@link SplitReduce}), or null when Java must compute it (after saying why). */
+    @SuppressWarnings("unchecked")
+    private T runSplit(PArray<T> input) {
+        KernelCache.Compiled compiled = kernels.forReduce(type);
+        if (compiled.bailout() != null) {
+            Offload.fallBack("reduce of " + compiled.description(), compiled.bailout());
+            return null;
+        }
+        SplitReduce.Result result = split.run(compiled, identity, type, (BinaryOperator<Object>) operator, input, () -> "reduce of " + compiled.description(), kernels);
+        return result == null ? null : (T) result.value();
     }
 
     @Override
     public String toString() {
-        return "reduce of " + kernels.description() + " from " + identity + (executor == Executor.AUTO ? "" : " on " + executor);
+        return "reduce of " + kernels.description() + " from " + identity + (split != null ? " on " + split.devices() : executor == Executor.AUTO ? "" : " on " + executor);
     }
 }

@@ -228,9 +228,9 @@ class SplitMapTest {
 
     @Test
     void whatDoesNotSplitSaysSo() {
-        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, () -> AF.reduce((Float a, Float b) -> a + b, 0f).on(TWO));
-        assertTrue(e.getMessage().contains("only maps do"), e.getMessage());
-        assertThrows(UnsupportedOperationException.class, () -> AF.map((Float x) -> x + 1f).reduce((a, b) -> a + b, 0f).on(TWO));
+        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, () -> AF.scan((Float a, Float b) -> a + b, 0f).on(TWO));
+        assertTrue(e.getMessage().contains("only maps"), e.getMessage());
+        assertThrows(UnsupportedOperationException.class, () -> AF.filter((Float x) -> x > 1f).on(TWO));
         assertThrows(IllegalArgumentException.class, () -> Devices.of());
     }
 

@@ -1,0 +1,258 @@
+package jpai.runtime;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.BinaryOperator;
+import java.util.function.Supplier;
+
+import jpai.DataType;
+import jpai.Devices;
+import jpai.PArray;
+import jpai.runtime.device.DeviceChoice;
+import jpai.runtime.exec.CombiningTree;
+import jpai.runtime.memory.ComponentBuffer;
+import jpai.runtime.memory.PArrayStorage;
+import jpai.runtime.opencl.DeviceContext;
+import jpai.runtime.opencl.DeviceReplicas;
+import jpai.runtime.opencl.KernelLaunch;
+import jpai.runtime.opencl.LaunchProfile;
+import jpai.runtime.opencl.LaunchResult;
+import jpai.runtime.opencl.OpenCLRuntime;
+import jpai.runtime.opencl.OpenCLRuntimeException;
+import jpai.runtime.profile.Profiler;
+
+/**
+ * A reduction (or a fused map then reduce) split over several devices ({@code on(Devices)}), with
+ * the bits of one device and of Java: {@link CombiningTree}'s tree depends on the length only, and
+ * an aligned block of {@code 2^k} leaves is one of its nodes wherever it is computed. So each
+ * device computes the first pass of the reduction (the node of each of its work-groups) over a part
+ * made of whole blocks of the largest group of the set, the host reads those nodes back, and
+ * combines them in order with the tree ({@link CombiningTree.Accumulator}, each device's nodes at the
+ * level of its groups), as the device's later passes would. A part's device keeps its rows of the
+ * input and every captured array ({@link DeviceReplicas}), as a split map does ({@link SplitMap}).
+ *
+ * <p>Exceptions: a part whose kernel exits makes the whole reduction run in Java, as on one
+ * device (Java's exception then is the sequential fold's); the host's combines run in the
+ * sequential fold's order and throw what it throws there.
+ */
+final class SplitReduce {
+
+    private static final ExecutorService PARTS = Executors.newCachedThreadPool(task -> {
+        Thread thread = new Thread(task, "jpai-split-reduce-part");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    private final SplitPlan plan;
+
+    SplitReduce(Devices devices) {
+        this.plan = new SplitPlan(devices);
+    }
+
+    Devices devices() {
+        return plan.devices();
+    }
+
+    /** What one part did: its device's position in the set, its elements, the nodes it read back (at {@code level}), its time, its kernel's exit or null. */
+    private record Part(int device, long elements, Object[] nodes, long nodeBytes, int level, long nanos, LaunchProfile profile, long sentBytes,
+                    KernelDeoptimizedException exit) {
+    }
+
+    /** What {@link #run} gives: the reduction's value, or none when Java must compute it. */
+    record Result(Object value) {
+    }
+
+    /**
+     * Reduces {@code input} (mapped by {@code first}'s mapper, if it has one) into one value of
+     * {@code type}; null when Java must compute it (a fallback or a kernel exit, said already).
+     *
+     * @param first the reduction's first-pass kernel (with the mapper of a fused map then reduce)
+     * @param operator the combiner, for the host's combines of the parts' nodes
+     */
+    Result run(KernelCache.Compiled first, Object identity, DataType type, BinaryOperator<Object> operator, PArray<?> input, Supplier<String> operation,
+                    KernelCache... functions) {
+        String missing = JvmSetup.problem();
+        if (missing != null) {
+            Explain.notice(missing);
+            Offload.fallBack(operation.get(), missing);
+            return null;
+        }
+        List<DeviceChoice.OpenCL> set;
+        try {
+            set = plan.resolve();
+        } catch (IllegalArgumentException e) { // DeviceSelectionException among them
+            Offload.fallBack(operation.get(), e.getMessage());
+            return null;
+        }
+        long n = input.length();
+        if (n == 0) {
+            return new Result(identity);
+        }
+        List<ComponentBuffer> leased = new ArrayList<>();
+        try {
+            List<DeviceContext> contexts = new ArrayList<>();
+            long[] localSizes = new long[set.size()];
+            long[] leavesPerGroup = new long[set.size()];
+            long largestGroup = 1;
+            for (int d = 0; d < set.size(); d++) {
+                DeviceContext context = OpenCLRuntime.context(set.get(d));
+                contexts.add(context);
+                localSizes[d] = DeviceReduce.localSize(context, type);
+                leavesPerGroup[d] = DeviceReduce.firstPassLeavesPerGroup(first, localSizes[d]);
+                largestGroup = Math.max(largestGroup, leavesPerGroup[d]);
+            }
+            // parts of whole blocks of the largest group: every group of every device is then a node of the tree
+            long block = CombiningTree.LEAF * largestGroup;
+            long blocks = (n + block - 1) / block;
+            long[] bounds = plan.split(blocks);
+            try (PArray<?> probePartials = PArray.allocateUninitialized(type, 1)) {
+                KernelBinding probe = new KernelBinding(first).common(input).reduction(identity, probePartials, localSizes[0], CombiningTree.LEAF, leavesPerGroup[0]);
+                for (ComponentBuffer buffer : probe.launch().boundBuffers()) {
+                    if (!probe.launch().writes(buffer)) {
+                        buffer.acquireLease();
+                        leased.add(buffer);
+                        buffer.leasedForHostRead();
+                    }
+                }
+            }
+            List<ComponentBuffer> partInputs = new ArrayList<>();
+            for (int c = 0; c < input.componentCount(); c++) {
+                partInputs.add(PArrayStorage.buffer(input, c));
+            }
+            List<Future<Part>> running = new ArrayList<>();
+            for (int d = 0; d < set.size(); d++) {
+                long from = Math.min(n, bounds[d] * block);
+                long to = Math.min(n, bounds[d + 1] * block);
+                if (to > from) {
+                    int device = d;
+                    running.add(PARTS.submit(() -> runPart(device, contexts.get(device), first, identity, type, input, from, to, localSizes[device], leavesPerGroup[device],
+                                    partInputs)));
+                }
+            }
+            List<Part> parts = new ArrayList<>();
+            RuntimeException failed = null;
+            for (Future<Part> part : running) {
+                try {
+                    parts.add(part.get());
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof OpenCLRuntimeException openCL) {
+                        failed = failed == null ? openCL : failed;
+                    } else if (e.getCause() instanceof RuntimeException runtime) {
+                        throw runtime;
+                    } else if (e.getCause() instanceof Error error) {
+                        throw error;
+                    } else {
+                        throw new IllegalStateException(e.getCause());
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while a split reduction's parts ran", e);
+                }
+            }
+            if (failed != null) {
+                Offload.fallBack(operation.get(), failed.getMessage());
+                return null;
+            }
+            report(parts, set, operation);
+            for (Part part : parts) {
+                if (part.exit() != null) {
+                    KernelExits.handle(operation.get(), part.exit(), "the operation re-ran in Java", n, functions);
+                    return null;
+                }
+            }
+            CombiningTree.Accumulator tree = new CombiningTree.Accumulator(operator);
+            for (Part part : parts) { // in the order of their devices, which is the order of their parts
+                for (Object node : part.nodes()) {
+                    tree.push(node, part.level());
+                }
+            }
+            return new Result(tree.root(identity));
+        } finally {
+            for (ComponentBuffer buffer : leased) {
+                buffer.releaseLease();
+            }
+        }
+    }
+
+    private static Part runPart(int device, DeviceContext context, KernelCache.Compiled first, Object identity, DataType type, PArray<?> input, long from, long to,
+                    long localSize, long leavesPerGroup, List<ComponentBuffer> partInputs) {
+        long start = System.nanoTime();
+        long groupElements = CombiningTree.LEAF * leavesPerGroup;
+        long totalGroups = (input.length() + groupElements - 1) / groupElements;
+        long firstGroup = from / groupElements;
+        long endGroup = (to + groupElements - 1) / groupElements;
+        try (PArray<?> partials = PArray.allocateUninitialized(type, totalGroups)) {
+            KernelBinding binding = new KernelBinding(first).common(input).reduction(identity, partials, localSize, CombiningTree.LEAF, leavesPerGroup);
+            KernelLaunch launch = binding.launch();
+            launch.localSize(localSize).globalSize((endGroup - firstGroup) * localSize).firstItem(firstGroup * localSize);
+            long sent = 0;
+            for (ComponentBuffer buffer : launch.boundBuffers()) {
+                long elementBytes = buffer.type().byteSize();
+                DeviceReplicas replicas = DeviceReplicas.of(buffer);
+                if (launch.writes(buffer)) { // the partials
+                    launch.place(buffer, replicas.forPartWrite(context, buffer, firstGroup * elementBytes, endGroup * elementBytes));
+                } else {
+                    boolean part = partInputs.contains(buffer);
+                    sent += replicas.makeReadable(context, buffer, part ? from * elementBytes : 0, part ? to * elementBytes : buffer.byteSize());
+                    launch.place(buffer, replicas.memory(context, buffer));
+                }
+            }
+            LaunchResult result = context.launch(first.kernel(), launch);
+            try {
+                KernelBinding.checkStatus(result);
+            } catch (KernelDeoptimizedException e) {
+                return new Part(device, to - from, new Object[0], 0, 0, System.nanoTime() - start, result.profile(), sent, e);
+            }
+            for (int c = 0; c < partials.componentCount(); c++) {
+                ComponentBuffer buffer = PArrayStorage.buffer(partials, c);
+                DeviceReplicas.of(buffer).copyBack(context, buffer, firstGroup * buffer.type().byteSize(), endGroup * buffer.type().byteSize());
+                buffer.hostWritten();
+            }
+            long nodeBytes = 0;
+            for (int c = 0; c < partials.componentCount(); c++) {
+                nodeBytes += (endGroup - firstGroup) * PArrayStorage.buffer(partials, c).type().byteSize();
+            }
+            Object[] nodes = new Object[(int) (endGroup - firstGroup)];
+            for (int g = 0; g < nodes.length; g++) {
+                nodes[g] = partials.get(firstGroup + g);
+            }
+            long nanos = System.nanoTime() - start;
+            nanos += SplitPlan.slowedDown(device, result.profile().kernelNanos());
+            return new Part(device, to - from, nodes, nodeBytes, Long.numberOfTrailingZeros(leavesPerGroup), nanos, result.profile(), sent, null);
+        }
+    }
+
+    /** Records the parts' times, and tells the profile and explain how this apply was split. */
+    private void report(List<Part> parts, List<DeviceChoice.OpenCL> set, Supplier<String> operation) {
+        double[] nanos = new double[set.size()];
+        boolean built = false;
+        long kernel = 0;
+        long toDevice = 0;
+        long toHostBytes = 0;
+        long elements = 0;
+        for (Part part : parts) {
+            elements += part.elements();
+        }
+        StringBuilder split = new StringBuilder();
+        for (Part part : parts) {
+            built |= part.profile().buildNanos() > SplitPlan.BUILT_NANOS;
+            nanos[part.device()] = part.nanos();
+            kernel = Math.max(kernel, part.profile().kernelNanos());
+            toDevice += part.sentBytes();
+            toHostBytes += part.nodeBytes();
+            split.append(split.isEmpty() ? "" : " + ").append(String.format(Locale.ROOT, "%s [%d] %.0f %%", set.get(part.device()).device().name().strip(),
+                            set.get(part.device()).device().globalIndex(), 100.0 * part.elements() / Math.max(1, elements)));
+        }
+        plan.record(nanos, built);
+        Profiler.device(split + " (split)");
+        Profiler.hostToDevice(0, toDevice, parts.size());
+        Profiler.kernel(kernel, parts.size());
+        Profiler.deviceToHost(0, toHostBytes, parts.size());
+        Explain.split(() -> operation.get() + " split over " + parts.size() + " devices by their measured speed: " + split + " of its elements");
+    }
+}
