@@ -202,21 +202,6 @@ final class FusedMapFunction<T, R> implements ArrayFunction<T, R> {
      */
     @SuppressWarnings({"rawtypes", "unchecked"})
     private PArray<?> onJavaThreadsInPlainMemory(PArray<?> input) {
-        PArray current = input;
-        try {
-            for (MapFunction map : maps) {
-                PArray next = map.applyOnJavaThreadsInPlainMemory(current);
-                if (current != input) {
-                    current.close();
-                }
-                current = next;
-            }
-            return current;
-        } catch (RuntimeException | Error e) {
-            if (current != input) {
-                current.close();
-            }
-            throw e;
-        }
+        return Pipeline.inTurn(maps, input, (MapFunction map, PArray in) -> map.applyOnJavaThreadsInPlainMemory(in));
     }
 }

@@ -149,10 +149,16 @@ public final class Pipeline<T, R> implements ArrayFunction<T, R> {
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     static PArray inTurn(List<? extends ArrayFunction> stages, PArray input) {
+        return inTurn(stages, input, ArrayFunction::apply);
+    }
+
+    /** {@link #inTurn(List, PArray)}, each stage applied by {@code apply} (a fused pipeline's tiered apply: on Java threads, in plain memory). */
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    static <S> PArray inTurn(List<? extends S> stages, PArray input, java.util.function.BiFunction<S, PArray, PArray> apply) {
         PArray current = input;
         try {
-            for (ArrayFunction stage : stages) {
-                PArray next = stage.apply(current);
+            for (S stage : stages) {
+                PArray next = apply.apply(stage, current);
                 if (current != input) {
                     current.close();
                 }

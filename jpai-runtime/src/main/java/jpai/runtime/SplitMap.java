@@ -3,7 +3,6 @@ package jpai.runtime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -58,17 +57,8 @@ final class SplitMap {
      * must run in Java.
      */
     <T, R> long run(KernelCache kernels, KernelCache.Compiled compiled, PArray<T> input, PArray<R> output, Supplier<String> operation) {
-        String missing = JvmSetup.problem();
-        if (missing != null) {
-            Explain.notice(missing);
-            Offload.fallBack(operation.get(), missing);
-            return 0;
-        }
-        List<DeviceChoice.OpenCL> set;
-        try {
-            set = plan.resolve();
-        } catch (IllegalArgumentException e) { // DeviceSelectionException among them
-            Offload.fallBack(operation.get(), e.getMessage());
+        List<DeviceChoice.OpenCL> set = plan.devicesOrFallBack(operation);
+        if (set == null) {
             return 0;
         }
         int[] indexSpace = PArrayStorage.rangeExtents(input);
@@ -108,29 +98,9 @@ final class SplitMap {
                     running.add(PARTS.submit(() -> runPart(device, context, compiled, input, output, indexSpace, bounds[device], bounds[device + 1], rowLength, partInputs)));
                 }
             }
-            List<Part> parts = new ArrayList<>();
-            OpenCLRuntimeException failed = null;
-            for (Future<Part> part : running) {
-                try {
-                    parts.add(part.get());
-                } catch (ExecutionException e) {
-                    if (e.getCause() instanceof OpenCLRuntimeException openCL) {
-                        failed = failed == null ? openCL : failed;
-                    } else if (e.getCause() instanceof RuntimeException | e.getCause() instanceof Error) {
-                        throw sneaky(e.getCause());
-                    } else {
-                        throw new IllegalStateException(e.getCause());
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted while a split map's parts ran", e);
-                }
-            }
-            for (int c = 0; c < output.componentCount(); c++) {
-                ComponentBuffer buffer = PArrayStorage.buffer(output, c);
-                buffer.hostWritten();
-                DeviceReplicas.of(buffer).partsWritten(buffer);
-            }
+            SplitPlan.Parts<Part> outcome = SplitPlan.await(running, "a split map's parts");
+            List<Part> parts = outcome.done();
+            OpenCLRuntimeException failed = outcome.failed();
             if (failed != null) {
                 Offload.fallBack(operation.get(), failed.getMessage());
                 return 0;

@@ -53,8 +53,56 @@ final class SplitPlan {
         return devices;
     }
 
+    /**
+     * The devices of the set, or null after saying why the operation runs in Java instead (a JVM
+     * set-up problem, a set that cannot be met).
+     */
+    List<DeviceChoice.OpenCL> devicesOrFallBack(java.util.function.Supplier<String> operation) {
+        String missing = JvmSetup.problem();
+        if (missing != null) {
+            Explain.notice(missing);
+            Offload.fallBack(operation.get(), missing);
+            return null;
+        }
+        try {
+            return resolve();
+        } catch (IllegalArgumentException e) { // DeviceSelectionException among them
+            Offload.fallBack(operation.get(), e.getMessage());
+            return null;
+        }
+    }
+
+    /** What the parts of one apply gave, in the order they were submitted, and the first driver failure of any (the whole apply then runs in Java). */
+    record Parts<P>(List<P> done, jpai.runtime.opencl.OpenCLRuntimeException failed) {
+    }
+
+    /** Waits for every part; rethrows what a part threw other than a driver failure. */
+    static <P> Parts<P> await(List<java.util.concurrent.Future<P>> running, String what) {
+        List<P> done = new ArrayList<>();
+        jpai.runtime.opencl.OpenCLRuntimeException failed = null;
+        for (java.util.concurrent.Future<P> part : running) {
+            try {
+                done.add(part.get());
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (e.getCause() instanceof jpai.runtime.opencl.OpenCLRuntimeException openCL) {
+                    failed = failed == null ? openCL : failed;
+                } else if (e.getCause() instanceof RuntimeException runtime) {
+                    throw runtime;
+                } else if (e.getCause() instanceof Error error) {
+                    throw error;
+                } else {
+                    throw new IllegalStateException(e.getCause());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while " + what + " ran", e);
+            }
+        }
+        return new Parts<>(done, failed);
+    }
+
     /** The devices of the set, or throws IllegalArgumentException saying why they are not all there. */
-    synchronized List<DeviceChoice.OpenCL> resolve() {
+    private synchronized List<DeviceChoice.OpenCL> resolve() {
         if (resolved != null) {
             return resolved;
         }

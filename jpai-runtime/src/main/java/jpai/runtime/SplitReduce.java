@@ -3,7 +3,6 @@ package jpai.runtime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -76,17 +75,8 @@ final class SplitReduce {
      */
     Result run(KernelCache.Compiled first, Object identity, DataType type, BinaryOperator<Object> operator, PArray<?> input, Supplier<String> operation,
                     KernelCache... functions) {
-        String missing = JvmSetup.problem();
-        if (missing != null) {
-            Explain.notice(missing);
-            Offload.fallBack(operation.get(), missing);
-            return null;
-        }
-        List<DeviceChoice.OpenCL> set;
-        try {
-            set = plan.resolve();
-        } catch (IllegalArgumentException e) { // DeviceSelectionException among them
-            Offload.fallBack(operation.get(), e.getMessage());
+        List<DeviceChoice.OpenCL> set = plan.devicesOrFallBack(operation);
+        if (set == null) {
             return null;
         }
         long n = input.length();
@@ -134,26 +124,9 @@ final class SplitReduce {
                                     partInputs)));
                 }
             }
-            List<Part> parts = new ArrayList<>();
-            RuntimeException failed = null;
-            for (Future<Part> part : running) {
-                try {
-                    parts.add(part.get());
-                } catch (ExecutionException e) {
-                    if (e.getCause() instanceof OpenCLRuntimeException openCL) {
-                        failed = failed == null ? openCL : failed;
-                    } else if (e.getCause() instanceof RuntimeException runtime) {
-                        throw runtime;
-                    } else if (e.getCause() instanceof Error error) {
-                        throw error;
-                    } else {
-                        throw new IllegalStateException(e.getCause());
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted while a split reduction's parts ran", e);
-                }
-            }
+            SplitPlan.Parts<Part> outcome = SplitPlan.await(running, "a split reduction's parts");
+            List<Part> parts = outcome.done();
+            OpenCLRuntimeException failed = outcome.failed();
             if (failed != null) {
                 Offload.fallBack(operation.get(), failed.getMessage());
                 return null;

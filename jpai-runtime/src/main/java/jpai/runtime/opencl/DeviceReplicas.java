@@ -132,27 +132,7 @@ public final class DeviceReplicas implements ComponentBuffer.Replicas {
     public long copyBack(DeviceContext context, ComponentBuffer host, long from, long to) {
         Copy copy = copy(context, host);
         synchronized (copy) {
-            if (to <= from) {
-                return 0;
-            }
-            cl_command_queue queue = context.queues().take("the copy of a split function's part back to the host");
-            LaunchEvents events = LaunchEvents.take(queue);
-            try {
-                for (long offset = from; offset < to; offset += Integer.MAX_VALUE) {
-                    long length = Math.min(Integer.MAX_VALUE, to - offset);
-                    boolean last = offset + length >= to;
-                    DriverCalls.count(DriverCalls.Call.ENQUEUE_TRANSFER);
-                    clEnqueueReadBuffer(queue, copy.buffer.memory(), last, offset, length, Transfers.pointerTo(host.leasedMemory().asSlice(offset, length)), 0, null,
-                                    events.next(Kind.DEVICE_TO_HOST, length));
-                }
-                return to - from;
-            } catch (CLException e) {
-                throw context.failure("copying a split function's part back to the host", e);
-            } finally {
-                events.release();
-                events.recycle();
-                context.queues().giveBack(queue);
-            }
+            return transfer(copy, host, from, to, false);
         }
     }
 
@@ -179,23 +159,37 @@ public final class DeviceReplicas implements ComponentBuffer.Replicas {
 
     /** Sends bytes {@code [from, to)} of the host memory to the same bytes of the copy, blocking. */
     private static long send(Copy copy, ComponentBuffer host, long from, long to) {
+        return transfer(copy, host, from, to, true);
+    }
+
+    /**
+     * Copies bytes {@code [from, to)} between the host memory and the same bytes of the copy (to the
+     * device when {@code toDevice}), blocking, on a queue of its own; returns the bytes copied.
+     */
+    private static long transfer(Copy copy, ComponentBuffer host, long from, long to, boolean toDevice) {
         if (to <= from) {
             return 0;
         }
         DeviceContext context = copy.context;
-        cl_command_queue queue = context.queues().take("the send of a split function's part");
+        String what = toDevice ? "sending a split function's part" : "copying a split function's part back to the host";
+        cl_command_queue queue = context.queues().take(what);
         LaunchEvents events = LaunchEvents.take(queue);
         try {
+            // slices of at most 2^31-1 bytes (a mapped ByteBuffer's limit); only the last blocks: the queue is in order
             for (long offset = from; offset < to; offset += Integer.MAX_VALUE) {
                 long length = Math.min(Integer.MAX_VALUE, to - offset);
                 boolean last = offset + length >= to;
+                org.jocl.Pointer slice = Transfers.pointerTo(host.leasedMemory().asSlice(offset, length));
                 DriverCalls.count(DriverCalls.Call.ENQUEUE_TRANSFER);
-                clEnqueueWriteBuffer(queue, copy.buffer.memory(), last, offset, length, Transfers.pointerTo(host.leasedMemory().asSlice(offset, length)), 0, null,
-                                events.next(Kind.HOST_TO_DEVICE, length));
+                if (toDevice) {
+                    clEnqueueWriteBuffer(queue, copy.buffer.memory(), last, offset, length, slice, 0, null, events.next(Kind.HOST_TO_DEVICE, length));
+                } else {
+                    clEnqueueReadBuffer(queue, copy.buffer.memory(), last, offset, length, slice, 0, null, events.next(Kind.DEVICE_TO_HOST, length));
+                }
             }
             return to - from;
         } catch (CLException e) {
-            throw context.failure("sending a split function's part", e);
+            throw context.failure(what, e);
         } finally {
             events.release();
             events.recycle();
