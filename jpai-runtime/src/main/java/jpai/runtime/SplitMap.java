@@ -101,6 +101,12 @@ final class SplitMap {
             SplitPlan.Parts<Part> outcome = SplitPlan.await(running, "a split map's parts");
             List<Part> parts = outcome.done();
             OpenCLRuntimeException failed = outcome.failed();
+            // every part is back in the host result (up to its exit): a host write, and each device's copy holds its part of it
+            for (int c = 0; c < output.componentCount(); c++) {
+                ComponentBuffer buffer = PArrayStorage.buffer(output, c);
+                buffer.hostWritten();
+                DeviceReplicas.of(buffer).partsWritten(buffer);
+            }
             if (failed != null) {
                 Offload.fallBack(operation.get(), failed.getMessage());
                 return 0;
@@ -225,11 +231,4 @@ final class SplitMap {
         Explain.split(() -> operation.get() + " split over " + parts.size() + " devices by their measured speed: " + split + " of its elements");
     }
 
-    /** Rethrows an unchecked throwable as it is. */
-    private static RuntimeException sneaky(Throwable t) {
-        if (t instanceof Error error) {
-            throw error;
-        }
-        return (RuntimeException) t;
-    }
 }
