@@ -144,6 +144,15 @@ final class KernelCache {
         }
     }
 
+    static {
+        // The JVM's set-up check (JvmSetup: Graal's modules and their packages, 5-15 ms in a fresh JVM)
+        // is found once, by the first apply that may use a device; started here, when the first
+        // function is defined, it is usually done by then, and a tiered first apply does not pay it.
+        Thread check = new Thread(JvmSetup::problem, "jpai-setup-check");
+        check.setDaemon(true);
+        check.start();
+    }
+
     private static final Method FUNCTION_APPLY = method(Function.class, "apply", Object.class);
     private static final Method BINARY_APPLY = method(BiFunction.class, "apply", Object.class, Object.class);
     private static final Method PREDICATE_TEST = method(java.util.function.Predicate.class, "test", Object.class);
