@@ -251,4 +251,67 @@ class SplitMapTest {
             }
         }
     }
+
+    /** Two threads applying split maps to one input at once: each gets Java's results. */
+    @Test
+    void concurrentSplitAppliesShareTheInputsCopies() throws Exception {
+        int n = 300_000;
+        float[] values = new float[n];
+        for (int k = 0; k < n; k++) {
+            values[k] = k * 0.5f;
+        }
+        try (PArray<Float> input = PArray.of(values)) {
+            java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(2);
+            try {
+                java.util.List<java.util.concurrent.Future<?>> runs = new java.util.ArrayList<>();
+                for (int t = 0; t < 2; t++) {
+                    float factor = t + 2f;
+                    ArrayFunction<Float, Float> f = AF.map((Float x) -> x * factor).on(TWO);
+                    runs.add(threads.submit(() -> {
+                        for (int r = 0; r < 10; r++) {
+                            try (PArray<Float> out = f.apply(input)) {
+                                float[] got = out.toFloatArray();
+                                for (int k = 0; k < n; k += 997) {
+                                    assertEquals(values[k] * factor, got[k], "element " + k);
+                                }
+                            }
+                        }
+                        return null;
+                    }));
+                }
+                for (java.util.concurrent.Future<?> run : runs) {
+                    run.get();
+                }
+            } finally {
+                threads.shutdownNow();
+            }
+        }
+    }
+
+    /** An input closed by another thread while split applies run: each apply gives Java's results or says the array is closed; nothing else. */
+    @Test
+    void closingTheInputDuringSplitAppliesIsSafe() throws Exception {
+        int n = 500_000;
+        for (int round = 0; round < 5; round++) {
+            PArray<Float> input = PArray.of(new float[n]);
+            ArrayFunction<Float, Float> f = AF.map((Float x) -> x + 1f).on(TWO);
+            long delay = 2_000_000L * (1 + 3L * round);
+            Thread closer = new Thread(() -> {
+                java.util.concurrent.locks.LockSupport.parkNanos(delay);
+                input.close();
+            });
+            closer.start();
+            try {
+                for (int r = 0; r < 50; r++) {
+                    try (PArray<Float> out = f.apply(input)) {
+                        assertEquals(1f, out.get(n - 1));
+                    }
+                }
+            } catch (IllegalStateException e) {
+                assertTrue(e.getMessage().contains("closed") || e.getMessage().contains("released"), e.getMessage());
+            } finally {
+                closer.join();
+            }
+        }
+    }
 }
