@@ -3,8 +3,6 @@ package jpai.runtime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Supplier;
 
@@ -25,9 +23,8 @@ import jpai.runtime.profile.Profiler;
 /**
  * A map split over several devices ({@code f.on(Devices)}): each apply cuts the rows of the outermost
  * index (the elements, for a 1-D map) into one part per device, by shares that follow the parts'
- * measured times (a device slower than the others gives rows to the quicker ones: {@link SplitPlan#rebalanced}),
- * and runs the parts at once, one
- * thread per device. A part's device holds a copy of the input rows it maps and of every captured
+ * measured times ({@link SplitPlan}), and runs the parts at once, one thread per device. A part's
+ * device holds a copy of the input rows it maps and of every captured
  * array ({@link DeviceReplicas}), kept between applies and sent again only when the array changes or
  * the part moves; its results are copied into the host result at once, and the device keeps them as
  * its copy of that part, so that a split map applied next to the result finds it there.
@@ -38,17 +35,11 @@ import jpai.runtime.profile.Profiler;
  * exception. A part that cannot run (a driver error) makes the whole apply run in Java, as a
  * single-device failure does.
  *
- * <p>Not thread-safe for its speed record, which concurrent applies of one function may update in
- * any order: a split is only a guess, never a result.
+ * <p>Thread-safe: concurrent applies of one function share its {@link SplitPlan}, whose record of the
+ * parts' times they update in any order (a split is only a guess, never a result).
  */
 final class SplitMap {
 
-    /** Threads that run the parts: one per part, made when needed, gone when idle. */
-    private static final ExecutorService PARTS = Executors.newCachedThreadPool(task -> {
-        Thread thread = new Thread(task, "jpai-split-part");
-        thread.setDaemon(true);
-        return thread;
-    });
 
     /**
      * Runs the map of {@code compiled} over {@code input} into {@code output} in parts. Returns how
@@ -95,7 +86,7 @@ final class SplitMap {
                 if (bounds[d + 1] > bounds[d]) {
                     int device = d;
                     DeviceContext context = contexts.get(d);
-                    running.add(PARTS.submit(() -> runPart(device, context, compiled, input, output, indexSpace, bounds[device], bounds[device + 1], rowLength, partInputs)));
+                    running.add(SplitPlan.submit(() -> runPart(device, context, compiled, input, output, indexSpace, bounds[device], bounds[device + 1], rowLength, partInputs)));
                 }
             }
             SplitPlan.Parts<Part> outcome = SplitPlan.await(running, "a split map's parts");

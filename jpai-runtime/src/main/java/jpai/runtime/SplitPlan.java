@@ -72,6 +72,18 @@ final class SplitPlan {
         }
     }
 
+    /** Threads that run the parts of split applies, one per part: made when needed, gone when idle. */
+    private static final java.util.concurrent.ExecutorService PARTS = java.util.concurrent.Executors.newCachedThreadPool(task -> {
+        Thread thread = new Thread(task, "jpai-split-part");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    /** Runs one part of a split apply on a thread of its own. */
+    static <P> java.util.concurrent.Future<P> submit(java.util.concurrent.Callable<P> part) {
+        return PARTS.submit(part);
+    }
+
     /** What the parts of one apply gave, in the order they were submitted, and the first driver failure of any (the whole apply then runs in Java). */
     record Parts<P>(List<P> done, jpai.runtime.opencl.OpenCLRuntimeException failed) {
     }

@@ -3,8 +3,6 @@ package jpai.runtime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.BinaryOperator;
 import java.util.function.Supplier;
@@ -41,11 +39,6 @@ import jpai.runtime.profile.Profiler;
  */
 final class SplitReduce {
 
-    private static final ExecutorService PARTS = Executors.newCachedThreadPool(task -> {
-        Thread thread = new Thread(task, "jpai-split-reduce-part");
-        thread.setDaemon(true);
-        return thread;
-    });
 
     private final SplitPlan plan;
 
@@ -100,6 +93,8 @@ final class SplitReduce {
             long block = CombiningTree.LEAF * largestGroup;
             long blocks = (n + block - 1) / block;
             long[] bounds = plan.split(blocks);
+            // Every array the kernel reads, leased until the parts are done, its host copy made current.
+            List<ComponentBuffer> partInputs = new ArrayList<>();
             try (PArray<?> probePartials = PArray.allocateUninitialized(type, 1)) {
                 KernelBinding probe = new KernelBinding(first).common(input).reduction(identity, probePartials, localSizes[0], CombiningTree.LEAF, leavesPerGroup[0]);
                 for (ComponentBuffer buffer : probe.launch().boundBuffers()) {
@@ -109,10 +104,12 @@ final class SplitReduce {
                         buffer.leasedForHostRead();
                     }
                 }
-            }
-            List<ComponentBuffer> partInputs = new ArrayList<>();
-            for (int c = 0; c < input.componentCount(); c++) {
-                partInputs.add(PArrayStorage.buffer(input, c));
+                for (int c = 0; c < input.componentCount(); c++) {
+                    ComponentBuffer buffer = PArrayStorage.buffer(input, c);
+                    if (!probe.capturedBuffers().contains(buffer)) { // a captured input is read anywhere: copied whole
+                        partInputs.add(buffer);
+                    }
+                }
             }
             List<Future<Part>> running = new ArrayList<>();
             for (int d = 0; d < set.size(); d++) {
@@ -120,7 +117,7 @@ final class SplitReduce {
                 long to = Math.min(n, bounds[d + 1] * block);
                 if (to > from) {
                     int device = d;
-                    running.add(PARTS.submit(() -> runPart(device, contexts.get(device), first, identity, type, input, from, to, localSizes[device], leavesPerGroup[device],
+                    running.add(SplitPlan.submit(() -> runPart(device, contexts.get(device), first, identity, type, input, from, to, localSizes[device], leavesPerGroup[device],
                                     partInputs)));
                 }
             }
