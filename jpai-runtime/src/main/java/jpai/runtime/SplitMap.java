@@ -72,15 +72,7 @@ final class SplitMap {
                     buffer.leasedForHostRead();
                 }
             }
-            List<ComponentBuffer> partInputs = new ArrayList<>();
-            if (indexSpace == null) {
-                for (int c = 0; c < input.componentCount(); c++) {
-                    ComponentBuffer buffer = PArrayStorage.buffer(input, c);
-                    if (!probe.capturedBuffers().contains(buffer)) { // a captured input is read anywhere: copied whole
-                        partInputs.add(buffer);
-                    }
-                }
-            }
+            List<ComponentBuffer> partInputs = indexSpace == null ? SplitPlan.partInputs(input, probe) : List.of(); // an index space is read from no buffer
             List<Future<Part>> running = new ArrayList<>();
             for (int d = 0; d < set.size(); d++) {
                 if (bounds[d + 1] > bounds[d]) {

@@ -72,6 +72,22 @@ final class SplitPlan {
         }
     }
 
+    /**
+     * The buffers of {@code input} that a part reads only in its own range: all of its components but
+     * those the kernel ({@code probe}'s binding) also reads as a captured array, anywhere, which every
+     * device then holds whole.
+     */
+    static List<jpai.runtime.memory.ComponentBuffer> partInputs(jpai.PArray<?> input, KernelBinding probe) {
+        List<jpai.runtime.memory.ComponentBuffer> parts = new ArrayList<>();
+        for (int c = 0; c < input.componentCount(); c++) {
+            jpai.runtime.memory.ComponentBuffer buffer = jpai.runtime.memory.PArrayStorage.buffer(input, c);
+            if (!probe.capturedBuffers().contains(buffer)) {
+                parts.add(buffer);
+            }
+        }
+        return parts;
+    }
+
     /** Threads that run the parts of split applies, one per part: made when needed, gone when idle. */
     private static final java.util.concurrent.ExecutorService PARTS = java.util.concurrent.Executors.newCachedThreadPool(task -> {
         Thread thread = new Thread(task, "jpai-split-part");

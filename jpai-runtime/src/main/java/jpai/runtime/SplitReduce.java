@@ -94,7 +94,7 @@ final class SplitReduce {
             long blocks = (n + block - 1) / block;
             long[] bounds = plan.split(blocks);
             // Every array the kernel reads, leased until the parts are done, its host copy made current.
-            List<ComponentBuffer> partInputs = new ArrayList<>();
+            List<ComponentBuffer> partInputs;
             try (PArray<?> probePartials = PArray.allocateUninitialized(type, 1)) {
                 KernelBinding probe = new KernelBinding(first).common(input).reduction(identity, probePartials, localSizes[0], CombiningTree.LEAF, leavesPerGroup[0]);
                 for (ComponentBuffer buffer : probe.launch().boundBuffers()) {
@@ -104,12 +104,7 @@ final class SplitReduce {
                         buffer.leasedForHostRead();
                     }
                 }
-                for (int c = 0; c < input.componentCount(); c++) {
-                    ComponentBuffer buffer = PArrayStorage.buffer(input, c);
-                    if (!probe.capturedBuffers().contains(buffer)) { // a captured input is read anywhere: copied whole
-                        partInputs.add(buffer);
-                    }
-                }
+                partInputs = SplitPlan.partInputs(input, probe);
             }
             List<Future<Part>> running = new ArrayList<>();
             for (int d = 0; d < set.size(); d++) {
