@@ -23,7 +23,9 @@ import jpai.Devices;
  * nbody,matmul,mandelbrot,dft,blackscholes); CALLS timed calls per case (default 20); SIZE
  * {@code large} (default), {@code large4} (four times the elements) or {@code small}. The first
  * row of each program is its first device unsplit (the single-device path), for comparison.
- * Prints {@code program,size,devices,e2e_ms,kernel_ms,scaling_e2e,scaling_kernel,split}.
+ * Prints {@code program,size,devices,e2e_ms,kernel_ms,scaling_e2e,scaling_kernel,imbalance,split}:
+ * imbalance is the longest part's kernel time over the mean of the parts' (1 when even), from the
+ * last timed call's profile.
  */
 public final class SplitScaling {
 
@@ -41,7 +43,7 @@ public final class SplitScaling {
         SizeClass size = args.length > 3 && args[3].equals("small") ? SizeClass.SMALL : SizeClass.LARGE;
         boolean fourTimes = args.length > 3 && args[3].equals("large4");
         boolean ok = true;
-        System.out.println("program,size,devices,e2e_ms,kernel_ms,scaling_e2e,scaling_kernel,split");
+        System.out.println("program,size,devices,e2e_ms,kernel_ms,scaling_e2e,scaling_kernel,imbalance,split");
         for (Program<?> program : Programs.all()) {
             if (names.contains(program.name())) {
                 ok &= measure(program, specs, calls, size, fourTimes);
@@ -109,8 +111,8 @@ public final class SplitScaling {
                     baseE2e = e2eMs;
                     baseKernel = kernelMs;
                 }
-                System.out.printf("%s,%s,%s,%.3f,%.3f,%.2f,%.2f,%s%n", program.name(), program.sizeLabel(n), k == 0 ? "1 unsplit" : Integer.toString(k), e2eMs, kernelMs, baseE2e / e2eMs,
-                                kernelMs > 0 ? baseKernel / kernelMs : 0, split.replace(',', ';'));
+                System.out.printf("%s,%s,%s,%.3f,%.3f,%.2f,%.2f,%.2f,%s%n", program.name(), program.sizeLabel(n), k == 0 ? "1 unsplit" : Integer.toString(k), e2eMs, kernelMs, baseE2e / e2eMs,
+                                kernelMs > 0 ? baseKernel / kernelMs : 0, imbalance(split), split.replace(',', ';'));
             } finally {
                 JpaiRun.splitOver(null);
                 restore(device);
@@ -125,6 +127,23 @@ public final class SplitScaling {
         } else {
             System.setProperty("jpai.device", device);
         }
+    }
+
+    private static final java.util.regex.Pattern PART_KERNEL = java.util.regex.Pattern.compile("\\[\\d+\\] \\d+ % ([0-9.]+) ms");
+
+    /** The longest part's kernel time over the parts' mean, read from the profile's device ("... [1] 50 % 0.712 ms + ..."); 1 for one part. */
+    private static double imbalance(String device) {
+        java.util.regex.Matcher m = PART_KERNEL.matcher(device);
+        double max = 0;
+        double sum = 0;
+        int parts = 0;
+        while (m.find()) {
+            double ms = Double.parseDouble(m.group(1));
+            max = Math.max(max, ms);
+            sum += ms;
+            parts++;
+        }
+        return parts == 0 || sum == 0 ? 1 : max / (sum / parts);
     }
 
     private static double median(List<Long> values) {

@@ -2,7 +2,6 @@ package jpai.runtime;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Future;
 import java.util.function.Supplier;
 
@@ -204,8 +203,7 @@ final class SplitMap {
             toDeviceBytes += profile.hostToDeviceBytes() + part.sentBytes();
             toHost = Math.max(toHost, profile.deviceToHostNanos() + part.copyBackNanos());
             toHostBytes += profile.deviceToHostBytes() + part.copiedBackBytes();
-            split.append(split.isEmpty() ? "" : " + ").append(String.format(Locale.ROOT, "%s [%d] %.0f %%", set.get(part.device()).device().name().strip(),
-                            set.get(part.device()).device().globalIndex(), 100.0 * part.elements() / Math.max(1, elements)));
+            split.append(split.isEmpty() ? "" : " + ").append(SplitPlan.describePart(set.get(part.device()), part.elements(), elements, part.profile().kernelNanos()));
         }
         Profiler.device(split + " (split)");
         Profiler.hostToDevice(toDevice, toDeviceBytes, parts.size());

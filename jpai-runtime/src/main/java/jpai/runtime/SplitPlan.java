@@ -88,6 +88,16 @@ final class SplitPlan {
         return parts;
     }
 
+    /**
+     * One part as the profile's device and explain name it: the device with its flat index, its share
+     * of the elements and its kernel's time ({@code NVIDIA H200 [1] 50 % 0.712 ms}), from which the
+     * split's imbalance can be read.
+     */
+    static String describePart(DeviceChoice.OpenCL device, long partElements, long allElements, long kernelNanos) {
+        return String.format(java.util.Locale.ROOT, "%s [%d] %.0f %% %.3f ms", device.device().name().strip(), device.device().globalIndex(),
+                        100.0 * partElements / Math.max(1, allElements), kernelNanos / 1e6);
+    }
+
     /** Threads that run the parts of split applies, one per part: made when needed, gone when idle. */
     private static final java.util.concurrent.ExecutorService PARTS = java.util.concurrent.Executors.newCachedThreadPool(task -> {
         Thread thread = new Thread(task, "jpai-split-part");

@@ -2,7 +2,6 @@ package jpai.runtime;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Future;
 import java.util.function.BinaryOperator;
 import java.util.function.Supplier;
@@ -210,8 +209,7 @@ final class SplitReduce {
             kernel = Math.max(kernel, part.profile().kernelNanos());
             toDevice += part.sentBytes();
             toHostBytes += part.nodeBytes();
-            split.append(split.isEmpty() ? "" : " + ").append(String.format(Locale.ROOT, "%s [%d] %.0f %%", set.get(part.device()).device().name().strip(),
-                            set.get(part.device()).device().globalIndex(), 100.0 * part.elements() / Math.max(1, elements)));
+            split.append(split.isEmpty() ? "" : " + ").append(SplitPlan.describePart(set.get(part.device()), part.elements(), elements, part.profile().kernelNanos()));
         }
         plan.record(nanos, built);
         Profiler.device(split + " (split)");
