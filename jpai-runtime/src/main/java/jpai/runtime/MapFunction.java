@@ -252,8 +252,7 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
      * the first, hold Java's results, as {@link #runOnDevice} does.
      */
     private long runSplit(PArray<T> input, PArray<R> output) {
-        int[] indexSpace = PArrayStorage.rangeExtents(input);
-        KernelCache.Compiled compiled = definition.kernels.forMap(input.type(), output.type(), indexSpace == null ? 0 : indexSpace.length);
+        KernelCache.Compiled compiled = definition.kernels.forMap(input.type(), output.type(), indexDimensions(input));
         if (compiled.bailout() != null) {
             Offload.fallBack("map of " + compiled.description(), compiled.bailout());
             return 0;

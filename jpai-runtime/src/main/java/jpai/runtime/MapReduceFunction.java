@@ -89,22 +89,25 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
             } catch (OpenCLRuntimeException e) {
                 Offload.fallBack(toString(), e.getMessage());
             }
-            try (PArray<M> mapped = map.applyOnJavaThreadsInPlainMemory(input)) {
-                return reduce.on(Executor.THREADS).apply(mapped);
-            }
+            return mapThenReduceOnJavaThreads(input);
         } finally {
             Profiler.end();
             AfterApply.applyEnded(); // a tiered apply's kernels compile once its Java threads are done
         }
     }
 
-    /** The map then the reduce on Java threads (the reduction with the device's combining tree), timed for the cost model. */
+    /** {@link #mapThenReduceOnJavaThreads}, timed for the cost model. */
     private PArray<M> onJavaThreads(PArray<T> input) {
         CostModel.Run timed = CostModel.Run.startIfModelled(reduce.executor());
-        try (PArray<M> mapped = map.applyOnJavaThreadsInPlainMemory(input)) { // read by Java alone
-            PArray<M> result = reduce.on(Executor.THREADS).apply(mapped);
-            costs.javaRan(input.length(), timed);
-            return result;
+        PArray<M> result = mapThenReduceOnJavaThreads(input);
+        costs.javaRan(input.length(), timed);
+        return result;
+    }
+
+    /** The map then the reduce on Java threads (the reduction with the device's combining tree), the mapped array in plain memory: read by Java alone. */
+    private PArray<M> mapThenReduceOnJavaThreads(PArray<T> input) {
+        try (PArray<M> mapped = map.applyOnJavaThreadsInPlainMemory(input)) {
+            return reduce.on(Executor.THREADS).apply(mapped);
         }
     }
 
@@ -132,17 +135,15 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
         try {
             KernelCache.Compiled compiled = reduce.kernels().forReduce(reduce.type(), map.kernels(), input.type());
             if (compiled.bailout() == null) {
-                SplitReduce.Result result = split.run(compiled, reduce.identity(), reduce.type(), (java.util.function.BinaryOperator<Object>) reduce.operator(), input, this::toString,
+                Object result = split.run(compiled, reduce.identity(), reduce.type(), (java.util.function.BinaryOperator<Object>) reduce.operator(), input, this::toString,
                                 map.kernels(), reduce.kernels());
                 if (result != null) {
-                    return reduce.resultArray((M) result.value());
+                    return reduce.resultArray((M) result);
                 }
             } else {
                 Offload.fallBack(toString(), compiled.bailout());
             }
-            try (PArray<M> mapped = map.applyOnJavaThreadsInPlainMemory(input)) {
-                return reduce.on(Executor.THREADS).apply(mapped);
-            }
+            return mapThenReduceOnJavaThreads(input);
         } finally {
             Profiler.end();
         }

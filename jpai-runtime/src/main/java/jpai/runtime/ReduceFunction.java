@@ -193,8 +193,7 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
             Offload.fallBack("reduce of " + compiled.description(), compiled.bailout());
             return null;
         }
-        SplitReduce.Result result = split.run(compiled, identity, type, (BinaryOperator<Object>) operator, input, () -> "reduce of " + compiled.description(), kernels);
-        return result == null ? null : (T) result.value();
+        return (T) split.run(compiled, identity, type, (BinaryOperator<Object>) operator, input, () -> "reduce of " + compiled.description(), kernels);
     }
 
     @Override

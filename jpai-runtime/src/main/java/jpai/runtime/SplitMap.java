@@ -39,6 +39,15 @@ import jpai.runtime.profile.Profiler;
  */
 final class SplitMap {
 
+    private final SplitPlan plan;
+
+    SplitMap(Devices devices) {
+        this.plan = new SplitPlan(devices);
+    }
+
+    Devices devices() {
+        return plan.devices();
+    }
 
     /**
      * Runs the map of {@code compiled} over {@code input} into {@code output} in parts. Returns how
@@ -61,15 +70,12 @@ final class SplitMap {
             for (DeviceChoice.OpenCL device : set) {
                 contexts.add(OpenCLRuntime.context(device));
             }
-            // Every array the kernel uses, leased until the parts are done (a close meanwhile frees
-            // nothing a part may still use), and the host copy made current: the parts read it.
             KernelBinding probe = DeviceMap.bindRows(contexts.get(0), compiled, input, output, indexSpace, 0, rows);
-            for (ComponentBuffer buffer : probe.launch().boundBuffers()) {
+            SplitPlan.leaseReadArrays(probe.launch(), leased);
+            for (int c = 0; c < output.componentCount(); c++) { // the result too: its parts are copied in at the end
+                ComponentBuffer buffer = PArrayStorage.buffer(output, c);
                 buffer.acquireLease();
                 leased.add(buffer);
-                if (!probe.launch().writes(buffer)) {
-                    buffer.leasedForHostRead();
-                }
             }
             List<ComponentBuffer> partInputs = indexSpace == null ? SplitPlan.partInputs(input, probe) : List.of(); // an index space is read from no buffer
             List<Future<Part>> running = new ArrayList<>();
@@ -93,7 +99,7 @@ final class SplitMap {
                 Offload.fallBack(operation.get(), failed.getMessage());
                 return 0;
             }
-            report(parts, set, rows, operation);
+            report(parts, operation);
             long exited = input.length();
             KernelDeoptimizedException firstExit = null;
             for (Part part : parts) {
@@ -115,9 +121,12 @@ final class SplitMap {
         }
     }
 
-    /** What one part did: its device's position in the set, its elements, its time, and the element Java must run from after an exit (with the exit), else null. */
-    private record Part(int device, long elements, long nanos, LaunchProfile profile, long sentBytes, long sendNanos, long copiedBackBytes, long copyBackNanos, long javaFrom,
-                    KernelDeoptimizedException exit) {
+    /**
+     * What one part did: its device's position in the set, its elements, its time, what it sent and
+     * copied back, and, after a kernel exit, the exit and the element Java must run from.
+     */
+    private record Part(int device, long elements, long nanos, LaunchProfile profile, SplitPlan.Sent sent, long copiedBackBytes, long copyBackNanos, long javaFrom,
+                    KernelDeoptimizedException exit) implements SplitPlan.PartReport {
     }
 
     private static Part runPart(int device, DeviceContext context, KernelCache.Compiled compiled, PArray<?> input, PArray<?> output, int[] indexSpace, long firstRow,
@@ -127,20 +136,7 @@ final class SplitMap {
         KernelLaunch launch = binding.launch();
         long firstElement = firstRow * rowLength;
         long endElement = endRow * rowLength;
-        long sent = 0;
-        long sendStart = System.nanoTime();
-        for (ComponentBuffer buffer : launch.boundBuffers()) {
-            long elementBytes = buffer.type().byteSize();
-            DeviceReplicas replicas = DeviceReplicas.of(buffer);
-            if (launch.writes(buffer)) {
-                launch.place(buffer, replicas.forPartWrite(context, buffer, firstElement * elementBytes, endElement * elementBytes));
-            } else {
-                boolean part = partInputs.contains(buffer);
-                sent += replicas.makeReadable(context, buffer, part ? firstElement * elementBytes : 0, part ? endElement * elementBytes : buffer.byteSize());
-                launch.place(buffer, replicas.memory(context, buffer));
-            }
-        }
-        long sendNanos = sent > 0 ? System.nanoTime() - sendStart : 0;
+        SplitPlan.Sent sent = SplitPlan.place(launch, context, partInputs, firstElement, endElement, firstElement, endElement);
         LaunchResult result = context.launch(compiled.kernel(), launch);
         KernelDeoptimizedException exit = null;
         long javaFrom = endElement;
@@ -161,55 +157,28 @@ final class SplitMap {
         long copyBackNanos = System.nanoTime() - copyStart;
         long nanos = System.nanoTime() - start;
         nanos += SplitPlan.slowedDown(device, result.profile().kernelNanos());
-        return new Part(device, endElement - firstElement, nanos, result.profile(), sent, sendNanos, copiedBack, copyBackNanos, exit == null ? Long.MAX_VALUE : javaFrom, exit);
+        return new Part(device, endElement - firstElement, nanos, result.profile(), sent, copiedBack, copyBackNanos, exit == null ? Long.MAX_VALUE : javaFrom, exit);
     }
 
-    private final SplitPlan plan;
-
-    SplitMap(Devices devices) {
-        this.plan = new SplitPlan(devices);
-    }
-
-    Devices devices() {
-        return plan.devices();
-    }
-
-    /** Records each part's pace (smoothed over applies), and tells the profile and explain how this apply was split. */
-    private synchronized void report(List<Part> parts, List<DeviceChoice.OpenCL> set, long rows, Supplier<String> operation) {
+    /** Records the parts' times and tells the profile and explain how this apply was split ({@link SplitPlan#report}), and what it moved. */
+    private void report(List<Part> parts, Supplier<String> operation) {
+        plan.report(parts, operation);
         long kernel = 0;
         long toDevice = 0;
         long toDeviceBytes = 0;
         long toHost = 0;
         long toHostBytes = 0;
-        StringBuilder split = new StringBuilder();
-        long elements = 0;
-        for (Part part : parts) {
-            elements += part.elements();
-        }
-        double[] nanos = new double[set.size()];
-        boolean built = false;
-        for (Part part : parts) {
-            built |= part.profile().buildNanos() > SplitPlan.BUILT_NANOS;
-            if (part.elements() > 0) {
-                nanos[part.device()] = part.nanos();
-            }
-        }
-        plan.record(nanos, built);
         for (Part part : parts) {
             LaunchProfile profile = part.profile();
             // the parts run at once: the apply waits for the longest of each
             kernel = Math.max(kernel, profile.kernelNanos());
-            toDevice = Math.max(toDevice, profile.hostToDeviceNanos() + part.sendNanos());
-            toDeviceBytes += profile.hostToDeviceBytes() + part.sentBytes();
+            toDevice = Math.max(toDevice, profile.hostToDeviceNanos() + part.sent().nanos());
+            toDeviceBytes += profile.hostToDeviceBytes() + part.sent().bytes();
             toHost = Math.max(toHost, profile.deviceToHostNanos() + part.copyBackNanos());
             toHostBytes += profile.deviceToHostBytes() + part.copiedBackBytes();
-            split.append(split.isEmpty() ? "" : " + ").append(SplitPlan.describePart(set.get(part.device()), part.elements(), elements, part.profile().kernelNanos()));
         }
-        Profiler.device(split + " (split)");
         Profiler.hostToDevice(toDevice, toDeviceBytes, parts.size());
         Profiler.kernel(kernel, parts.size());
         Profiler.deviceToHost(toHost, toHostBytes, parts.size());
-        Explain.split(() -> operation.get() + " split over " + parts.size() + " devices by their measured speed: " + split + " of its elements");
     }
-
 }

@@ -10,6 +10,7 @@ import jpai.runtime.device.DeviceSelector;
 import jpai.runtime.device.Discovery;
 import jpai.runtime.device.OpenCLDeviceInfo;
 import jpai.runtime.device.OpenCLPlatforms;
+import jpai.runtime.profile.Profiler;
 
 /**
  * How a function split over several devices ({@code on(Devices)}) cuts each apply: the devices of
@@ -89,13 +90,85 @@ final class SplitPlan {
     }
 
     /**
-     * One part as the profile's device and explain name it: the device with its flat index, its share
-     * of the elements and its kernel's time ({@code NVIDIA H200 [1] 50 % 0.712 ms}), from which the
-     * split's imbalance can be read.
+     * Leases every array {@code launch} reads (adding it to {@code leased}, which the caller releases
+     * when the parts are done: a close meanwhile frees nothing a part may still use) and makes its
+     * host copy current, which the parts' devices are sent from.
      */
-    static String describePart(DeviceChoice.OpenCL device, long partElements, long allElements, long kernelNanos) {
-        return String.format(java.util.Locale.ROOT, "%s [%d] %.0f %% %.3f ms", device.device().name().strip(), device.device().globalIndex(),
-                        100.0 * partElements / Math.max(1, allElements), kernelNanos / 1e6);
+    static void leaseReadArrays(jpai.runtime.opencl.KernelLaunch launch, List<jpai.runtime.memory.ComponentBuffer> leased) {
+        for (jpai.runtime.memory.ComponentBuffer buffer : launch.boundBuffers()) {
+            if (!launch.writes(buffer)) {
+                buffer.acquireLease();
+                leased.add(buffer);
+                buffer.leasedForHostRead();
+            }
+        }
+    }
+
+    /** What placing a part's arrays on its device sent ({@link #place}). */
+    record Sent(long bytes, long nanos) {
+    }
+
+    /**
+     * Places every array {@code launch} binds on {@code context}, in the arrays' {@link
+     * jpai.runtime.opencl.DeviceReplicas}: one the kernel writes as the copy it writes elements
+     * {@code [writeFrom, writeTo)} of; one of {@code partInputs} as a copy current for elements
+     * {@code [readFrom, readTo)}; any other (a captured array) as a copy current in full. Sends what
+     * the copies lack, blocking.
+     */
+    static Sent place(jpai.runtime.opencl.KernelLaunch launch, jpai.runtime.opencl.DeviceContext context, List<jpai.runtime.memory.ComponentBuffer> partInputs,
+                    long readFrom, long readTo, long writeFrom, long writeTo) {
+        long start = System.nanoTime();
+        long sent = 0;
+        for (jpai.runtime.memory.ComponentBuffer buffer : launch.boundBuffers()) {
+            long elementBytes = buffer.type().byteSize();
+            jpai.runtime.opencl.DeviceReplicas replicas = jpai.runtime.opencl.DeviceReplicas.of(buffer);
+            if (launch.writes(buffer)) {
+                launch.place(buffer, replicas.forPartWrite(context, buffer, writeFrom * elementBytes, writeTo * elementBytes));
+            } else {
+                boolean part = partInputs.contains(buffer);
+                sent += replicas.makeReadable(context, buffer, part ? readFrom * elementBytes : 0, part ? readTo * elementBytes : buffer.byteSize());
+                launch.place(buffer, replicas.memory(context, buffer));
+            }
+        }
+        return new Sent(sent, sent > 0 ? System.nanoTime() - start : 0);
+    }
+
+    /** What every part of a split apply reports: its device's position in the set, its elements, its time and its launch's profile. */
+    interface PartReport {
+        int device();
+
+        long elements();
+
+        long nanos();
+
+        jpai.runtime.opencl.LaunchProfile profile();
+    }
+
+    /**
+     * Records the parts' times (unless one built its program: a device's first apply says nothing of
+     * its pace), and tells the profile's device and explain how the apply was cut: each device with
+     * its flat index, its share of the elements and its kernel's time ({@code NVIDIA H200 [1] 50 %
+     * 0.712 ms + ...}), from which the split's imbalance can be read.
+     */
+    void report(List<? extends PartReport> parts, java.util.function.Supplier<String> operation) {
+        List<DeviceChoice.OpenCL> set = resolve();
+        double[] nanos = new double[set.size()];
+        boolean built = false;
+        long elements = 0;
+        for (PartReport part : parts) {
+            built |= part.profile().buildNanos() > BUILT_NANOS;
+            nanos[part.device()] = part.nanos();
+            elements += part.elements();
+        }
+        record(nanos, built);
+        StringBuilder split = new StringBuilder();
+        for (PartReport part : parts) {
+            DeviceChoice.OpenCL device = set.get(part.device());
+            split.append(split.isEmpty() ? "" : " + ").append(String.format(java.util.Locale.ROOT, "%s [%d] %.0f %% %.3f ms", device.device().name().strip(),
+                            device.device().globalIndex(), 100.0 * part.elements() / Math.max(1, elements), part.profile().kernelNanos() / 1e6));
+        }
+        Profiler.device(split + " (split)");
+        Explain.split(() -> operation.get() + " split over " + parts.size() + " devices by their measured speed: " + split + " of its elements");
     }
 
     /** Threads that run the parts of split applies, one per part: made when needed, gone when idle. */
@@ -292,11 +365,8 @@ final class SplitPlan {
         return next;
     }
 
-    /**
-     * Records an apply's part times (0 for a device given nothing), unless a part built its program
-     * ({@code built}: a device's first apply says nothing of its pace).
-     */
-    synchronized void record(double[] nanos, boolean built) {
+    /** Records an apply's part times (0 for a device given nothing), unless a part built its program. */
+    private synchronized void record(double[] nanos, boolean built) {
         if (!built) {
             shares = rebalanced(shares, nanos);
         }

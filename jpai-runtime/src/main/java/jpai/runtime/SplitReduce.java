@@ -50,22 +50,19 @@ final class SplitReduce {
     }
 
     /** What one part did: its device's position in the set, its elements, the nodes it read back (at {@code level}), its time, its kernel's exit or null. */
-    private record Part(int device, long elements, Object[] nodes, long nodeBytes, int level, long nanos, LaunchProfile profile, long sentBytes,
-                    KernelDeoptimizedException exit) {
-    }
-
-    /** What {@link #run} gives: the reduction's value, or none when Java must compute it. */
-    record Result(Object value) {
+    private record Part(int device, long elements, Object[] nodes, long nodeBytes, int level, long nanos, LaunchProfile profile, SplitPlan.Sent sent,
+                    KernelDeoptimizedException exit) implements SplitPlan.PartReport {
     }
 
     /**
      * Reduces {@code input} (mapped by {@code first}'s mapper, if it has one) into one value of
-     * {@code type}; null when Java must compute it (a fallback or a kernel exit, said already).
+     * {@code type}; null when Java must compute it (a fallback or a kernel exit, said already): a
+     * reduction's value is never null (an array's elements and the identity never are).
      *
      * @param first the reduction's first-pass kernel (with the mapper of a fused map then reduce)
      * @param operator the combiner, for the host's combines of the parts' nodes
      */
-    Result run(KernelCache.Compiled first, Object identity, DataType type, BinaryOperator<Object> operator, PArray<?> input, Supplier<String> operation,
+    Object run(KernelCache.Compiled first, Object identity, DataType type, BinaryOperator<Object> operator, PArray<?> input, Supplier<String> operation,
                     KernelCache... functions) {
         List<DeviceChoice.OpenCL> set = plan.devicesOrFallBack(operation);
         if (set == null) {
@@ -73,7 +70,7 @@ final class SplitReduce {
         }
         long n = input.length();
         if (n == 0) {
-            return new Result(identity);
+            return identity;
         }
         List<ComponentBuffer> leased = new ArrayList<>();
         try {
@@ -92,17 +89,10 @@ final class SplitReduce {
             long block = CombiningTree.LEAF * largestGroup;
             long blocks = (n + block - 1) / block;
             long[] bounds = plan.split(blocks);
-            // Every array the kernel reads, leased until the parts are done, its host copy made current.
             List<ComponentBuffer> partInputs;
             try (PArray<?> probePartials = PArray.allocateUninitialized(type, 1)) {
                 KernelBinding probe = new KernelBinding(first).common(input).reduction(identity, probePartials, localSizes[0], CombiningTree.LEAF, leavesPerGroup[0]);
-                for (ComponentBuffer buffer : probe.launch().boundBuffers()) {
-                    if (!probe.launch().writes(buffer)) {
-                        buffer.acquireLease();
-                        leased.add(buffer);
-                        buffer.leasedForHostRead();
-                    }
-                }
+                SplitPlan.leaseReadArrays(probe.launch(), leased); // each part's partials are its own
                 partInputs = SplitPlan.partInputs(input, probe);
             }
             List<Future<Part>> running = new ArrayList<>();
@@ -122,7 +112,7 @@ final class SplitReduce {
                 Offload.fallBack(operation.get(), failed.getMessage());
                 return null;
             }
-            report(parts, set, operation);
+            report(parts, operation);
             for (Part part : parts) {
                 if (part.exit() != null) {
                     KernelExits.handle(operation.get(), part.exit(), "the operation re-ran in Java", n, functions);
@@ -135,7 +125,7 @@ final class SplitReduce {
                     tree.push(node, part.level());
                 }
             }
-            return new Result(tree.root(identity));
+            return tree.root(identity);
         } finally {
             for (ComponentBuffer buffer : leased) {
                 buffer.releaseLease();
@@ -154,32 +144,18 @@ final class SplitReduce {
             KernelBinding binding = new KernelBinding(first).common(input).reduction(identity, partials, localSize, CombiningTree.LEAF, leavesPerGroup);
             KernelLaunch launch = binding.launch();
             launch.localSize(localSize).globalSize((endGroup - firstGroup) * localSize).firstItem(firstGroup * localSize);
-            long sent = 0;
-            for (ComponentBuffer buffer : launch.boundBuffers()) {
-                long elementBytes = buffer.type().byteSize();
-                DeviceReplicas replicas = DeviceReplicas.of(buffer);
-                if (launch.writes(buffer)) { // the partials
-                    launch.place(buffer, replicas.forPartWrite(context, buffer, firstGroup * elementBytes, endGroup * elementBytes));
-                } else {
-                    boolean part = partInputs.contains(buffer);
-                    sent += replicas.makeReadable(context, buffer, part ? from * elementBytes : 0, part ? to * elementBytes : buffer.byteSize());
-                    launch.place(buffer, replicas.memory(context, buffer));
-                }
-            }
+            SplitPlan.Sent sent = SplitPlan.place(launch, context, partInputs, from, to, firstGroup, endGroup); // the kernel writes its groups' partials
             LaunchResult result = context.launch(first.kernel(), launch);
             try {
                 KernelBinding.checkStatus(result);
             } catch (KernelDeoptimizedException e) {
                 return new Part(device, to - from, new Object[0], 0, 0, System.nanoTime() - start, result.profile(), sent, e);
             }
-            for (int c = 0; c < partials.componentCount(); c++) {
-                ComponentBuffer buffer = PArrayStorage.buffer(partials, c);
-                DeviceReplicas.of(buffer).copyBack(context, buffer, firstGroup * buffer.type().byteSize(), endGroup * buffer.type().byteSize());
-                buffer.hostWritten();
-            }
             long nodeBytes = 0;
             for (int c = 0; c < partials.componentCount(); c++) {
-                nodeBytes += (endGroup - firstGroup) * PArrayStorage.buffer(partials, c).type().byteSize();
+                ComponentBuffer buffer = PArrayStorage.buffer(partials, c);
+                nodeBytes += DeviceReplicas.of(buffer).copyBack(context, buffer, firstGroup * buffer.type().byteSize(), endGroup * buffer.type().byteSize());
+                buffer.hostWritten();
             }
             Object[] nodes = new Object[(int) (endGroup - firstGroup)];
             for (int g = 0; g < nodes.length; g++) {
@@ -191,31 +167,21 @@ final class SplitReduce {
         }
     }
 
-    /** Records the parts' times, and tells the profile and explain how this apply was split. */
-    private void report(List<Part> parts, List<DeviceChoice.OpenCL> set, Supplier<String> operation) {
-        double[] nanos = new double[set.size()];
-        boolean built = false;
+    /** Records the parts' times and tells the profile and explain how this apply was split ({@link SplitPlan#report}), and what it moved. */
+    private void report(List<Part> parts, Supplier<String> operation) {
+        plan.report(parts, operation);
         long kernel = 0;
         long toDevice = 0;
+        long toDeviceBytes = 0;
         long toHostBytes = 0;
-        long elements = 0;
         for (Part part : parts) {
-            elements += part.elements();
-        }
-        StringBuilder split = new StringBuilder();
-        for (Part part : parts) {
-            built |= part.profile().buildNanos() > SplitPlan.BUILT_NANOS;
-            nanos[part.device()] = part.nanos();
-            kernel = Math.max(kernel, part.profile().kernelNanos());
-            toDevice += part.sentBytes();
+            kernel = Math.max(kernel, part.profile().kernelNanos()); // the parts run at once: the apply waits for the longest
+            toDevice = Math.max(toDevice, part.sent().nanos());
+            toDeviceBytes += part.sent().bytes();
             toHostBytes += part.nodeBytes();
-            split.append(split.isEmpty() ? "" : " + ").append(SplitPlan.describePart(set.get(part.device()), part.elements(), elements, part.profile().kernelNanos()));
         }
-        plan.record(nanos, built);
-        Profiler.device(split + " (split)");
-        Profiler.hostToDevice(0, toDevice, parts.size());
+        Profiler.hostToDevice(toDevice, toDeviceBytes, parts.size());
         Profiler.kernel(kernel, parts.size());
         Profiler.deviceToHost(0, toHostBytes, parts.size());
-        Explain.split(() -> operation.get() + " split over " + parts.size() + " devices by their measured speed: " + split + " of its elements");
     }
 }
