@@ -638,6 +638,7 @@ public final class OpenCLKernelGenerator {
         CodeWriter code = prelude(combiner.lambda().displayName(), pluginsOf(combiner, null), List.of(combine), element, element);
         if (single) {
             code.line("#pragma OPENCL EXTENSION " + ScanKernelSpec.SINGLE_PASS_EXTENSION + " : enable");
+            code.line("#define LOOK_BACK_LEVELS 63");
         }
         code.open("__kernel void jpai_scan(" + kernelParameters.declarations() + ")");
         code.line("int reason = 0;");
@@ -648,6 +649,9 @@ public final class OpenCLKernelGenerator {
             code.line("const long leafWidth = " + spec.leafWidth() + ";");
             code.comment("The groups take their numbers in the order they start: a group waits only for groups that started before it (the forward-progress assumption).");
             code.line("__local long groupNumber[1];");
+            for (int i = 0; i < element.size(); i++) {
+                code.line("__local " + OpenCLTypes.storageType(element.get(i)) + " lookBack" + i + "[LOOK_BACK_LEVELS]; /* the nodes covering the groups before this one, by level */");
+            }
             code.open("if (lid == 0)");
             code.line("groupNumber[0] = (long) (uint) atomic_inc(nodeWords);");
             code.close();
@@ -705,15 +709,15 @@ public final class OpenCLKernelGenerator {
         code.close();
         code.line("barrier(CLK_LOCAL_MEM_FENCE);");
         code.close();
-        code.open("if ((long) lid == localSize - 1)");
         if (single) {
             singlePassCarry(code, combine, captures, element);
         } else {
+            code.open("if ((long) lid == localSize - 1)");
             for (int i = 0; i < element.size(); i++) {
                 code.line("scratch" + i + "[tree + lid] = carry" + i + "[group];");
             }
+            code.close();
         }
-        code.close();
         code.line("barrier(CLK_LOCAL_MEM_FENCE);");
         code.comment("Down-sweep: a left child's carry is its parent's, a right child's the parent's combined with the left child's value.");
         code.open("for (long stride = localSize >> 1; stride >= 1; stride >>= 1)");
@@ -789,17 +793,21 @@ public final class OpenCLKernelGenerator {
     }
 
     /**
-     * The single-pass scan's exchange between work-groups, by the work-item holding the group's
-     * root after the up-sweep. The groups' values are the leaves of the same aligned tree one level
-     * up: a complete group publishes its value as node {@code (0, group)} and, while it is the last
-     * group of a larger aligned block, that block's node (its left sibling's value, published by an
-     * earlier group, combined with its own). The carry into the group is then the fold from the
+     * The single-pass scan's exchange between work-groups, after the up-sweep. The groups' values
+     * are the leaves of the same aligned tree one level up: a complete group's last work-item (which
+     * holds the group's root) publishes its value as node {@code (0, group)} and, while it is the
+     * last group of a larger aligned block, that block's node (its left sibling's value, published by
+     * an earlier group, combined with its own). The carry into the group is the fold from the
      * identity of the nodes covering the groups before it, largest first (one per binary digit of
-     * {@code group}), each waited for. Every node waited for is published by a group that started
-     * earlier (the counter in {@code nodeWords[0]}), so the scan finishes as long as a group that has
-     * started keeps running while later ones spin: true where work-groups are not preempted for later
-     * ones (GPUs' resident work-groups, PoCL's threads). A failure of the combiner still publishes
-     * (the waiting groups must go on) and is reported: the result is then discarded. Nodes of level
+     * {@code group}). Those nodes are awaited in parallel, work-item {@code l} waiting for level
+     * {@code l}'s into {@code lookBack[l]}, so that a group pays one round trip to global memory for
+     * its carry rather than one per digit (the serial version left the H100 at 58 % of a copy's
+     * bandwidth); after a barrier the last work-item folds them in the fixed order, largest first,
+     * into the tree's root slot. Every node waited for is published by a group that started earlier
+     * (the counter in {@code nodeWords[0]}), so the scan finishes as long as a group that has started
+     * keeps running while later ones spin: true where work-groups are not preempted for later ones
+     * (GPUs' resident work-groups, PoCL's threads). A failure of the combiner still publishes (the
+     * waiting groups must go on) and is reported: the result is then discarded. Nodes of level
      * {@code l} start at {@code sum(groups >> j, j < l)}.
      *
      * <p>How a node passes between groups without trusting any fence: each 32 bits of its value
@@ -811,19 +819,21 @@ public final class OpenCLKernelGenerator {
      * H200's NVIDIA driver a group then read stale values (the scan of 2^28 floats was wrong from
      * element 131,072): OpenCL 1.2's fences order a work-item's accesses for its own work-group only.
      * Needs {@code cl_khr_int64_base_atomics}; the words start at int 2 of {@code nodeWords}, 8-byte aligned.
+     *
+     * <p>Emitted at the kernel's top level: it holds a barrier.
      */
     private static void singlePassCarry(CodeWriter code, EmittedFunction combine, List<String> captures, List<JavaKind> element) {
         code.line("const long groups = (leaves + localSize - 1) / localSize;");
         code.line("volatile __global ulong *words = (volatile __global ulong *) (nodeWords + 2);");
         int slices = ScanKernelSpec.slicesPerNode(element);
+        code.open("if ((long) lid == localSize - 1 && present == localSize)");
+        code.comment("A complete group: its value and the nodes it completes, for the groups after it.");
         List<String> node = new ArrayList<>();
         for (int i = 0; i < element.size(); i++) {
             String type = OpenCLTypes.valueType(element.get(i));
             code.line(type + " node" + i + " = (" + type + ") scratch" + i + "[tree + lid];");
             node.add("node" + i);
         }
-        code.open("if (present == localSize)");
-        code.comment("A complete group: its value and the nodes it completes, for the groups after it.");
         code.line("long base = 0;");
         code.line("long levelSize = groups;");
         code.line("long m = group;");
@@ -848,21 +858,34 @@ public final class OpenCLKernelGenerator {
         code.line("m >>= 1;");
         code.close();
         code.close();
-        code.comment("The carry: the fold from the identity of the nodes covering the groups before this one, largest first.");
-        List<String> carry = new ArrayList<>();
-        for (int i = 0; i < element.size(); i++) {
-            code.line(OpenCLTypes.valueType(element.get(i)) + " carried" + i + " = identity" + i + ";");
-            carry.add("carried" + i);
-        }
-        code.open("for (int level = 62; level >= 0; level--)");
+        code.comment("The nodes covering the groups before this one, one per binary digit of group, awaited side by side.");
+        code.open("for (int level = (int) lid; level < LOOK_BACK_LEVELS; level += (int) localSize)");
         code.open("if (((group >> level) & 1) != 0)");
         code.line("long at = 0;");
         code.open("for (int j = 0; j < level; j++)");
         code.line("at += groups >> j;");
         code.close();
         code.line("at += (group >> level) - 1;");
+        List<String> covering = awaitNode(code, element, slices, "at", "covering");
+        for (int i = 0; i < element.size(); i++) {
+            code.line("lookBack" + i + "[level] = " + store(element.get(i), covering.get(i)) + ";");
+        }
+        code.close();
+        code.close();
+        code.line("barrier(CLK_LOCAL_MEM_FENCE);");
+        code.open("if ((long) lid == localSize - 1)");
+        code.comment("The carry: the fold from the identity of those nodes, largest first.");
+        List<String> carry = new ArrayList<>();
+        for (int i = 0; i < element.size(); i++) {
+            code.line(OpenCLTypes.valueType(element.get(i)) + " carried" + i + " = identity" + i + ";");
+            carry.add("carried" + i);
+        }
+        code.open("for (int level = LOOK_BACK_LEVELS - 1; level >= 0; level--)");
+        code.open("if (((group >> level) & 1) != 0)");
         List<String> arguments = new ArrayList<>(carry);
-        arguments.addAll(awaitNode(code, element, slices, "at", "covering"));
+        for (int i = 0; i < element.size(); i++) {
+            arguments.add("(" + OpenCLTypes.valueType(element.get(i)) + ") lookBack" + i + "[level]");
+        }
         List<String> folded = declareComponents(code, "f", element);
         code.line("int carryReason = " + call(combine, captures, arguments, addressesOf(folded)) + ";");
         code.open("if (carryReason != 0)");
@@ -876,6 +899,7 @@ public final class OpenCLKernelGenerator {
         for (int i = 0; i < element.size(); i++) {
             code.line("scratch" + i + "[tree + lid] = " + store(element.get(i), "carried" + i) + ";");
         }
+        code.close();
     }
 
     /** Bits of a component's value as a {@code ulong} (the low 32 bits only for 32-bit types). */
