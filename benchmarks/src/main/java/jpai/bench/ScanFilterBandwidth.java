@@ -19,9 +19,11 @@ import jpai.runtime.opencl.OpenCLRuntime;
  * resident on the device, the effective bandwidth (each input element read once, each output
  * element written once) against the device's copy (a map {@code x -> x}: {@code 8n} bytes). The
  * scan is an inclusive float sum ({@code 8n} bytes counted), timed as the reduce-then-scan and as
- * the single-pass scan ({@code -Djpai.scan.singlePass=true}, set here for its part), the filter keeps {@code x > 0.5f}
- * (about half: {@code 4n + 4k} bytes counted for {@code k} kept). Both are validated first against
- * Java ({@link Executor#SEQUENTIAL}, bit for bit) and must run on the device
+ * the single-pass scan at work-groups of 256, 512 and 1,024 ({@code -Djpai.scan.singlePass},
+ * {@code -Djpai.scan.workGroup}, set here for each part); the filter keeps {@code x > 0.5f} (about
+ * half: {@code 4n + 4k} bytes counted for {@code k} kept), timed as the single-pass filter at the same
+ * work-groups and as the flags, count and scatter kernels ({@code -Djpai.filter.singlePass=false}).
+ * Each variant is validated first against Java ({@link Executor#SEQUENTIAL}, bit for bit) and must run on the device
  * ({@code -Djpai.fallback=error}). Prints medians of the wall time per apply and of the kernel time
  * alone (device profile), and each one's share of the copy's rate (goal: at least 70%).
  *
@@ -65,28 +67,53 @@ public final class ScanFilterBandwidth {
         ArrayFunction<Float, Float> scan = AF.scan(sum, 0f);
         ArrayFunction<Float, Float> filter = AF.filter(kept);
         try (PArray<Float> input = PArray.of(values)) {
-            long keptCount = validate(input, scan, filter, kept);
             System.setProperty("jpai.fallback", "error"); // every timed apply runs on the device
             Timing copyTiming = time(AF.map(copy).on(Executor.ACCELERATOR), input, warmup, repeats);
+            System.setProperty("jpai.scan.singlePass", "false");
+            validateScan(input, scan, "the reduce-then-scan");
             Timing scanTiming = time(scan.on(Executor.ACCELERATOR), input, warmup, repeats);
             System.setProperty("jpai.scan.singlePass", "true");
-            validateScan(input, scan, "the single-pass scan");
-            Timing singlePassTiming = time(scan.on(Executor.ACCELERATOR), input, warmup, repeats);
+            long[] workGroups = {256, 512, 1024};
+            Timing[] singlePassTimings = new Timing[workGroups.length];
+            for (int g = 0; g < workGroups.length; g++) {
+                System.setProperty("jpai.scan.workGroup", Long.toString(workGroups[g]));
+                validateScan(input, scan, "the single-pass scan, work-group " + workGroups[g]);
+                singlePassTimings[g] = time(scan.on(Executor.ACCELERATOR), input, warmup, repeats);
+            }
+            System.clearProperty("jpai.scan.workGroup");
             System.clearProperty("jpai.scan.singlePass");
-            Timing filterTiming = time(filter.on(Executor.ACCELERATOR), input, warmup, repeats);
+            long keptCount = 0;
+            Timing[] filterTimings = new Timing[workGroups.length];
+            System.setProperty("jpai.filter.singlePass", "true");
+            for (int g = 0; g < workGroups.length; g++) {
+                System.setProperty("jpai.filter.workGroup", Long.toString(workGroups[g]));
+                keptCount = validateFilter(input, filter, kept, "the single-pass filter, work-group " + workGroups[g]);
+                filterTimings[g] = time(filter.on(Executor.ACCELERATOR), input, warmup, repeats);
+            }
+            System.clearProperty("jpai.filter.workGroup");
+            System.setProperty("jpai.filter.singlePass", "false");
+            validateFilter(input, filter, kept, "the flags-count-scatter filter");
+            Timing compactionTiming = time(filter.on(Executor.ACCELERATOR), input, warmup, repeats);
+            System.clearProperty("jpai.filter.singlePass");
+            System.out.println("validated: every scan bit for bit against the sequential executor, every filter against a Java loop");
             System.out.printf(Locale.ROOT, "n = 2^%d floats (%.3f GiB), %d repeats after %d untimed, medians per apply; filter keeps %d%n", log2n, 4.0 * n / (1L << 30), repeats,
                             warmup + 1, keptCount);
             report("device copy (map x -> x)", 8.0 * n, copyTiming, 8.0 * n, copyTiming);
-            report("scan (inclusive float sum), reduce then scan", 8.0 * n, scanTiming, 8.0 * n, copyTiming);
-            report("scan (inclusive float sum), single pass (-Djpai.scan.singlePass=true)", 8.0 * n, singlePassTiming, 8.0 * n, copyTiming);
-            report("filter (x > 0.5f)", 4.0 * n + 4.0 * keptCount, filterTiming, 8.0 * n, copyTiming);
+            report("scan (inclusive float sum), reduce then scan (-Djpai.scan.singlePass=false)", 8.0 * n, scanTiming, 8.0 * n, copyTiming);
+            for (int g = 0; g < workGroups.length; g++) {
+                report("scan (inclusive float sum), single pass, work-group " + workGroups[g] + " (-Djpai.scan.singlePass=true)", 8.0 * n, singlePassTimings[g], 8.0 * n, copyTiming);
+            }
+            for (int g = 0; g < workGroups.length; g++) {
+                report("filter (x > 0.5f), single pass, work-group " + workGroups[g], 4.0 * n + 4.0 * keptCount, filterTimings[g], 8.0 * n, copyTiming);
+            }
+            report("filter (x > 0.5f), flags, count and scatter (-Djpai.filter.singlePass=false)", 4.0 * n + 4.0 * keptCount, compactionTiming, 8.0 * n, copyTiming);
+        } finally {
+            System.clearProperty("jpai.fallback");
         }
     }
 
-    /** Checks the device's scan and filter against Java's; returns the filter's count. */
-    private static long validate(PArray<Float> input, ArrayFunction<Float, Float> scan, ArrayFunction<Float, Float> filter, Predicate<Float> kept) {
-        System.setProperty("jpai.fallback", "error");
-        validateScan(input, scan, "the reduce-then-scan");
+    /** Checks the device's filter (as the properties now choose it) against a Java loop; returns the number kept. */
+    private static long validateFilter(PArray<Float> input, ArrayFunction<Float, Float> filter, Predicate<Float> kept, String what) {
         try (PArray<Float> device = filter.on(Executor.ACCELERATOR).apply(input)) {
             float[] d = device.toFloatArray();
             float[] all = input.toFloatArray();
@@ -94,18 +121,15 @@ public final class ScanFilterBandwidth {
             for (float x : all) {
                 if (kept.test(x)) {
                     if (k >= d.length || Float.floatToRawIntBits(d[k]) != Float.floatToRawIntBits(x)) {
-                        throw new AssertionError("filter: kept element " + k + " is " + (k < d.length ? d[k] : "missing") + " on the device, " + x + " in Java");
+                        throw new AssertionError(what + ": kept element " + k + " is " + (k < d.length ? d[k] : "missing") + " on the device, " + x + " in Java");
                     }
                     k++;
                 }
             }
             if (k != d.length) {
-                throw new AssertionError("filter: the device kept " + d.length + " elements, Java " + k);
+                throw new AssertionError(what + ": the device kept " + d.length + " elements, Java " + k);
             }
-            System.out.println("validated: scan bit for bit against the sequential executor, filter against a Java loop");
             return k;
-        } finally {
-            System.clearProperty("jpai.fallback");
         }
     }
 

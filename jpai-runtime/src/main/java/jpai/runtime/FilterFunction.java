@@ -15,9 +15,11 @@ import jpai.runtime.profile.Profiler;
 /**
  * {@code AF.filter(predicate)}: the elements for which the predicate holds, in their order; the
  * result's length is known only once the predicate has seen every element. The predicate runs once
- * per element: on the device as a map to one flag per element ({@link DeviceMap}), after which
- * {@link DeviceCompaction} counts, sums and scatters the kept elements in order on the device; on
- * the JVM by {@link JavaFilter}.
+ * per element: on the device inside one kernel that also ranks and writes the kept elements
+ * ({@link DeviceFilter}), or, on a device without 64-bit atomics (or with
+ * {@code -Djpai.filter.singlePass=false}), as a map to one flag per element ({@link DeviceMap}),
+ * after which {@link DeviceCompaction} counts, sums and scatters the kept elements in order; on the
+ * JVM by {@link JavaFilter}.
  * Java's exception at Java's element: a kernel that meets an exception path re-runs in Java.
  *
  * <p>Immutable and thread-safe.
@@ -74,18 +76,33 @@ public final class FilterFunction<T> implements ArrayFunction<T, T> {
         if (device == null) {
             return null;
         }
-        if (Offload.mayTier(executor) && !kernels.compiledInBackground(java.util.List.of("predicate", input.type()), () -> java.util.List.of(kernels.forPredicate(input.type())),
+        boolean singlePass = DeviceFilter.applies(device);
+        if (Offload.mayTier(executor) && !kernels.compiledInBackground(java.util.List.of(singlePass ? "filter" : "predicate", input.type()),
+                        () -> java.util.List.of(singlePass ? kernels.forFilter(input.type()) : kernels.forPredicate(input.type())),
                         () -> jpai.runtime.opencl.OpenCLRuntime.context(device))) {
             Offload.ranTiered(() -> operation);
             return null;
         }
-        KernelCache.Compiled compiled = kernels.forPredicate(input.type());
+        KernelCache.Compiled compiled = singlePass ? kernels.forFilter(input.type()) : kernels.forPredicate(input.type());
         String reason = compiled.bailout();
         if (reason == null) {
             if (Offload.javaByCost(executor, costs, input.length(), () -> operation)) {
                 return null;
             }
             CostModel.Run timed = CostModel.Run.startIfModelled(executor);
+            if (singlePass) {
+                try {
+                    PArray<T> result = DeviceFilter.run(device, compiled, input);
+                    costs.deviceRan(input.length(), timed);
+                    return result;
+                } catch (KernelDeoptimizedException e) {
+                    Offload.deoptimized(operation, e.getMessage(), true);
+                    return null;
+                } catch (OpenCLRuntimeException e) {
+                    Offload.fallBack(operation, e.getMessage());
+                    return null;
+                }
+            }
             try (PArray<Boolean> kept = (PArray<Boolean>) PArray.allocateUninitialized(ElementType.BOOLEAN, input.length())) {
                 DeviceMap.run(device, compiled, input, kept, null, null);
                 PArray<T> result = DeviceCompaction.run(device, input, kept);

@@ -214,6 +214,26 @@ final class KernelBinding {
     }
 
     /**
+     * A single-pass filter's ({@code FilterKernel}) outputs (room for every element), node words
+     * (zeroed), the kept total (sent as {@code total}, read back into {@code totalReadBack}) and local
+     * memory for {@code localSize} work-items.
+     */
+    KernelBinding singlePassFilter(PArray<?> output, PArray<?> words, long[] total, java.nio.ByteBuffer totalReadBack, long localSize) {
+        for (KernelParameter parameter : parameters) {
+            int index = parameter.index();
+            switch (parameter.role()) {
+                case OUTPUT_BUFFER -> launch.writeBuffer(index, PArrayStorage.buffer(output, parameter.slot()));
+                case NODE_WORDS -> launch.writeBuffer(index, PArrayStorage.buffer(words, 0));
+                case KEPT_TOTAL -> launch.readWriteArray(index, total, totalReadBack);
+                case LOCAL_SCRATCH -> launch.local(index, jpai.ocl.FilterKernel.localBytes(localSize));
+                default -> {
+                }
+            }
+        }
+        return this;
+    }
+
+    /**
      * A compaction kernel's flags, group counts, group offsets and output components (each bound
      * where the kernel has the role; those in {@code written} as buffers the kernel writes, the
      * others as buffers it reads) and local scratch of {@code scratchPerWorkItem} values per work-item of {@code localSize}.

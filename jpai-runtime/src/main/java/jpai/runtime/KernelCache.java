@@ -31,6 +31,7 @@ import jpai.compiler.plugin.PhasePluginConfigurationException;
 import jpai.compiler.plugin.PhasePlugins;
 import jpai.ocl.GeneratorOptions;
 import jpai.ocl.KernelSource;
+import jpai.ocl.FilterKernel;
 import jpai.ocl.KeyedReduceKernels;
 import jpai.ocl.MapKernelSpec;
 import jpai.ocl.OpenCLKernelGenerator;
@@ -478,6 +479,24 @@ final class KernelCache {
                             Speculations.NONE);
             MapKernelSpec spec = new MapKernelSpec(KernelShapes.kinds(input), List.of(JavaKind.Boolean), 0);
             return generate(graph, options, generator -> generator.map(graph, spec), ownersOf(graph, function));
+        }));
+    }
+
+    /**
+     * The single-pass filter kernel ({@code FilterKernel}) over {@code input} elements, this cache's
+     * function being the predicate, evaluated inside it.
+     */
+    Compiled forFilter(DataType input) {
+        Plugins plugins = plugins();
+        if (plugins.problem() != null) {
+            return Compiled.failed(plugins.problem(), description());
+        }
+        GeneratorOptions options = plugins.options();
+        // no speculation: a filter whose predicate leaves the kernel runs in Java and does not recompile
+        return kernels.computeIfAbsent(List.of("filter", input, plugins.key(), options), key -> compile(() -> {
+            KernelGraph graph = graph(new KernelSignature(argumentsFor(input), KernelShapes.of(jpai.ElementType.BOOLEAN), captures()), plugins.configured(),
+                            Speculations.NONE);
+            return generate(graph, options, generator -> new FilterKernel(generator).singlePass(graph, KernelShapes.kinds(input)), ownersOf(graph, function));
         }));
     }
 

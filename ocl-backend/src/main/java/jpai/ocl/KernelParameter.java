@@ -90,6 +90,8 @@ public record KernelParameter(int index, String name, Role role, JavaKind kind, 
         GROUP_COUNTS,
         /** {@code __global long *}: where each work-group's kept elements start in the output, then the total (one value more than the groups). */
         GROUP_OFFSETS,
+        /** {@code __global long *}: where a single-pass filter ({@link FilterKernel}) leaves the number of elements it kept. */
+        KEPT_TOTAL,
         /** {@code const long leafWidth}: a reduction pass's elements per leaf (see {@code OpenCLKernelGenerator.reduce}). */
         LEAF_WIDTH,
         /**

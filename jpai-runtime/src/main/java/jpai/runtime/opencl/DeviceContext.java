@@ -196,6 +196,15 @@ public final class DeviceContext {
     }
 
     /**
+     * Gives {@code to} the device copy that a finished kernel wrote for {@code from} (at least as
+     * large): a result whose length was known only after its kernel, written into room for more.
+     * Nothing is copied; {@code from} keeps no device copy.
+     */
+    public void moveDeviceCopy(ComponentBuffer from, ComponentBuffer to) {
+        DeviceResidency.moveDeviceCopy(this, from, to);
+    }
+
+    /**
      * Prepares a kernel that will write {@code buffer}'s device copy in place and may exit on a Java
      * exception path ({@link InPlaceUpdate}): the call's writes then must not be seen.
      *

@@ -138,6 +138,44 @@ final class DeviceResidency implements DeviceMirror {
         return buffer.memory();
     }
 
+    /**
+     * Gives {@code to} the device copy a finished kernel wrote for {@code from}, which must be at least
+     * as large: {@code to}'s device copy becomes the newer one (its first {@code to.byteSize()}
+     * bytes are its data), and {@code from} keeps none. For a result whose length was known only
+     * after the kernel (a single-pass filter wrote into room for every element): no copy on the
+     * device, no copy to the host. Neither buffer may be in use by a launch.
+     *
+     * @throws IllegalStateException if {@code from} has no newer device copy on {@code context}
+     */
+    static void moveDeviceCopy(DeviceContext context, ComponentBuffer from, ComponentBuffer to) {
+        if (from.byteSize() < to.byteSize()) {
+            throw new IllegalArgumentException("a device copy of " + from.byteSize() + " bytes cannot hold an array of " + to.byteSize());
+        }
+        DeviceBuffer moved;
+        if (!(from.mirror() instanceof DeviceResidency source) || source.context != context) {
+            throw new IllegalStateException("the array has no device copy on " + context.device().name());
+        }
+        synchronized (source) {
+            if (!source.deviceNewer || source.buffer == null) {
+                throw new IllegalStateException("the array's device copy holds no kernel's result");
+            }
+            moved = source.buffer;
+            source.buffer = null;
+            source.deviceNewer = false;
+            source.deviceVersion = NO_VERSION;
+            source.forgetPendingWrite();
+        }
+        DeviceResidency target = of(context, to);
+        synchronized (target) {
+            if (target.buffer != null) {
+                context.bufferPool().release(target.buffer);
+            }
+            target.buffer = moved;
+            target.kernelWrote();
+        }
+        to.deviceWritten();
+    }
+
     /** A kernel writing the buffer has been enqueued: the device copy is the newer one. */
     synchronized void kernelWrote() {
         deviceNewer = true;

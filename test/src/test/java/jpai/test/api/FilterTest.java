@@ -61,6 +61,58 @@ class FilterTest {
         }
     }
 
+    /**
+     * On a device with 64-bit atomics a filter is one kernel after the node words are zeroed (two
+     * launches), with work-groups of 256 and of 2 (many groups waiting for earlier ones); with
+     * {@code -Djpai.filter.singlePass=false} the predicate's map to flags, then the count, offsets and
+     * scatter kernels (four launches); both keep Java's elements, a tuple's too.
+     */
+    @org.junit.jupiter.api.Test
+    void theSinglePassFilterAndTheCompactionKernelsKeepJavasElements() {
+        Random random = new Random(37);
+        int n = (1 << 20) + 3;
+        float[] floats = new float[n];
+        int[] ints = new int[n];
+        for (int i = 0; i < n; i++) {
+            floats[i] = random.nextFloat();
+            ints[i] = random.nextInt(1000);
+        }
+        Predicate<Float> positive = x -> x > 0.5f;
+        Predicate<Tuple2<Float, Integer>> both = t -> t._1() < 0.9f && t._2() % 3 == 0;
+        try (PArray<Float> a = PArray.of(floats); PArray<Integer> b = PArray.of(ints); PArray<Tuple2<Float, Integer>> pairs = PArray.zip(a, b)) {
+            List<Float> expected = loop(positive, a);
+            List<Tuple2<Float, Integer>> expectedPairs = loop(both, pairs);
+            for (String singlePass : new String[] {"true", "false"}) {
+                for (String workGroup : singlePass.equals("true") ? new String[] {"256", "2"} : new String[] {"256"}) {
+                    String previousPass = System.getProperty("jpai.filter.singlePass");
+                    String previousGroup = System.getProperty("jpai.filter.workGroup");
+                    System.setProperty("jpai.filter.singlePass", singlePass);
+                    System.setProperty("jpai.filter.workGroup", workGroup);
+                    try {
+                        String what = "single pass " + singlePass + ", work-group " + workGroup;
+                        long launches = KernelLaunches.count();
+                        assertFilters(expected, AF.filter(positive), Executor.ACCELERATOR, a, what + ": floats");
+                        if (ExecutorCase.openCLExpected()) {
+                            assertEquals(singlePass.equals("true") ? 2 : 4, KernelLaunches.count() - launches, what + ": kernel launches");
+                        }
+                        assertFilters(expectedPairs, AF.filter(both), Executor.ACCELERATOR, pairs, what + ": pairs");
+                    } finally {
+                        restore("jpai.filter.singlePass", previousPass);
+                        restore("jpai.filter.workGroup", previousGroup);
+                    }
+                }
+            }
+        }
+    }
+
+    private static void restore(String property, String previous) {
+        if (previous == null) {
+            System.clearProperty(property);
+        } else {
+            System.setProperty(property, previous);
+        }
+    }
+
     @ParameterizedTest(name = "on {0}")
     @MethodSource("executors")
     void scalarsKeepingAllNoneOrSome(Executor executor) {
