@@ -26,7 +26,10 @@ import jpai.runtime.opencl.OpenCLRuntime;
  * medians of JPAI's apply (wall) and kernel time (the key and value maps and the combining kernel,
  * from the profile) and the hand-written kernel's (wall: bins zeroed, kernel, bins read; kernel:
  * its event), JPAI / hand-written, and JPAI's apply and kernel times for float values summed per bin
- * (the ordered strategy, which has no hand-written counterpart here).
+ * (the ordered strategy, which has no hand-written counterpart here): as the runtime chooses, then
+ * with each per-chunk kernel forced ({@code -Djpai.keyed.sharedChunks=false}: a work-item per chunk;
+ * {@code true}: a work-group per chunk), and on the Java threads executor (the same order). Bin
+ * counts 256, 4,096 and 65,536.
  *
  * <p>Usage: {@code bin/jpai run jpai.bench.Histogram [log2n, default 28] [repeats, default 10]}; on
  * the GPU machine {@code bin/gpu-check histogram}; here (PoCL) {@code bin/jpai run jpai.bench.Histogram 20 3}.
@@ -70,17 +73,24 @@ public final class Histogram {
             data[i] = random.nextInt() & Integer.MAX_VALUE;
         }
         System.out.println("device: " + device.device().name() + ", 2^" + log2n + " ints, " + repeats + " timed runs each (medians)");
-        System.out.println("bins,jpai_apply_ms,jpai_kernels_ms,handwritten_wall_ms,handwritten_kernel_ms,jpai_over_handwritten_wall,jpai_over_handwritten_kernel,jpai_float_sums_apply_ms,jpai_float_sums_kernels_ms");
+        System.out.println("bins,jpai_apply_ms,jpai_kernels_ms,handwritten_wall_ms,handwritten_kernel_ms,jpai_over_handwritten_wall,jpai_over_handwritten_kernel,"
+                        + "jpai_float_sums_apply_ms,jpai_float_sums_kernels_ms,float_sums_chunk_per_work_item_apply_ms,float_sums_chunk_per_work_item_kernels_ms,"
+                        + "float_sums_chunk_per_work_group_apply_ms,float_sums_chunk_per_work_group_kernels_ms,float_sums_java_threads_ms");
         try (PArray<Integer> input = PArray.of(data); PArray<Integer> resident = AF.<Integer> copyToDevice().apply(input)) {
-            for (int bins : new int[] {256, 65_536}) {
+            for (int bins : new int[] {256, 4096, 65_536}) {
                 int[] expected = new int[bins];
                 for (int value : data) {
                     expected[value & (bins - 1)]++;
                 }
                 double[] jpai = jpai(resident, bins, expected, repeats);
                 double[] hand = handWritten(device, data, bins, expected, repeats);
-                double[] floats = floatSums(resident, bins, repeats);
-                System.out.printf("%d,%.3f,%.3f,%.3f,%.3f,%.2f,%.2f,%.3f,%.3f%n", bins, jpai[0], jpai[1], hand[0], hand[1], jpai[0] / hand[0], jpai[1] / hand[1], floats[0], floats[1]);
+                double[] floats = floatSums(resident, bins, repeats, null);
+                // both per-chunk kernels, forced; the slow one of many bins a few times only
+                double[] perWorkItem = floatSums(resident, bins, bins > 4096 ? Math.min(repeats, 3) : repeats, "false");
+                double[] perWorkGroup = floatSums(resident, bins, repeats, "true");
+                double threads = floatSumsOnJavaThreads(resident, bins, Math.min(repeats, 5));
+                System.out.printf(java.util.Locale.ROOT, "%d,%.3f,%.3f,%.3f,%.3f,%.2f,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f%n", bins, jpai[0], jpai[1], hand[0], hand[1], jpai[0] / hand[0],
+                                jpai[1] / hand[1], floats[0], floats[1], perWorkItem[0], perWorkItem[1], perWorkGroup[0], perWorkGroup[1], threads);
             }
         }
     }
@@ -111,6 +121,35 @@ public final class Histogram {
      * bits would depend on the order) but the fixed chunk order's two kernels; checked bit for bit
      * against JPAI's Java executor (the same order) first. Median apply wall time and kernel time, in ms.
      */
+    private static double[] floatSums(PArray<Integer> input, int bins, int repeats, String sharedChunks) {
+        if (sharedChunks == null) {
+            System.clearProperty("jpai.keyed.sharedChunks");
+        } else {
+            System.setProperty("jpai.keyed.sharedChunks", sharedChunks);
+        }
+        try {
+            return floatSums(input, bins, repeats);
+        } finally {
+            System.clearProperty("jpai.keyed.sharedChunks");
+        }
+    }
+
+    /** The float sums' median wall time on the Java threads executor (the same order), in ms. */
+    private static double floatSumsOnJavaThreads(PArray<Integer> input, int bins, int repeats) {
+        int mask = bins - 1;
+        ArrayFunction<Integer, Float> sums = AF.reduceByKey((Integer x) -> x & mask, x -> (x >>> 8) * 0x1p-20f, Float::sum, 0f, bins).on(jpai.Executor.THREADS);
+        sums.apply(input).close();
+        List<Double> walls = new ArrayList<>();
+        for (int r = 0; r < repeats; r++) {
+            long start = System.nanoTime();
+            try (PArray<Float> result = sums.apply(input)) {
+                result.toFloatArray();
+                walls.add((System.nanoTime() - start) * 1e-6);
+            }
+        }
+        return median(walls);
+    }
+
     private static double[] floatSums(PArray<Integer> input, int bins, int repeats) {
         int mask = bins - 1;
         ArrayFunction<Integer, Float> sums = AF.reduceByKey((Integer x) -> x & mask, x -> (x >>> 8) * 0x1p-20f, Float::sum, 0f, bins);

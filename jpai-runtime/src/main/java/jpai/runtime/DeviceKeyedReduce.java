@@ -39,6 +39,46 @@ final class DeviceKeyedReduce {
     /** Work-items per group of the ordered kernels (one chunk or one key each). */
     private static final long ORDERED_GROUP = 64;
 
+    /** Work-items per group of the shared-chunk kernel (a chunk per group, the keys shared out among them). */
+    private static final long SHARED_GROUP = 256;
+
+    /**
+     * Chunks per compute unit below which the ordered strategy gives each chunk a work-group on a
+     * device that is not a CPU ({@code KeyedReduceKernels.sharedChunks}): with many keys few chunks
+     * fit in the partial values' memory ({@link KeyedChunks}), and a work-item per chunk leaves most of
+     * a GPU idle (65,536 float keys of 2^28 elements took 1.4 s on the H200: 64 work-items). A CPU's
+     * few cores are busy with a work-item per chunk, and the shared kernel's walk of every tile by
+     * every work-item costs it ten times more (PoCL, 2^20 elements).
+     */
+    static final long SHARED_CHUNKS_BELOW_PER_COMPUTE_UNIT = 64;
+
+    /**
+     * Whether {@link #ordered} gives each chunk a work-group, for {@code keyCount} keys over
+     * {@code n} elements; {@code -Djpai.keyed.sharedChunks=true|false} forces either kernel
+     * (measurements, tests).
+     */
+    static boolean sharedChunks(DeviceContext context, long n, int keyCount) {
+        String forced = System.getProperty("jpai.keyed.sharedChunks");
+        if (forced != null) {
+            return Boolean.parseBoolean(forced);
+        }
+        if (context.device().kind() == jpai.runtime.device.DeviceKind.CPU) {
+            return false;
+        }
+        long chunks = KeyedChunks.chunks(n, KeyedChunks.chunkLength(n, keyCount));
+        return chunks < SHARED_CHUNKS_BELOW_PER_COMPUTE_UNIT * Math.max(1, context.device().maxComputeUnits());
+    }
+
+    /** The shared-chunk kernel's work-group size: a power of two the device and its local memory allow. */
+    private static long sharedLocalSize(DeviceContext context, DataType type) {
+        long bytesPerSlot = Integer.BYTES;
+        for (JavaKind kind : KernelShapes.kinds(type)) {
+            bytesPerSlot += Math.max(1, kind.getByteCount());
+        }
+        long fits = (context.device().localMemoryBytes() - LOCAL_MEMORY_RESERVE) / (bytesPerSlot * KeyedReduceKernels.SHARED_ELEMENTS_PER_WORK_ITEM);
+        return Long.highestOneBit(Math.max(1, Math.min(Math.min(SHARED_GROUP, context.device().maxWorkGroupSize()), fits)));
+    }
+
     private DeviceKeyedReduce() {
     }
 
@@ -105,15 +145,23 @@ final class DeviceKeyedReduce {
      * {@code input} into a row of partial values, {@code combine} folds the rows; returns an array of
      * {@code keyCount} values the caller owns.
      */
-    static PArray<?> ordered(DeviceContext context, KernelCache.Compiled chunks, KernelCache.Compiled combine, Object identity, DataType type, PArray<?> input, int keyCount) {
+    static PArray<?> ordered(DeviceContext context, KernelCache.Compiled chunks, boolean shared, KernelCache.Compiled combine, Object identity, DataType type, PArray<?> input,
+                    int keyCount) {
         long n = input.length();
         long chunkLength = KeyedChunks.chunkLength(n, keyCount);
         long chunkCount = KeyedChunks.chunks(n, chunkLength);
         long localSize = Long.highestOneBit(Math.min(ORDERED_GROUP, context.device().maxWorkGroupSize()));
         PArray<?> result = PArray.allocateUninitialized(type, keyCount); // every key is written
         try (PArray<?> partials = PArray.allocateUninitialized(type, chunkCount * keyCount)) {
-            KernelBinding first = new KernelBinding(chunks).common(input).reduction(identity, partials, localSize, chunkLength).keyed(keyCount, null, null, 0);
-            first.launch().localSize(localSize).globalSize(DeviceMap.roundUp(chunkCount, localSize));
+            KernelBinding first;
+            if (shared) {
+                long sharedSize = sharedLocalSize(context, type);
+                first = new KernelBinding(chunks).common(input).keyedChunks(identity, partials, chunkLength, keyCount, sharedSize * KeyedReduceKernels.SHARED_ELEMENTS_PER_WORK_ITEM);
+                first.launch().localSize(sharedSize).globalSize(chunkCount * sharedSize);
+            } else {
+                first = new KernelBinding(chunks).common(input).keyedChunks(identity, partials, chunkLength, keyCount, 0);
+                first.launch().localSize(localSize).globalSize(DeviceMap.roundUp(chunkCount, localSize));
+            }
             KernelBinding second = new KernelBinding(combine).common(partials).reduction(identity, result, localSize, 1).keyed(keyCount, null, null, 0);
             second.launch().localSize(localSize).globalSize(DeviceMap.roundUp(keyCount, localSize));
             List<LaunchResult> launched = context.launchSequence(List.of(chunks.kernel(), combine.kernel()), List.of(first.launch(), second.launch()));

@@ -164,6 +164,27 @@ final class KernelBinding {
     }
 
     /**
+     * A keyed reduction's per-chunk kernel (a work-item or a work-group per chunk): the identity, the
+     * chunks' rows of partial values, the chunk length, the number of keys and, for each local
+     * scratch, {@code localSlots} values of its kind.
+     */
+    KernelBinding keyedChunks(Object identity, PArray<?> partials, long chunkLength, int keyCount, long localSlots) {
+        for (KernelParameter parameter : parameters) {
+            int slot = parameter.slot();
+            switch (parameter.role()) {
+                case IDENTITY -> launch.scalar(parameter.index(), parameter.kind(), identity instanceof Tuple tuple ? tuple.get(slot) : identity);
+                case PARTIAL_BUFFER -> launch.writeBuffer(parameter.index(), PArrayStorage.buffer(partials, slot));
+                case LEAF_WIDTH -> launch.scalar(parameter.index(), JavaKind.Long, chunkLength);
+                case KEY_COUNT -> launch.scalar(parameter.index(), JavaKind.Int, keyCount);
+                case LOCAL_SCRATCH -> launch.local(parameter.index(), localSlots * Math.max(1, parameter.kind().getByteCount()));
+                default -> {
+                }
+            }
+        }
+        return this;
+    }
+
+    /**
      * A keyed reduction's number of keys and, for the atomic kernel, its result ({@code result}, the
      * identity everywhere, sent and read back into {@code readBack}) and {@code localBytes} of local bins.
      */

@@ -647,47 +647,68 @@ final class KernelCache {
         }).orElse(null);
     }
 
+    /** The kernels of a keyed reduction ({@link KeyedReduceKernels}). */
+    enum KeyedKernel {
+        /** Atomics straight into the result. */
+        ATOMIC,
+        /** Atomics into per-group bins in local memory, then into the result. */
+        ATOMIC_LOCAL_BINS,
+        /** The ordered strategy's per-chunk folds, a work-item per chunk. */
+        CHUNKS,
+        /** The ordered strategy's per-chunk folds, a work-group per chunk, the keys shared out among its work-items. */
+        SHARED_CHUNKS,
+        /** The ordered strategy's fold of the chunks' rows (computes neither key nor value). */
+        COMBINE_CHUNKS;
+
+        boolean atomic() {
+            return this == ATOMIC || this == ATOMIC_LOCAL_BINS;
+        }
+    }
+
     /**
-     * A keyed reduction's kernel ({@link KeyedReduceKernels}), this cache's function being the
-     * combiner of values of {@code valueType}, over input elements of {@code inputType} whose key
-     * and value the functions of {@code key} and {@code value} compute in the kernel: the atomic
-     * kernel when {@code atomic} is an operator ({@code localBins}: into local bins first), else
-     * the ordered strategy's per-chunk folds ({@code chunks} true) or the fold of the chunks' rows
-     * (which computes neither key nor value).
+     * A keyed reduction's kernel {@code which}, this cache's function being the combiner of values of
+     * {@code valueType}, over input elements of {@code inputType} whose key and value the functions
+     * of {@code key} and {@code value} compute in the kernel; {@code atomic}: the recognised operator
+     * of the atomic kernels (null for the others).
      */
-    Compiled forKeyedReduce(KernelCache key, KernelCache value, DataType inputType, DataType valueType, ReductionOperator atomic, boolean localBins, boolean chunks) {
+    Compiled forKeyedReduce(KernelCache key, KernelCache value, DataType inputType, DataType valueType, KeyedKernel which, ReductionOperator atomic) {
         Plugins plugins = plugins();
         if (plugins.problem() != null) {
             return Compiled.failed(plugins.problem(), description());
         }
         GeneratorOptions options = plugins.options();
-        String kind = atomic != null ? "keyed atomic " + atomic + (localBins ? " local" : "") : chunks ? "keyed chunks" : "keyed combine";
-        return kernels.computeIfAbsent(List.of(kind, key, value, inputType, valueType, plugins.key(), options), cacheKey -> compile(() -> {
-            // no speculation: a keyed reduction that leaves the kernel re-runs in Java and does not
-            // recompile, so a failed speculation would cost that run at every apply
-            Speculations none = Speculations.NONE;
-            ValueShape valueShape = KernelShapes.of(valueType);
-            List<JavaKind> input = KernelShapes.kinds(inputType);
-            List<JavaKind> values = KernelShapes.kinds(valueType);
-            List<Object> owners = new ArrayList<>();
-            KernelGraph keyGraph = null;
-            KernelGraph valueGraph = null;
-            if (atomic != null || chunks) {
-                keyGraph = key.graph(new KernelSignature(key.argumentsFor(inputType), KernelShapes.of(jpai.ElementType.INT), key.captures()), plugins.configured(), none);
-                valueGraph = value.graph(new KernelSignature(value.argumentsFor(inputType), valueShape, value.captures()), plugins.configured(), none);
-                owners.addAll(ownersOf(keyGraph, key.function));
-                owners.addAll(ownersOf(valueGraph, value.function));
-            }
-            KernelGraph keys = keyGraph;
-            KernelGraph elementValues = valueGraph;
-            if (atomic != null) {
-                return generate(keys, options, generator -> new KeyedReduceKernels(generator).atomic(keys, elementValues, input, values.get(0), atomic, localBins), owners);
-            }
-            KernelGraph combiner = graph(new KernelSignature(List.of(valueShape, valueShape), valueShape, captures()), plugins.configured(), none);
-            owners.addAll(ownersOf(combiner, function));
-            return generate(combiner, options, generator -> chunks ? new KeyedReduceKernels(generator).chunks(keys, elementValues, combiner, input, values)
-                            : new KeyedReduceKernels(generator).combineChunks(combiner, values), owners);
-        }));
+        return kernels.computeIfAbsent(java.util.Arrays.asList("keyed " + which, which.atomic() ? atomic : null, key, value, inputType, valueType, plugins.key(), options),
+                        cacheKey -> compile(() -> {
+                            // no speculation: a keyed reduction that leaves the kernel re-runs in Java and does not
+                            // recompile, so a failed speculation would cost that run at every apply
+                            Speculations none = Speculations.NONE;
+                            ValueShape valueShape = KernelShapes.of(valueType);
+                            List<JavaKind> input = KernelShapes.kinds(inputType);
+                            List<JavaKind> values = KernelShapes.kinds(valueType);
+                            List<Object> owners = new ArrayList<>();
+                            KernelGraph keyGraph = null;
+                            KernelGraph valueGraph = null;
+                            if (which != KeyedKernel.COMBINE_CHUNKS) {
+                                keyGraph = key.graph(new KernelSignature(key.argumentsFor(inputType), KernelShapes.of(jpai.ElementType.INT), key.captures()), plugins.configured(), none);
+                                valueGraph = value.graph(new KernelSignature(value.argumentsFor(inputType), valueShape, value.captures()), plugins.configured(), none);
+                                owners.addAll(ownersOf(keyGraph, key.function));
+                                owners.addAll(ownersOf(valueGraph, value.function));
+                            }
+                            KernelGraph keys = keyGraph;
+                            KernelGraph elementValues = valueGraph;
+                            if (which.atomic()) {
+                                return generate(keys, options,
+                                                generator -> new KeyedReduceKernels(generator).atomic(keys, elementValues, input, values.get(0), atomic, which == KeyedKernel.ATOMIC_LOCAL_BINS),
+                                                owners);
+                            }
+                            KernelGraph combiner = graph(new KernelSignature(List.of(valueShape, valueShape), valueShape, captures()), plugins.configured(), none);
+                            owners.addAll(ownersOf(combiner, function));
+                            return generate(combiner, options, generator -> switch (which) {
+                                case CHUNKS -> new KeyedReduceKernels(generator).chunks(keys, elementValues, combiner, input, values);
+                                case SHARED_CHUNKS -> new KeyedReduceKernels(generator).sharedChunks(keys, elementValues, combiner, input, values);
+                                default -> new KeyedReduceKernels(generator).combineChunks(combiner, values);
+                            }, owners);
+                        }));
     }
 
     /** What one compilation does, bailouts included. */

@@ -121,18 +121,21 @@ public final class KeyedReduceFunction<T, V> implements ArrayFunction<T, V> {
         DeviceContext context = OpenCLRuntime.context(device);
         ReductionOperator recognised = combiner.recognisedOperator(type);
         boolean atomic = DeviceKeyedReduce.atomicApplies(context, type, recognised);
-        boolean localBins = atomic && DeviceKeyedReduce.localBins(context, type, keys);
-        if (Offload.mayTier(executor) && !combiner.compiledInBackground(java.util.Arrays.asList("keyed reduce", keyKernels, valueKernels, input.type(), type, atomic, localBins),
-                        () -> atomic ? java.util.List.of(combiner.forKeyedReduce(keyKernels, valueKernels, input.type(), type, recognised, localBins, true))
-                                        : java.util.List.of(combiner.forKeyedReduce(keyKernels, valueKernels, input.type(), type, null, false, true),
-                                                        combiner.forKeyedReduce(keyKernels, valueKernels, input.type(), type, null, false, false)),
+        KernelCache.KeyedKernel firstKind = atomic ? (DeviceKeyedReduce.localBins(context, type, keys) ? KernelCache.KeyedKernel.ATOMIC_LOCAL_BINS : KernelCache.KeyedKernel.ATOMIC)
+                        : DeviceKeyedReduce.sharedChunks(context, input.length(), keys) ? KernelCache.KeyedKernel.SHARED_CHUNKS : KernelCache.KeyedKernel.CHUNKS;
+        ReductionOperator operator = atomic ? recognised : null;
+        if (Offload.mayTier(executor) && !combiner.compiledInBackground(java.util.Arrays.asList("keyed reduce", keyKernels, valueKernels, input.type(), type, firstKind),
+                        () -> atomic ? java.util.List.of(combiner.forKeyedReduce(keyKernels, valueKernels, input.type(), type, firstKind, operator))
+                                        : java.util.List.of(combiner.forKeyedReduce(keyKernels, valueKernels, input.type(), type, firstKind, null),
+                                                        combiner.forKeyedReduce(keyKernels, valueKernels, input.type(), type, KernelCache.KeyedKernel.COMBINE_CHUNKS, null)),
                         () -> context)) {
             // on Java threads the keyed reduction has the device's order for floats (integers' sums have no order to keep)
             Offload.ranTiered(this::toString);
             return null;
         }
-        KernelCache.Compiled first = combiner.forKeyedReduce(keyKernels, valueKernels, input.type(), type, atomic ? recognised : null, localBins, true);
-        KernelCache.Compiled second = atomic || first.bailout() != null ? first : combiner.forKeyedReduce(keyKernels, valueKernels, input.type(), type, null, false, false);
+        KernelCache.Compiled first = combiner.forKeyedReduce(keyKernels, valueKernels, input.type(), type, firstKind, operator);
+        KernelCache.Compiled second = atomic || first.bailout() != null ? first
+                        : combiner.forKeyedReduce(keyKernels, valueKernels, input.type(), type, KernelCache.KeyedKernel.COMBINE_CHUNKS, null);
         String reason = second.bailout() != null ? second.bailout() : first.bailout();
         if (reason == null) {
             try {
@@ -140,8 +143,8 @@ public final class KeyedReduceFunction<T, V> implements ArrayFunction<T, V> {
                     return null;
                 }
                 CostModel.Run timed = CostModel.Run.startIfModelled(executor);
-                PArray<V> result = atomic ? (PArray<V>) DeviceKeyedReduce.atomic(context, first, localBins, identity, input, keys)
-                                : (PArray<V>) DeviceKeyedReduce.ordered(context, first, second, identity, type, input, keys);
+                PArray<V> result = atomic ? (PArray<V>) DeviceKeyedReduce.atomic(context, first, firstKind == KernelCache.KeyedKernel.ATOMIC_LOCAL_BINS, identity, input, keys)
+                                : (PArray<V>) DeviceKeyedReduce.ordered(context, first, firstKind == KernelCache.KeyedKernel.SHARED_CHUNKS, second, identity, type, input, keys);
                 costs.deviceRan(input.length(), timed);
                 return result;
             } catch (KernelDeoptimizedException e) {

@@ -25,7 +25,7 @@ import jpai.ocl.codegen.FunctionEmitter.ParameterKind;
  * depend on the order ({@code +}, {@code min}, {@code max}, {@code &}, {@code |}, {@code ^}): OpenCL's
  * OpenCL's atomics, into per-work-group bins in local memory when they fit there, else straight into
  * the result.</li>
- * <li>{@link #chunks} then {@link #combineChunks}: any other value or operator (floats above all), in
+ * <li>{@link #chunks} (or {@link #sharedChunks}, a work-group per chunk) then {@link #combineChunks}: any other value or operator (floats above all), in
  * one fixed order: the elements are cut into chunks of {@code chunkLength} consecutive elements;
  * work-item {@code c} folds chunk {@code c} left to right into its own row of {@code keyCount}
  * partial values, each starting at the identity ({@code p[c][k] = combiner(p[c][k], value)}); then
@@ -191,6 +191,97 @@ public final class KeyedReduceKernels {
         code.close();
         code.close();
         return new KernelSource("jpai_keyed_chunks", code.toString(), generator.buildOptions(), parameters.parameters, functions.captures());
+    }
+
+    /** Elements each work-item of {@link #sharedChunks} computes the key and value of per tile. */
+    public static final int SHARED_ELEMENTS_PER_WORK_ITEM = 4;
+
+    /**
+     * Kernel {@code jpai_keyed_shared_chunks}: the ordered strategy's first step with a work-group per
+     * chunk instead of a work-item, for many keys (few chunks fit in the partial values' memory, and
+     * one work-item each would leave most of a GPU idle while each walks a long chunk). The keys are
+     * shared out among the work-items, key {@code k} to work-item {@code k % localSize}. The chunk
+     * goes through in tiles of {@link #SHARED_ELEMENTS_PER_WORK_ITEM} elements per work-item:
+     * together the work-items compute the tile's keys and values into local memory, consecutive
+     * work-items on consecutive elements; then each work-item walks the whole tile in order and
+     * folds the values of its own keys into its row. Each key's values are thus folded left to right,
+     * in {@link #chunks}' order: the same bits. Arguments as {@link #chunks}', plus a
+     * {@link Role#LOCAL_SCRATCH} of one {@code int} (the keys) and then one per value component (the
+     * values), each of {@code localSize * SHARED_ELEMENTS_PER_WORK_ITEM} slots. The local size is a
+     * power of two; the global size is the chunks times the local size.
+     */
+    public KernelSource sharedChunks(KernelGraph key, KernelGraph value, KernelGraph combiner, List<JavaKind> input, List<JavaKind> valueKinds) {
+        ElementFunctions functions = new ElementFunctions(key, value, combiner, input, valueKinds);
+        EmittedFunction combine = functions.combine();
+        KernelSignatureBuilder parameters = new KernelSignatureBuilder();
+        functions.declare(parameters);
+        identityAndPartials(parameters, valueKinds);
+        parameters.add("tileKeys", Role.LOCAL_SCRATCH, JavaKind.Int, 0, "__local int *tileKeys");
+        for (int i = 0; i < valueKinds.size(); i++) {
+            parameters.add("tileValues" + i, Role.LOCAL_SCRATCH, valueKinds.get(i), i, "__local " + OpenCLTypes.storageType(valueKinds.get(i)) + " *tileValues" + i);
+        }
+        parameters.add("keyCount", Role.KEY_COUNT, JavaKind.Int, 0, "const int keyCount");
+        parameters.add("chunkLength", Role.LEAF_WIDTH, JavaKind.Long, 0, "const long chunkLength");
+        parameters.lengthAndStatus();
+
+        CodeWriter code = generator.prelude(functions.description() + " (a keyed reduction's chunks, a work-group each)", functions.plugins(), functions.emitted(), input, valueKinds);
+        code.open("__kernel void jpai_keyed_shared_chunks(" + parameters.declarations() + ")");
+        code.line("const int lid = (int) get_local_id(0);");
+        code.line("const int localSize = (int) get_local_size(0);");
+        code.line("const long chunk = ((long) get_global_id(0) - lid) / localSize;");
+        code.line("const long start = chunk * chunkLength;");
+        code.line("const long end = min(start + chunkLength, n);");
+        code.line("const long row = chunk * keyCount;");
+        code.line("const int tile = localSize * " + SHARED_ELEMENTS_PER_WORK_ITEM + ";");
+        code.comment("This work-item's keys start at the identity: no other work-item touches them.");
+        code.open("for (int k = lid; k < keyCount; k += localSize)");
+        for (int i = 0; i < valueKinds.size(); i++) {
+            code.line("partial" + i + "[row + k] = " + OpenCLKernelGenerator.store(valueKinds.get(i), "identity" + i) + ";");
+        }
+        code.close();
+        code.line("int reason = 0;");
+        code.comment("The same number of tiles for every work-item of the group: the barriers are reached by all.");
+        code.open("for (long tileStart = start; tileStart < end; tileStart += tile)");
+        code.open("for (int j = 0; j < " + SHARED_ELEMENTS_PER_WORK_ITEM + "; j++)");
+        code.line("const int t = j * localSize + lid;");
+        code.line("const long i = tileStart + t;");
+        code.line("tileKeys[t] = -1; /* past the chunk, or an element whose key or value left the kernel: skipped */");
+        code.open("if (i >= end)");
+        code.line("continue;");
+        code.close();
+        List<String> values = functions.keyAndValue(code, "i", "continue;");
+        code.line("tileKeys[t] = k;");
+        for (int i = 0; i < valueKinds.size(); i++) {
+            code.line("tileValues" + i + "[t] = " + OpenCLKernelGenerator.store(valueKinds.get(i), values.get(i)) + ";");
+        }
+        code.close();
+        code.line("barrier(CLK_LOCAL_MEM_FENCE);");
+        code.open("for (int t = 0; t < tile; t++)");
+        code.line("const int k = tileKeys[t];");
+        code.open("if (k < 0 || (k & (localSize - 1)) != lid)");
+        code.line("continue;");
+        code.close();
+        List<String> arguments = new ArrayList<>();
+        for (int i = 0; i < valueKinds.size(); i++) {
+            arguments.add("(" + OpenCLTypes.valueType(valueKinds.get(i)) + ") partial" + i + "[row + k]");
+        }
+        for (int i = 0; i < valueKinds.size(); i++) {
+            arguments.add("(" + OpenCLTypes.valueType(valueKinds.get(i)) + ") tileValues" + i + "[t]");
+        }
+        List<String> combined = OpenCLKernelGenerator.declareComponents(code, "t", valueKinds);
+        code.line("reason = " + OpenCLKernelGenerator.call(combine, functions.combinerCaptures(), arguments, OpenCLKernelGenerator.addressesOf(combined)) + ";");
+        code.open("if (reason != 0)");
+        code.line("jpai_report(jpai_status, reason, tileStart + t);");
+        code.line("continue;");
+        code.close();
+        for (int i = 0; i < valueKinds.size(); i++) {
+            code.line("partial" + i + "[row + k] = " + OpenCLKernelGenerator.store(valueKinds.get(i), combined.get(i)) + ";");
+        }
+        code.close();
+        code.line("barrier(CLK_LOCAL_MEM_FENCE);");
+        code.close();
+        code.close();
+        return new KernelSource("jpai_keyed_shared_chunks", code.toString(), generator.buildOptions(), parameters.parameters, functions.captures());
     }
 
     /**

@@ -190,6 +190,58 @@ class KeyedReduceTest {
         }
     }
 
+    /**
+     * The ordered strategy's two per-chunk kernels, a work-item per chunk and a work-group per chunk
+     * ({@code -Djpai.keyed.sharedChunks}), give the Java executor's bits: float sums into few and many
+     * keys, K-Means-like tuples of sums and counts, and a key out of range still throws Java's
+     * exception at Java's element.
+     */
+    @Test
+    void bothPerChunkKernelsGiveTheJavaExecutorsBits() {
+        Random random = new Random(28);
+        int n = (1 << 20) + 3;
+        float[] values = new float[n];
+        for (int i = 0; i < n; i++) {
+            values[i] = (random.nextFloat() - 0.5f) * (float) Math.pow(2, random.nextInt(20) - 10);
+        }
+        String previous = System.getProperty("jpai.keyed.sharedChunks");
+        try (PArray<Float> input = PArray.of(values); PArray<Float> ys = PArray.of(values.clone()); PArray<Tuple2<Float, Float>> points = PArray.zip(input, ys)) {
+            for (String shared : new String[] {"true", "false"}) {
+                System.setProperty("jpai.keyed.sharedChunks", shared);
+                for (int keys : new int[] {3, 300, 5000}) {
+                    int bins = keys;
+                    Function<Float, Integer> key = x -> (Float.floatToRawIntBits(x) >>> 7) % bins;
+                    ArrayFunction<Float, Float> sums = AF.reduceByKey(key, x -> x, Float::sum, 0f, keys);
+                    String what = n + " floats into " + keys + " keys, shared chunks " + shared;
+                    try (PArray<Float> java = run(sums, Executor.SEQUENTIAL, input, what); PArray<Float> device = run(sums, Executor.ACCELERATOR, input, what)) {
+                        ExecutorCase.assertSameAsJava(javaLoopOf(java), device, what);
+                    }
+                }
+                Function<Tuple2<Float, Float>, Integer> quadrant = p -> (p._1() < 0 ? 0 : 1) + (p._2() < 0.1f ? 0 : 2);
+                ArrayFunction<Tuple2<Float, Float>, Tuple3<Float, Float, Integer>> centres = AF.reduceByKey(quadrant, p -> new Tuple3<>(p._1(), p._2(), 1),
+                                (a, b) -> new Tuple3<>(a._1() + b._1(), a._2() + b._2(), a._3() + b._3()), new Tuple3<>(0f, 0f, 0), 4);
+                try (PArray<Tuple3<Float, Float, Integer>> java = run(centres, Executor.SEQUENTIAL, points, "quadrants");
+                                PArray<Tuple3<Float, Float, Integer>> device = run(centres, Executor.ACCELERATOR, points, "quadrants, shared chunks " + shared)) {
+                    ExecutorCase.assertSameAsJava(javaLoopOf(java), device, "sums and counts per quadrant, shared chunks " + shared);
+                }
+                int[] ints = ints(new Random(29), 100_003, 256);
+                ints[70_001] = 256;
+                Function<Integer, Integer> identityKey = x -> x;
+                Function<Integer, Float> half = x -> x / 2f;
+                try (PArray<Integer> bad = PArray.of(ints)) {
+                    assertOutOfRange(AF.reduceByKey(identityKey, half, Float::sum, 0f, 256), bad, () -> loop(identityKey, half, Float::sum, 0f, 256, bad), 256,
+                                    "float sums, shared chunks " + shared);
+                }
+            }
+        } finally {
+            if (previous == null) {
+                System.clearProperty("jpai.keyed.sharedChunks");
+            } else {
+                System.setProperty("jpai.keyed.sharedChunks", previous);
+            }
+        }
+    }
+
     private static Object[] javaLoopOf(PArray<?> array) {
         Object[] values = new Object[(int) array.length()];
         for (int i = 0; i < values.length; i++) {
