@@ -98,6 +98,7 @@ public final class ScanFilterBandwidth {
             System.out.println("validated: every scan bit for bit against the sequential executor, every filter against a Java loop");
             System.out.printf(Locale.ROOT, "n = 2^%d floats (%.3f GiB), %d repeats after %d untimed, medians per apply; filter keeps %d%n", log2n, 4.0 * n / (1L << 30), repeats,
                             warmup + 1, keptCount);
+            System.out.println("    (profile rows: " + ApplyProfile.tableHeader().trim() + ")");
             report("device copy (map x -> x)", 8.0 * n, copyTiming, 8.0 * n, copyTiming);
             report("scan (inclusive float sum), reduce then scan (-Djpai.scan.singlePass=false)", 8.0 * n, scanTiming, 8.0 * n, copyTiming);
             for (int g = 0; g < workGroups.length; g++) {
@@ -153,7 +154,8 @@ public final class ScanFilterBandwidth {
         }
     }
 
-    private record Timing(double wallSeconds, double kernelSeconds, int kernels) {
+    /** Medians, and the last timed apply's profile as a table row (where the host's time went). */
+    private record Timing(double wallSeconds, double kernelSeconds, int kernels, String lastProfile) {
     }
 
     /** Medians of {@code repeats} applies of {@code function} to the resident {@code input}, outputs left on the device. */
@@ -161,6 +163,7 @@ public final class ScanFilterBandwidth {
         double[] wall = new double[repeats];
         double[] kernel = new double[repeats];
         int kernels = 0;
+        String lastProfile = "";
         for (int r = -1 - warmup; r < repeats; r++) {
             long start = System.nanoTime();
             try (PArray<Float> out = function.apply(input)) {
@@ -175,9 +178,10 @@ public final class ScanFilterBandwidth {
                 wall[r] = (end - start) * 1e-9;
                 kernel[r] = profile.kernelNanos() * 1e-9;
                 kernels = profile.kernelCount();
+                lastProfile = profile.toTableRow();
             }
         }
-        return new Timing(median(wall), median(kernel), kernels);
+        return new Timing(median(wall), median(kernel), kernels, lastProfile);
     }
 
     /** One line: {@code timing}'s rate for {@code bytes} moved, and its share of the copy's rate ({@code copyBytes} in {@code copy}). */
@@ -189,6 +193,7 @@ public final class ScanFilterBandwidth {
         System.out.printf(Locale.ROOT, "%s: %.3f ms wall, %.1f GB/s, %.1f%% of the copy; kernels only: %.3f ms in %d kernels, %.1f GB/s, %.1f%% of the copy's (goal >= 70%%)%n", what,
                         timing.wallSeconds() * 1e3, rate / 1e9, 100 * rate / copyRate, timing.kernelSeconds() * 1e3, timing.kernels(), kernelRate / 1e9,
                         100 * kernelRate / copyKernelRate);
+        System.out.println("    last apply: " + timing.lastProfile());
     }
 
     private static double median(double[] values) {

@@ -18,8 +18,9 @@ import jpai.runtime.opencl.OpenCLRuntime;
 import jpai.runtime.opencl.OpenCLRuntimeException;
 
 /**
- * Runs a scan on a device in JPAI's scan order (docs/java-semantics.md, "Scans"): reduce, then scan,
- * every pass on the device. Level 0 is the input in leaves of {@link CombiningTree#LEAF}; the
+ * Runs a scan on a device in JPAI's scan order (docs/java-semantics.md, "Scans"): in one pass
+ * ({@link #runSinglePass}, where the device has 64-bit atomics) or as reduce, then scan, every pass
+ * on the device. Level 0 is the input in leaves of {@link CombiningTree#LEAF}; the
  * reduction's passes ({@link DeviceReduce}'s kernel) give each work-group's value, the elements of
  * level 1, and so on until a level fits one work-group. Then the scan kernel runs each level from
  * the top down: the top's one group from the identity, each level's outputs (exclusive) the carries
@@ -31,6 +32,9 @@ final class DeviceScan {
 
     /** A power of two: each group's value must be a node of the tree. */
     private static final long WORK_GROUP = 256;
+
+    /** The single pass's work-group size, a power of two. */
+    private static final long SINGLE_PASS_WORK_GROUP = 512;
 
     /** Local memory left to the OpenCL compiler besides the scan's own scratch. */
     private static final long LOCAL_MEMORY_RESERVE = 1024;
@@ -54,7 +58,7 @@ final class DeviceScan {
             return;
         }
         DeviceContext context = OpenCLRuntime.context(device);
-        long localSize = localSize(context, type);
+        long localSize = localSize(context, type, false);
         List<PArray<?>> owned = new ArrayList<>();
         List<KernelSource> sources = new ArrayList<>();
         List<KernelLaunch> launches = new ArrayList<>();
@@ -108,19 +112,23 @@ final class DeviceScan {
     }
 
     /**
-     * Whether scans run in one pass: asked for with {@code -Djpai.scan.singlePass=true}, and the
-     * device has the 64-bit atomics its node words need. Off by default: it assumes started
-     * work-groups keep running, which OpenCL does not promise, and on the H100 it was 58.5 % of the
-     * copy's bandwidth against the reduce-then-scan's 50.8 %, neither near the goal
-     * (docs/runtime.md, "Scans and filters").
+     * Whether scans run in one pass: where the device has the 64-bit atomics its node words need,
+     * unless {@code -Djpai.scan.singlePass=false}. It assumes that started work-groups keep running
+     * while later ones wait for them, which OpenCL does not promise but NVIDIA's GPUs and PoCL's
+     * threads give (docs/runtime.md, "Scans and filters"); on the H100 it reads and writes 2^28
+     * floats at 86 % of a copy's kernel bandwidth, the reduce-then-scan at 58 %.
      */
     static boolean singlePass(DeviceChoice.OpenCL device) {
-        return Boolean.getBoolean("jpai.scan.singlePass") && OpenCLRuntime.context(device).hasExtension(ScanKernelSpec.SINGLE_PASS_EXTENSION);
+        return !"false".equals(System.getProperty("jpai.scan.singlePass")) && OpenCLRuntime.context(device).hasExtension(ScanKernelSpec.SINGLE_PASS_EXTENSION);
     }
 
-    /** The work-group size: {@code jpai.scan.workGroup} or 256, at most what the device and local memory allow. */
-    private static long localSize(DeviceContext context, DataType type) {
-        long requested = Math.max(1, Long.getLong("jpai.scan.workGroup", WORK_GROUP));
+    /**
+     * The work-group size: {@code jpai.scan.workGroup}, or 512 for the single pass (fewer groups
+     * waiting for each other: 1.12 against 1.24 ms at 256 for 2^28 floats on the H100) and 256 for the
+     * reduce-then-scan; at most what the device and local memory allow.
+     */
+    private static long localSize(DeviceContext context, DataType type, boolean singlePass) {
+        long requested = Math.max(1, Long.getLong("jpai.scan.workGroup", singlePass ? SINGLE_PASS_WORK_GROUP : WORK_GROUP));
         long elementBytes = 0;
         for (JavaKind kind : KernelShapes.kinds(type)) {
             elementBytes += Math.max(1, kind.getByteCount());
@@ -146,7 +154,7 @@ final class DeviceScan {
             return;
         }
         DeviceContext context = OpenCLRuntime.context(device);
-        long localSize = localSize(context, type);
+        long localSize = localSize(context, type, true);
         long groups = groups(length, CombiningTree.LEAF, localSize);
         long wordInts = new ScanKernelSpec(KernelShapes.kinds(type), CombiningTree.LEAF, true).singlePassWordInts(groups);
         try (PArray<?> words = PArray.allocateUninitialized(jpai.ElementType.INT, wordInts)) {

@@ -120,6 +120,14 @@ public final class FilterKernel {
         for (int c = 0; c < input.size(); c++) {
             code.line(OpenCLTypes.storageType(input.get(c)) + " value" + c + "[PER_ITEM];");
         }
+        code.comment("Every load first, so that all of them are in flight before the first test needs its value.");
+        code.line("#pragma unroll");
+        code.open("for (int k = 0; k < PER_ITEM; k++)");
+        code.line("const long i = groupStart + k * localSize + lid;");
+        for (int c = 0; c < input.size(); c++) {
+            code.line("value" + c + "[k] = i < n ? in" + c + "[i] : (" + OpenCLTypes.storageType(input.get(c)) + ") 0;");
+        }
+        code.close();
         code.line("#pragma unroll");
         code.open("for (int k = 0; k < PER_ITEM; k++)");
         code.line("const int e = k * localSize + lid;");
@@ -128,7 +136,6 @@ public final class FilterKernel {
         code.open("if (i < n)");
         List<String> arguments = new ArrayList<>();
         for (int c = 0; c < input.size(); c++) {
-            code.line("value" + c + "[k] = in" + c + "[i];");
             arguments.add("(" + OpenCLTypes.valueType(input.get(c)) + ") value" + c + "[k]");
         }
         List<String> result = OpenCLKernelGenerator.declareComponents(code, "t", List.of(JavaKind.Boolean));

@@ -234,13 +234,14 @@ class ScanTest {
     }
 
     /**
-     * The single-pass scan ({@code -Djpai.scan.singlePass=true}) gives the same bits as the
-     * reduce-then-scan and Java: float sums in the documented order, 2x2 matrix products (not
-     * commutative), inclusive and exclusive, at every length and at work-group sizes 2 and 256 (many
-     * groups waiting for earlier ones).
+     * The single-pass scan (the default where the device has 64-bit atomics, forced here with
+     * {@code -Djpai.scan.singlePass=true}: two launches) gives the same bits as the reduce-then-scan
+     * ({@code -Djpai.scan.singlePass=false}) and Java: float sums in the documented order, 2x2 matrix
+     * products (not commutative), inclusive and exclusive, at every length and at work-group sizes 2
+     * and 256 (many groups waiting for earlier ones).
      */
     @Test
-    void theSinglePassScanGivesTheSameBits() {
+    void theSinglePassScanAndTheReduceThenScanGiveTheSameBits() {
         Random random = new Random(29);
         BinaryOperator<Float> sum = (a, b) -> a + b;
         BinaryOperator<Tuple4<Integer, Integer, Integer, Integer>> product = (a, b) -> new Tuple4<>(a._1() * b._1() + a._2() * b._3(), a._1() * b._2() + a._2() * b._4(),
@@ -263,6 +264,11 @@ class ScanTest {
                                     PArray<Tuple4<Integer, Integer, Integer, Integer>> matrices = PArray.zip(a, b, c, d)) {
                         String what = n + " elements, work-group " + workGroup;
                         assertSame(ScanOrder.scan(sum, 0f, input, false), singlePassScanOn(AF.scan(sum, 0f), input), what + ": float sum");
+                        System.setProperty("jpai.scan.singlePass", "false");
+                        assertSame(ScanOrder.scan(sum, 0f, input, false), scanOn(AF.scan(sum, 0f), Executor.ACCELERATOR, input), what + ": float sum, reduce then scan");
+                        assertSame(loop(product, identity, matrices, true), scanOn(AF.scanExclusive(product, identity), Executor.ACCELERATOR, matrices),
+                                        what + ": matrices, exclusive, reduce then scan");
+                        System.setProperty("jpai.scan.singlePass", "true");
                         assertSame(ScanOrder.scan(sum, 0f, input, true), singlePassScanOn(AF.scanExclusive(sum, 0f), input), what + ": float sum, exclusive");
                         assertSame(loop(product, identity, matrices, false), singlePassScanOn(AF.scan(product, identity), matrices), what + ": matrices");
                     }
