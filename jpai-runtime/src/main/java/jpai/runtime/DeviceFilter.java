@@ -30,6 +30,9 @@ final class DeviceFilter {
 
     private static final KernelSource CLEAR = ClearKernel.source();
 
+    /** Local memory left to the OpenCL compiler besides the kernel's own. */
+    private static final long LOCAL_MEMORY_RESERVE = 1024;
+
     private DeviceFilter() {
     }
 
@@ -52,14 +55,17 @@ final class DeviceFilter {
         DeviceContext context = OpenCLRuntime.context(device);
         long requested = Math.max(FilterKernel.MIN_LOCAL_SIZE, Long.getLong("jpai.filter.workGroup", WORK_GROUP));
         long localSize = Math.max(FilterKernel.MIN_LOCAL_SIZE, Long.highestOneBit(Math.min(requested, context.device().maxWorkGroupSize())));
+        List<jdk.vm.ci.meta.JavaKind> components = KernelShapes.kinds(input.type());
+        while (localSize > FilterKernel.MIN_LOCAL_SIZE && FilterKernel.localBytes(components, localSize) > context.device().localMemoryBytes() - LOCAL_MEMORY_RESERVE) {
+            localSize >>= 1; // wide tuples: the tiles must fit in local memory
+        }
         long groups = FilterKernel.groups(length, localSize);
-        long[] total = {0};
         ByteBuffer totalReadBack = ByteBuffer.allocateDirect(Long.BYTES).order(ByteOrder.nativeOrder());
         try (PArray<?> words = PArray.allocateUninitialized(ElementType.INT, FilterKernel.nodeWordInts(groups));
                         PArray<?> room = PArrayStorage.allocateUninitializedPlain(input.type(), length)) {
             KernelBinding zero = new KernelBinding(KernelCache.Compiled.of(CLEAR, "the single-pass filter's node words", List.of())).common(words).outputs(words);
             zero.launch().localSize(localSize).globalSize(DeviceMap.roundUp(words.length(), localSize));
-            KernelBinding filter = new KernelBinding(compiled).common(input).singlePassFilter(room, words, total, totalReadBack, localSize);
+            KernelBinding filter = new KernelBinding(compiled).common(input).singlePassFilter(room, words, totalReadBack, localSize);
             filter.launch().localSize(localSize).globalSize(groups * localSize);
             for (LaunchResult result : context.launchSequence(List.of(CLEAR, compiled.kernel()), List.of(zero.launch(), filter.launch()))) {
                 KernelBinding.checkStatus(result);

@@ -236,17 +236,17 @@ final class KernelBinding {
 
     /**
      * A single-pass filter's ({@code FilterKernel}) outputs (room for every element), node words
-     * (zeroed), the kept total (sent as {@code total}, read back into {@code totalReadBack}) and local
-     * memory for {@code localSize} work-items.
+     * (zeroed), the kept total (written by the kernel, read back into {@code totalReadBack}) and
+     * local memory for {@code localSize} work-items.
      */
-    KernelBinding singlePassFilter(PArray<?> output, PArray<?> words, long[] total, java.nio.ByteBuffer totalReadBack, long localSize) {
+    KernelBinding singlePassFilter(PArray<?> output, PArray<?> words, java.nio.ByteBuffer totalReadBack, long localSize) {
         for (KernelParameter parameter : parameters) {
             int index = parameter.index();
             switch (parameter.role()) {
                 case OUTPUT_BUFFER -> launch.writeBuffer(index, PArrayStorage.buffer(output, parameter.slot()));
                 case NODE_WORDS -> launch.writeBuffer(index, PArrayStorage.buffer(words, 0));
-                case KEPT_TOTAL -> launch.readWriteArray(index, total, totalReadBack);
-                case LOCAL_SCRATCH -> launch.local(index, jpai.ocl.FilterKernel.localBytes(localSize));
+                case KEPT_TOTAL -> launch.writtenValues(index, totalReadBack);
+                case LOCAL_SCRATCH -> launch.local(index, jpai.ocl.FilterKernel.localBytes(parameter, localSize));
                 default -> {
                 }
             }

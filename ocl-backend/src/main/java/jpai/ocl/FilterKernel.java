@@ -22,7 +22,10 @@ import jpai.ocl.codegen.FunctionEmitter.ParameterKind;
  * <p>A work-group covers {@link #ELEMENTS_PER_WORK_ITEM} elements per work-item, consecutive
  * work-items evaluating consecutive elements; each keeps its elements in registers and their flags
  * in local memory, where row {@code r} (elements {@code 16r .. 16r + 15} of the group) is counted by
- * work-item {@code r} and the rows' counts summed (integers: exact in any order).
+ * work-item {@code r} and the rows' counts summed (integers: exact in any order). The kept elements
+ * go out through a tile in local memory, in order, so that consecutive work-items store consecutive
+ * elements (written straight from the registers, the kept elements of a warp's 32 elements made
+ * partial stores, and the kernel ran at about half a copy's bandwidth on the H100).
  *
  * <p>Between groups the counts travel as in the single-pass scan (see
  * {@code OpenCLKernelGenerator.singlePassCarry}): groups number themselves in the order they start
@@ -37,7 +40,8 @@ import jpai.ocl.codegen.FunctionEmitter.ParameterKind;
  * predicate's captured values, one {@link Role#OUTPUT_BUFFER} per component (room for every
  * element: how many are kept is known only at the end), {@link Role#NODE_WORDS} (zero before the
  * launch, {@link #nodeWordInts} ints), {@link Role#KEPT_TOTAL} (one {@code long}: the last group writes
- * the number of kept elements), {@link Role#LOCAL_SCRATCH} ({@link #localBytes} bytes),
+ * the number of kept elements), {@link Role#LOCAL_SCRATCH} {@code scratch} and one
+ * {@link Role#LOCAL_SCRATCH} tile per component ({@link #localBytes(KernelParameter, long)} bytes each),
  * {@link Role#LENGTH}, {@link Role#STATUS}. The local size is a power of two of at least
  * {@link #MIN_LOCAL_SIZE}; the global size is the groups times the local size. An exit of the
  * predicate reports its element and counts the element as dropped (the runtime then discards the
@@ -71,9 +75,25 @@ public final class FilterKernel {
         return 2 + 2 * (2 * groups);
     }
 
-    /** Local memory for {@code localSize} work-items: the flags (a byte each), then a count per row. */
-    public static long localBytes(long localSize) {
-        return localSize * ELEMENTS_PER_WORK_ITEM + localSize * Integer.BYTES;
+    /**
+     * The bytes of local-memory argument {@code parameter} for {@code localSize} work-items: for
+     * {@code scratch}, the flags (a byte each) and a count per row; for a component's tile, room for
+     * every element of the group.
+     */
+    public static long localBytes(KernelParameter parameter, long localSize) {
+        if (parameter.name().equals("scratch")) {
+            return localSize * ELEMENTS_PER_WORK_ITEM + localSize * Integer.BYTES;
+        }
+        return localSize * ELEMENTS_PER_WORK_ITEM * Math.max(1, parameter.kind().getByteCount());
+    }
+
+    /** All local memory for {@code localSize} work-items over elements of {@code components}. */
+    public static long localBytes(List<JavaKind> components, long localSize) {
+        long bytes = localSize * ELEMENTS_PER_WORK_ITEM + localSize * Integer.BYTES;
+        for (JavaKind kind : components) {
+            bytes += localSize * ELEMENTS_PER_WORK_ITEM * Math.max(1, kind.getByteCount());
+        }
+        return bytes;
     }
 
     public KernelSource singlePass(KernelGraph predicate, List<JavaKind> input) {
@@ -92,6 +112,9 @@ public final class FilterKernel {
         parameters.add("nodeWords", Role.NODE_WORDS, JavaKind.Int, 0, "__global int *nodeWords");
         parameters.add("keptTotal", Role.KEPT_TOTAL, JavaKind.Long, 0, "__global long *keptTotal");
         parameters.add("scratch", Role.LOCAL_SCRATCH, JavaKind.Byte, 0, "__local uchar *scratch");
+        for (int c = 0; c < input.size(); c++) {
+            parameters.add("tile" + c, Role.LOCAL_SCRATCH, input.get(c), c, "__local " + OpenCLTypes.storageType(input.get(c)) + " *tile" + c);
+        }
         parameters.lengthAndStatus(List.of(test));
 
         CodeWriter code = generator.prelude(predicate.lambda().displayName() + " (a single-pass filter)", OpenCLKernelGenerator.pluginsOf(predicate, null), List.of(test), input,
@@ -206,8 +229,9 @@ public final class FilterKernel {
         code.close();
         code.close();
         code.line("barrier(CLK_LOCAL_MEM_FENCE);");
-        code.comment("The kept elements to the group's offset, plus the kept elements of the rows before theirs, plus those of their row before them.");
+        code.comment("The kept elements in order into the tile: after the kept elements of the rows before theirs and of their row before them.");
         code.line("const long offset = groupOffset[0];");
+        code.line("const int groupCount = rows[localSize - 1];");
         code.line("#pragma unroll");
         code.open("for (int k = 0; k < PER_ITEM; k++)");
         code.line("const int e = k * localSize + lid;");
@@ -225,11 +249,18 @@ public final class FilterKernel {
         code.line("#else");
         code.line("within += popcount(byteInWord == 0 ? 0u : partial & (0xFFFFFFFFu << (32 - 8 * byteInWord))); /* the flags at lower addresses are the high bytes */");
         code.line("#endif");
-        code.line("const long at = offset + (row == 0 ? 0 : rows[row - 1]) + within;");
+        code.line("const int rank = (row == 0 ? 0 : rows[row - 1]) + within;");
         for (int c = 0; c < input.size(); c++) {
-            code.line("out" + c + "[at] = value" + c + "[k];");
+            code.line("tile" + c + "[rank] = value" + c + "[k];");
         }
         code.close();
+        code.close();
+        code.line("barrier(CLK_LOCAL_MEM_FENCE);");
+        code.comment("Then out from the tile to the group's offset, consecutive work-items storing consecutive elements.");
+        code.open("for (int j = lid; j < groupCount; j += localSize)");
+        for (int c = 0; c < input.size(); c++) {
+            code.line("out" + c + "[offset + j] = tile" + c + "[j];");
+        }
         code.close();
         code.close();
         return new KernelSource("jpai_filter", code.toString(), generator.buildOptions(), parameters.parameters, predicate.captures());

@@ -256,8 +256,13 @@ public final class KeyedReduceKernels {
         }
         code.close();
         code.line("barrier(CLK_LOCAL_MEM_FENCE);");
-        code.open("for (int t = 0; t < tile; t++)");
-        code.line("const int k = tileKeys[t];");
+        code.comment("Four keys per read of local memory (the tile's length is a multiple of four); a work-item's own keys are rare, so the walk is the cost.");
+        code.open("for (int quad = 0; quad < tile; quad += 4)");
+        code.line("const int4 keys = vload4(0, tileKeys + quad);");
+        code.line("#pragma unroll");
+        code.open("for (int q = 0; q < 4; q++)");
+        code.line("const int k = q == 0 ? keys.x : q == 1 ? keys.y : q == 2 ? keys.z : keys.w;");
+        code.line("const int t = quad + q;");
         code.open("if (k < 0 || (k & (localSize - 1)) != lid)");
         code.line("continue;");
         code.close();
@@ -277,6 +282,7 @@ public final class KeyedReduceKernels {
         for (int i = 0; i < valueKinds.size(); i++) {
             code.line("partial" + i + "[row + k] = " + OpenCLKernelGenerator.store(valueKinds.get(i), combined.get(i)) + ";");
         }
+        code.close();
         code.close();
         code.line("barrier(CLK_LOCAL_MEM_FENCE);");
         code.close();

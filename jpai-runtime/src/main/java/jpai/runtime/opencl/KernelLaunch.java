@@ -22,6 +22,7 @@ import jpai.runtime.memory.ComponentBuffer;
  * afterwards the device copy is the newest (the host copy comes back on first host access, or at
  * the end of the launch with {@code keepResultOnDevice(false)}).</li>
  * <li>{@link #readArray}: a captured Java array, sent with every launch (keep it small).</li>
+ * <li>{@link #writtenValues}: a few values the kernel writes, read back after it, never sent.</li>
  * <li>{@link #readWriteArray}: a Java array the kernel may write, sent with the launch and read
  * back after it into a direct buffer of the caller's (the caller decides whether the array gets
  * it).</li>
@@ -37,7 +38,7 @@ import jpai.runtime.memory.ComponentBuffer;
 public final class KernelLaunch {
 
     /** One argument binding. */
-    sealed interface Binding permits ReadBuffer, WriteBuffer, UpdateBuffer, ReadArray, ReadWriteArray, Scalar, Local, Status, UnwrittenStatus {
+    sealed interface Binding permits ReadBuffer, WriteBuffer, UpdateBuffer, ReadArray, ReadWriteArray, WrittenValues, Scalar, Local, Status, UnwrittenStatus {
         int index();
     }
 
@@ -54,6 +55,9 @@ public final class KernelLaunch {
     }
 
     record ReadWriteArray(int index, Object array, java.nio.ByteBuffer readBack) implements Binding {
+    }
+
+    record WrittenValues(int index, java.nio.ByteBuffer readBack) implements Binding {
     }
 
     record Scalar(int index, JavaKind kind, Object value) implements Binding {
@@ -193,6 +197,20 @@ public final class KernelLaunch {
      * 0/1), before the launch returns. The array itself is not changed: the caller copies
      * {@code readBack} into it when the kernel's status says its results are Java's.
      */
+    /**
+     * A few values the kernel writes and the caller wants back (a count known only at the end): a
+     * temporary device buffer of {@code readBack}'s capacity, not sent (the kernel must write what
+     * the caller reads), read into {@code readBack} (direct) before the launch returns. Unlike
+     * {@link #readWriteArray} nothing is copied before the kernel, which spares a blocking send.
+     */
+    public KernelLaunch writtenValues(int index, java.nio.ByteBuffer readBack) {
+        Objects.requireNonNull(readBack, "writtenValues: the read-back buffer is null");
+        if (!readBack.isDirect() || readBack.capacity() == 0) {
+            throw new IllegalArgumentException("writtenValues: argument " + index + " needs a direct, non-empty read-back buffer");
+        }
+        return bind(new WrittenValues(index, readBack));
+    }
+
     public KernelLaunch readWriteArray(int index, Object primitiveJavaArray, java.nio.ByteBuffer readBack) {
         Objects.requireNonNull(readBack, "readWriteArray: the read-back buffer is null");
         readArray(index, primitiveJavaArray); // the same checks

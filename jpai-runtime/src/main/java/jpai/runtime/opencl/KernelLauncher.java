@@ -31,6 +31,7 @@ import jpai.runtime.opencl.KernelLaunch.Binding;
 import jpai.runtime.opencl.KernelLaunch.Local;
 import jpai.runtime.opencl.KernelLaunch.ReadArray;
 import jpai.runtime.opencl.KernelLaunch.ReadWriteArray;
+import jpai.runtime.opencl.KernelLaunch.WrittenValues;
 import jpai.runtime.opencl.KernelLaunch.ReadBuffer;
 import jpai.runtime.opencl.KernelLaunch.Scalar;
 import jpai.runtime.opencl.KernelLaunch.Status;
@@ -712,6 +713,14 @@ final class KernelLauncher {
                     kernel.setBuffer(index, residency.memory());
                 }
                 case ReadArray array -> kernel.setBuffer(index, sentArray(array.array()).memory());
+                case WrittenValues written -> {
+                    DeviceBuffer buffer = temporary(written.readBack().capacity());
+                    if (readBacks.isEmpty()) {
+                        readBacks = new ArrayList<>();
+                    }
+                    readBacks.add(new ReadBack(buffer, written.readBack(), written.readBack().capacity()));
+                    kernel.setBuffer(index, buffer.memory());
+                }
                 case ReadWriteArray array -> {
                     DeviceBuffer buffer = sentArray(array.array());
                     if (readBacks.isEmpty()) {
@@ -769,6 +778,7 @@ final class KernelLauncher {
             case UpdateBuffer update -> "sending argument " + index + " (" + update.buffer().byteSize() + " bytes)";
             case ReadArray array -> "sending captured array argument " + index;
             case ReadWriteArray array -> "sending array argument " + index;
+            case WrittenValues written -> "binding written values' argument " + index;
             case Scalar scalar -> "setting scalar argument " + index;
             case Local local -> "setting local argument " + index;
             case Status status -> "preparing the status buffer";
