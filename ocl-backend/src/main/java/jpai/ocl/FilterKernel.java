@@ -19,13 +19,14 @@ import jpai.ocl.codegen.FunctionEmitter.ParameterKind;
  * flags array, no second read of the input (the multi-kernel compaction, {@link CompactionKernels},
  * reads the input twice and its flags three times).
  *
- * <p>A work-group covers {@link #ELEMENTS_PER_WORK_ITEM} elements per work-item, consecutive
- * work-items evaluating consecutive elements; each keeps its elements in registers and their flags
- * in local memory, where row {@code r} (elements {@code 16r .. 16r + 15} of the group) is counted by
- * work-item {@code r} and the rows' counts summed (integers: exact in any order). The kept elements
- * go out through a tile in local memory, in order, so that consecutive work-items store consecutive
- * elements (written straight from the registers, the kept elements of a warp's 32 elements made
- * partial stores, and the kernel ran at about half a copy's bandwidth on the H100).
+ * <p>A work-group covers {@link #ELEMENTS_PER_WORK_ITEM} elements per work-item. They come in
+ * through an input tile in local memory, consecutive work-items loading consecutive elements, and
+ * each work-item tests the ones it loaded; their flags go to local memory, where row {@code r}
+ * (elements {@code 16r .. 16r + 15} of the group) is counted by work-item {@code r} and the rows'
+ * counts summed (integers: exact in any order). The kept elements are copied, in order, into a
+ * second tile and go out from there, consecutive work-items storing consecutive elements. (A first
+ * version kept each work-item's elements in a private array and stored the kept ones straight to
+ * global memory: about half a copy's bandwidth on the H100.)
  *
  * <p>Between groups the counts travel as in the single-pass scan (see
  * {@code OpenCLKernelGenerator.singlePassCarry}): groups number themselves in the order they start
@@ -41,7 +42,7 @@ import jpai.ocl.codegen.FunctionEmitter.ParameterKind;
  * element: how many are kept is known only at the end), {@link Role#NODE_WORDS} (zero before the
  * launch, {@link #nodeWordInts} ints), {@link Role#KEPT_TOTAL} (one {@code long}: the last group writes
  * the number of kept elements), {@link Role#LOCAL_SCRATCH} {@code scratch} and one
- * {@link Role#LOCAL_SCRATCH} tile per component ({@link #localBytes(KernelParameter, long)} bytes each),
+ * {@link Role#LOCAL_SCRATCH} input tile and kept elements' tile per component ({@link #localBytes(KernelParameter, long)} bytes each),
  * {@link Role#LENGTH}, {@link Role#STATUS}. The local size is a power of two of at least
  * {@link #MIN_LOCAL_SIZE}; the global size is the groups times the local size. An exit of the
  * predicate reports its element and counts the element as dropped (the runtime then discards the
@@ -77,8 +78,8 @@ public final class FilterKernel {
 
     /**
      * The bytes of local-memory argument {@code parameter} for {@code localSize} work-items: for
-     * {@code scratch}, the flags (a byte each) and a count per row; for a component's tile, room for
-     * every element of the group.
+     * {@code scratch}, the flags (a byte each) and a count per row; for a component's input tile or
+     * kept elements' tile, room for every element of the group.
      */
     public static long localBytes(KernelParameter parameter, long localSize) {
         if (parameter.name().equals("scratch")) {
@@ -91,7 +92,7 @@ public final class FilterKernel {
     public static long localBytes(List<JavaKind> components, long localSize) {
         long bytes = localSize * ELEMENTS_PER_WORK_ITEM + localSize * Integer.BYTES;
         for (JavaKind kind : components) {
-            bytes += localSize * ELEMENTS_PER_WORK_ITEM * Math.max(1, kind.getByteCount());
+            bytes += 2 * localSize * ELEMENTS_PER_WORK_ITEM * Math.max(1, kind.getByteCount()); // the input tile and the kept elements' tile
         }
         return bytes;
     }
@@ -112,6 +113,9 @@ public final class FilterKernel {
         parameters.add("nodeWords", Role.NODE_WORDS, JavaKind.Int, 0, "__global int *nodeWords");
         parameters.add("keptTotal", Role.KEPT_TOTAL, JavaKind.Long, 0, "__global long *keptTotal");
         parameters.add("scratch", Role.LOCAL_SCRATCH, JavaKind.Byte, 0, "__local uchar *scratch");
+        for (int c = 0; c < input.size(); c++) {
+            parameters.add("tileIn" + c, Role.LOCAL_SCRATCH, input.get(c), c, "__local " + OpenCLTypes.storageType(input.get(c)) + " *tileIn" + c);
+        }
         for (int c = 0; c < input.size(); c++) {
             parameters.add("tile" + c, Role.LOCAL_SCRATCH, input.get(c), c, "__local " + OpenCLTypes.storageType(input.get(c)) + " *tile" + c);
         }
@@ -139,19 +143,17 @@ public final class FilterKernel {
         code.line("const long groups = (n + (long) localSize * PER_ITEM - 1) / ((long) localSize * PER_ITEM);");
         code.line("const long groupStart = group * (long) localSize * PER_ITEM;");
         code.line("volatile __global ulong *words = (volatile __global ulong *) (nodeWords + 2);");
-        code.comment("The predicate on the group's elements, consecutive work-items on consecutive elements; the elements stay in registers.");
-        for (int c = 0; c < input.size(); c++) {
-            code.line(OpenCLTypes.storageType(input.get(c)) + " value" + c + "[PER_ITEM];");
-        }
-        code.comment("Every load first, so that all of them are in flight before the first test needs its value.");
-        code.line("#pragma unroll");
+        code.comment("The group's elements into the input tile, consecutive work-items loading consecutive elements.");
         code.open("for (int k = 0; k < PER_ITEM; k++)");
-        code.line("const long i = groupStart + k * localSize + lid;");
+        code.line("const int e = k * localSize + lid;");
+        code.line("const long i = groupStart + e;");
+        code.open("if (i < n)");
         for (int c = 0; c < input.size(); c++) {
-            code.line("value" + c + "[k] = i < n ? in" + c + "[i] : (" + OpenCLTypes.storageType(input.get(c)) + ") 0;");
+            code.line("tileIn" + c + "[e] = in" + c + "[i];");
         }
         code.close();
-        code.line("#pragma unroll");
+        code.close();
+        code.comment("The predicate on each of them: no barrier needed, a work-item tests the elements it loaded.");
         code.open("for (int k = 0; k < PER_ITEM; k++)");
         code.line("const int e = k * localSize + lid;");
         code.line("const long i = groupStart + e;");
@@ -159,7 +161,7 @@ public final class FilterKernel {
         code.open("if (i < n)");
         List<String> arguments = new ArrayList<>();
         for (int c = 0; c < input.size(); c++) {
-            arguments.add("(" + OpenCLTypes.valueType(input.get(c)) + ") value" + c + "[k]");
+            arguments.add("(" + OpenCLTypes.valueType(input.get(c)) + ") tileIn" + c + "[e]");
         }
         List<String> result = OpenCLKernelGenerator.declareComponents(code, "t", List.of(JavaKind.Boolean));
         code.line("const int reason = " + OpenCLKernelGenerator.call(test, captures, arguments, OpenCLKernelGenerator.addressesOf(result)) + ";");
@@ -232,7 +234,6 @@ public final class FilterKernel {
         code.comment("The kept elements in order into the tile: after the kept elements of the rows before theirs and of their row before them.");
         code.line("const long offset = groupOffset[0];");
         code.line("const int groupCount = rows[localSize - 1];");
-        code.line("#pragma unroll");
         code.open("for (int k = 0; k < PER_ITEM; k++)");
         code.line("const int e = k * localSize + lid;");
         code.open("if (scratch[e] != 0)");
@@ -251,7 +252,7 @@ public final class FilterKernel {
         code.line("#endif");
         code.line("const int rank = (row == 0 ? 0 : rows[row - 1]) + within;");
         for (int c = 0; c < input.size(); c++) {
-            code.line("tile" + c + "[rank] = value" + c + "[k];");
+            code.line("tile" + c + "[rank] = tileIn" + c + "[e];");
         }
         code.close();
         code.close();
