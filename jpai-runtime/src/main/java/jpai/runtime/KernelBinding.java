@@ -246,7 +246,7 @@ final class KernelBinding {
                 case OUTPUT_BUFFER -> launch.writeBuffer(index, PArrayStorage.buffer(output, parameter.slot()));
                 case NODE_WORDS -> launch.writeBuffer(index, PArrayStorage.buffer(words, 0));
                 case KEPT_TOTAL -> launch.writtenValues(index, totalReadBack);
-                case LOCAL_SCRATCH -> launch.local(index, jpai.ocl.FilterKernel.localBytes(parameter, localSize));
+                case LOCAL_SCRATCH -> launch.local(index, jpai.ocl.FilterKernel.localBytes(localSize));
                 default -> {
                 }
             }

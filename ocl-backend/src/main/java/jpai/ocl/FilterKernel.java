@@ -19,44 +19,50 @@ import jpai.ocl.codegen.FunctionEmitter.ParameterKind;
  * flags array, no second read of the input (the multi-kernel compaction, {@link CompactionKernels},
  * reads the input twice and its flags three times).
  *
- * <p>A work-group covers {@link #ELEMENTS_PER_WORK_ITEM} elements per work-item. They come in
- * through an input tile in local memory, consecutive work-items loading consecutive elements, and
- * each work-item tests the ones it loaded; their flags go to local memory, where row {@code r}
- * (elements {@code 16r .. 16r + 15} of the group) is counted by work-item {@code r} and the rows'
- * counts summed (integers: exact in any order). The kept elements are copied, in order, into a
- * second tile and go out from there, consecutive work-items storing consecutive elements. (A first
- * version kept each work-item's elements in a private array and stored the kept ones straight to
- * global memory: about half a copy's bandwidth on the H100.)
+ * <p>A work-group covers {@link #ELEMENTS_PER_WORK_ITEM} elements per work-item, consecutive
+ * work-items loading consecutive elements into registers, each testing the ones it loaded. The flags
+ * go to local memory (a byte each), where row {@code r} (elements {@code 16r .. 16r + 15} of the
+ * group) is read by work-item {@code r} as four words and packed into a 16-bit mask; the rows'
+ * counts are summed (integers: exact in any order). A kept element's rank in its group is then the
+ * kept elements of the rows before its row plus the population count of its row's mask below it:
+ * one read of local memory and a few instructions, where counting the bytes of the row before it
+ * cost about a third of the kernel's time on the H100.
  *
- * <p>Between groups the counts travel as in the single-pass scan (see
- * {@code OpenCLKernelGenerator.singlePassCarry}): groups number themselves in the order they start
- * (a counter), a group publishes its count as node {@code (0, group)} and, while it is the last group
- * of an aligned block, the block's node; a group's offset is the sum of the nodes covering the groups
- * before it, awaited side by side, one work-item per binary digit of its number. A node is one
- * 64-bit word, {@code 1 << 63 | count}, written by an atomic exchange and read by atomic adds of 0
- * until its top bit is set: the word is its own flag. Forward-progress assumption: a started group
- * keeps running while later ones wait for it (GPUs' resident work-groups, PoCL's threads).
+ * <p>Between groups the counts travel by a decoupled look-back (Merrill and Garland's): groups
+ * number themselves in the order they start (a counter); a group publishes its count as soon as it
+ * has it ({@code AGGREGATE | count} in its status word), reads the status words of the
+ * {@link #LOOK_BACK_WINDOW} groups before it side by side, adds their counts up to the nearest one
+ * that holds an inclusive prefix ({@code INCLUSIVE | prefix}), reading again where one has published
+ * nothing yet, and then publishes its own inclusive prefix. The sums are of integers, so the offsets
+ * do not depend on which words were read when. A status word is one 64-bit word, its state in the
+ * top two bits, written by an atomic exchange and read by atomic adds of 0: the word is its own flag.
+ * (The single-pass scan's fixed tree of nodes, which floats need, cost the filter a third of its
+ * time here: its groups waited for nodes published only after chains of waits.) Forward-progress
+ * assumption: a started group keeps running while later ones wait for it (GPUs' resident
+ * work-groups, PoCL's threads).
  *
  * <p>Kernel {@code jpai_filter}, arguments: one {@link Role#INPUT_BUFFER} per component, the
  * predicate's captured values, one {@link Role#OUTPUT_BUFFER} per component (room for every
  * element: how many are kept is known only at the end), {@link Role#NODE_WORDS} (zero before the
  * launch, {@link #nodeWordInts} ints), {@link Role#KEPT_TOTAL} (one {@code long}: the last group writes
- * the number of kept elements), {@link Role#LOCAL_SCRATCH} {@code scratch} and one
- * {@link Role#LOCAL_SCRATCH} input tile and kept elements' tile per component ({@link #localBytes(KernelParameter, long)} bytes each),
- * {@link Role#LENGTH}, {@link Role#STATUS}. The local size is a power of two of at least
+ * the number of kept elements), {@link Role#LOCAL_SCRATCH} {@code scratch} ({@link #localBytes}
+ * bytes), {@link Role#LENGTH}, {@link Role#STATUS}. The local size is a power of two of at least
  * {@link #MIN_LOCAL_SIZE}; the global size is the groups times the local size. An exit of the
  * predicate reports its element and counts the element as dropped (the runtime then discards the
  * result and runs the filter in Java). Emits text; launches nothing.
  */
 public final class FilterKernel {
 
-    /** Elements per work-item: a row of flags, read as four {@code uint}s. */
+    /** Elements per work-item: a row of flags, read as four {@code uint}s and packed into 16 bits. */
     public static final int ELEMENTS_PER_WORK_ITEM = 16;
 
-    /** The least local size: the row counts' scan assumes at least this many work-items. */
+    /** The least local size. */
     public static final long MIN_LOCAL_SIZE = 2;
 
-    /** The extension the node words need: 64-bit atomics. */
+    /** Status words of earlier groups read side by side per step of the look-back. */
+    public static final int LOOK_BACK_WINDOW = 32;
+
+    /** The extension the status words need: 64-bit atomics. */
     public static final String EXTENSION = ScanKernelSpec.SINGLE_PASS_EXTENSION;
 
     private final OpenCLKernelGenerator generator;
@@ -71,30 +77,14 @@ public final class FilterKernel {
         return (n + perGroup - 1) / perGroup;
     }
 
-    /** The ints of {@link Role#NODE_WORDS} for {@code groups} groups: the counter and a pad, then a 64-bit word for each of at most {@code 2 * groups} nodes. */
+    /** The ints of {@link Role#NODE_WORDS} for {@code groups} groups: the counter and a pad, then a 64-bit status word per group. */
     public static long nodeWordInts(long groups) {
-        return 2 + 2 * (2 * groups);
+        return 2 + 2 * groups;
     }
 
-    /**
-     * The bytes of local-memory argument {@code parameter} for {@code localSize} work-items: for
-     * {@code scratch}, the flags (a byte each) and a count per row; for a component's input tile or
-     * kept elements' tile, room for every element of the group.
-     */
-    public static long localBytes(KernelParameter parameter, long localSize) {
-        if (parameter.name().equals("scratch")) {
-            return localSize * ELEMENTS_PER_WORK_ITEM + localSize * Integer.BYTES;
-        }
-        return localSize * ELEMENTS_PER_WORK_ITEM * Math.max(1, parameter.kind().getByteCount());
-    }
-
-    /** All local memory for {@code localSize} work-items over elements of {@code components}. */
-    public static long localBytes(List<JavaKind> components, long localSize) {
-        long bytes = localSize * ELEMENTS_PER_WORK_ITEM + localSize * Integer.BYTES;
-        for (JavaKind kind : components) {
-            bytes += 2 * localSize * ELEMENTS_PER_WORK_ITEM * Math.max(1, kind.getByteCount()); // the input tile and the kept elements' tile
-        }
-        return bytes;
+    /** The local memory of {@code scratch} for {@code localSize} work-items: the flags (a byte each), then a count and a mask per row. */
+    public static long localBytes(long localSize) {
+        return localSize * ELEMENTS_PER_WORK_ITEM + 2L * localSize * Integer.BYTES;
     }
 
     public KernelSource singlePass(KernelGraph predicate, List<JavaKind> input) {
@@ -113,27 +103,33 @@ public final class FilterKernel {
         parameters.add("nodeWords", Role.NODE_WORDS, JavaKind.Int, 0, "__global int *nodeWords");
         parameters.add("keptTotal", Role.KEPT_TOTAL, JavaKind.Long, 0, "__global long *keptTotal");
         parameters.add("scratch", Role.LOCAL_SCRATCH, JavaKind.Byte, 0, "__local uchar *scratch");
-        for (int c = 0; c < input.size(); c++) {
-            parameters.add("tileIn" + c, Role.LOCAL_SCRATCH, input.get(c), c, "__local " + OpenCLTypes.storageType(input.get(c)) + " *tileIn" + c);
-        }
-        for (int c = 0; c < input.size(); c++) {
-            parameters.add("tile" + c, Role.LOCAL_SCRATCH, input.get(c), c, "__local " + OpenCLTypes.storageType(input.get(c)) + " *tile" + c);
-        }
         parameters.lengthAndStatus(List.of(test));
 
         CodeWriter code = generator.prelude(predicate.lambda().displayName() + " (a single-pass filter)", OpenCLKernelGenerator.pluginsOf(predicate, null), List.of(test), input,
                         input);
         code.line("#pragma OPENCL EXTENSION " + EXTENSION + " : enable");
         code.line("#define PER_ITEM " + ELEMENTS_PER_WORK_ITEM);
-        code.line("#define LOOK_BACK_LEVELS 63");
-        code.line("#define PUBLISHED (1UL << 63)");
+        code.line("#define WINDOW " + LOOK_BACK_WINDOW);
+        code.line("#define AGGREGATE (1UL << 62)");
+        code.line("#define INCLUSIVE (2UL << 62)");
+        code.line("#define VALUE_MASK ((1UL << 62) - 1)");
+        code.comment("The 4 flags (bytes of 0 or 1) of a word as 4 bits, the flag at the lowest address lowest.");
+        code.line("#ifdef __ENDIAN_LITTLE__");
+        code.line("#define FLAG_BITS(word) (((word) * 0x204081u) >> 21 & 0xFu) /* byte j lands on bit 21 + j, and nothing else does */");
+        code.line("#else");
+        code.line("#define FLAG_BITS(word) ((((word) >> 24) & 1u) | (((word) >> 15) & 2u) | (((word) >> 6) & 4u) | (((word) << 3) & 8u))");
+        code.line("#endif");
         code.open("__kernel void jpai_filter(" + parameters.declarations() + ")");
         code.line("const int lid = (int) get_local_id(0);");
         code.line("const int localSize = (int) get_local_size(0);");
         code.line("__local long groupNumber[1];");
         code.line("__local long groupOffset[1];");
-        code.line("__local long covering[LOOK_BACK_LEVELS]; /* the counts of the nodes covering the groups before this one, by level */");
+        code.line("__local ulong window[WINDOW]; /* status words of earlier groups, the nearest first */");
+        code.line("__local long lookedBack[1]; /* the kept elements of the groups looked at so far */");
+        code.line("__local long lookFrom[1]; /* the next group to look at */");
+        code.line("__local int lookDone[1];");
         code.line("__local int *rows = (__local int *) (scratch + localSize * PER_ITEM); /* a count per row of flags, then their inclusive sums */");
+        code.line("__local uint *masks = (__local uint *) (rows + localSize); /* the flags of each row as 16 bits */");
         code.comment("The groups take their numbers in the order they start: a group waits only for groups that started before it.");
         code.open("if (lid == 0)");
         code.line("groupNumber[0] = (long) (uint) atomic_inc(nodeWords);");
@@ -143,17 +139,18 @@ public final class FilterKernel {
         code.line("const long groups = (n + (long) localSize * PER_ITEM - 1) / ((long) localSize * PER_ITEM);");
         code.line("const long groupStart = group * (long) localSize * PER_ITEM;");
         code.line("volatile __global ulong *words = (volatile __global ulong *) (nodeWords + 2);");
-        code.comment("The group's elements into the input tile, consecutive work-items loading consecutive elements.");
-        code.open("for (int k = 0; k < PER_ITEM; k++)");
-        code.line("const int e = k * localSize + lid;");
-        code.line("const long i = groupStart + e;");
-        code.open("if (i < n)");
+        code.comment("The group's elements into registers, consecutive work-items loading consecutive elements, every load issued before the first test.");
         for (int c = 0; c < input.size(); c++) {
-            code.line("tileIn" + c + "[e] = in" + c + "[i];");
+            code.line(OpenCLTypes.storageType(input.get(c)) + " value" + c + "[PER_ITEM];");
+        }
+        code.line("#pragma unroll");
+        code.open("for (int k = 0; k < PER_ITEM; k++)");
+        code.line("const long i = groupStart + k * localSize + lid;");
+        for (int c = 0; c < input.size(); c++) {
+            code.line("value" + c + "[k] = i < n ? in" + c + "[i] : (" + OpenCLTypes.storageType(input.get(c)) + ") 0;");
         }
         code.close();
-        code.close();
-        code.comment("The predicate on each of them: no barrier needed, a work-item tests the elements it loaded.");
+        code.line("#pragma unroll");
         code.open("for (int k = 0; k < PER_ITEM; k++)");
         code.line("const int e = k * localSize + lid;");
         code.line("const long i = groupStart + e;");
@@ -161,7 +158,7 @@ public final class FilterKernel {
         code.open("if (i < n)");
         List<String> arguments = new ArrayList<>();
         for (int c = 0; c < input.size(); c++) {
-            arguments.add("(" + OpenCLTypes.valueType(input.get(c)) + ") tileIn" + c + "[e]");
+            arguments.add("(" + OpenCLTypes.valueType(input.get(c)) + ") value" + c + "[k]");
         }
         List<String> result = OpenCLKernelGenerator.declareComponents(code, "t", List.of(JavaKind.Boolean));
         code.line("const int reason = " + OpenCLKernelGenerator.call(test, captures, arguments, OpenCLKernelGenerator.addressesOf(result)) + ";");
@@ -174,10 +171,11 @@ public final class FilterKernel {
         code.line("scratch[e] = (uchar) keep;");
         code.close();
         code.line("barrier(CLK_LOCAL_MEM_FENCE);");
-        code.comment("Row lid's count (its flags are 0 or 1, so a word's population count is the number of its flags set), then the rows' inclusive sums.");
+        code.comment("Row lid's flags as a mask and its count, then the rows' inclusive sums.");
         code.line("const __local uint *flagWords = (const __local uint *) scratch;");
-        code.line("const int count = popcount(flagWords[4 * lid]) + popcount(flagWords[4 * lid + 1]) + popcount(flagWords[4 * lid + 2]) + popcount(flagWords[4 * lid + 3]);");
-        code.line("rows[lid] = count;");
+        code.line("const uint rowMask = FLAG_BITS(flagWords[4 * lid]) | FLAG_BITS(flagWords[4 * lid + 1]) << 4 | FLAG_BITS(flagWords[4 * lid + 2]) << 8 | FLAG_BITS(flagWords[4 * lid + 3]) << 12;");
+        code.line("masks[lid] = rowMask;");
+        code.line("rows[lid] = popcount(rowMask);");
         code.line("barrier(CLK_LOCAL_MEM_FENCE);");
         code.open("for (int stride = 1; stride < localSize; stride <<= 1)");
         code.line("const int before = lid >= stride ? rows[lid - stride] : 0;");
@@ -185,83 +183,69 @@ public final class FilterKernel {
         code.line("rows[lid] += before;");
         code.line("barrier(CLK_LOCAL_MEM_FENCE);");
         code.close();
-        code.comment("The group's count to the groups after it: node (0, group), and the nodes of the aligned blocks it completes.");
+        code.comment("The group's count for the groups after it, at once; then the look-back.");
         code.open("if (lid == localSize - 1)");
-        code.line("ulong node = (ulong) rows[lid];");
-        code.line("long base = 0;");
-        code.line("long levelSize = groups;");
-        code.line("long m = group;");
-        code.open("for (;;)");
-        code.line("atom_xchg(&words[base + m], PUBLISHED | node);");
-        code.open("if ((m & 1) == 0)");
+        code.line("atom_xchg(&words[group], (group == 0 ? INCLUSIVE : AGGREGATE) | (ulong) rows[lid]);");
+        code.line("lookedBack[0] = 0;");
+        code.line("lookFrom[0] = group - 1;");
+        code.line("lookDone[0] = group == 0;");
+        code.close();
+        code.line("barrier(CLK_LOCAL_MEM_FENCE);");
+        code.comment("The same steps for every work-item (lookDone is read after a barrier): the barriers are reached by all.");
+        code.open("while (lookDone[0] == 0)");
+        code.line("const long from = lookFrom[0];");
+        code.open("for (int j = lid; j < WINDOW; j += localSize)");
+        code.line("const long p = from - j;");
+        code.line("window[j] = p >= 0 ? atom_add(&words[p], 0UL) : INCLUSIVE; /* before the first group: an inclusive prefix of 0 */");
+        code.close();
+        code.line("barrier(CLK_LOCAL_MEM_FENCE);");
+        code.open("if (lid == 0)");
+        code.line("long sum = 0;");
+        code.line("int used = 0;");
+        code.line("int done = 0;");
+        code.open("for (int j = 0; j < WINDOW; j++)");
+        code.line("const ulong word = window[j];");
+        code.open("if ((word >> 62) == 0)");
+        code.line("break; /* not published yet: read again from here */");
+        code.close();
+        code.line("sum += (long) (word & VALUE_MASK);");
+        code.line("used++;");
+        code.open("if ((word >> 62) == 2)");
+        code.line("done = 1;");
         code.line("break;");
         code.close();
-        code.line("ulong sibling;");
-        code.line("do { sibling = atom_add(&words[base + m - 1], 0UL); } while ((sibling & PUBLISHED) == 0);");
-        code.line("node += sibling & ~PUBLISHED;");
-        code.line("base += levelSize;");
-        code.line("levelSize >>= 1;");
-        code.line("m >>= 1;");
         code.close();
-        code.close();
-        code.comment("The nodes covering the groups before this one, one per binary digit of group, awaited side by side.");
-        code.open("for (int level = lid; level < LOOK_BACK_LEVELS; level += localSize)");
-        code.line("long value = 0;");
-        code.open("if (((group >> level) & 1) != 0)");
-        code.line("long at = 0;");
-        code.open("for (int j = 0; j < level; j++)");
-        code.line("at += groups >> j;");
-        code.close();
-        code.line("at += (group >> level) - 1;");
-        code.line("ulong word;");
-        code.line("do { word = atom_add(&words[at], 0UL); } while ((word & PUBLISHED) == 0);");
-        code.line("value = (long) (word & ~PUBLISHED);");
-        code.close();
-        code.line("covering[level] = value;");
+        code.line("lookedBack[0] += sum;");
+        code.line("lookFrom[0] = from - used;");
+        code.line("lookDone[0] = done;");
         code.close();
         code.line("barrier(CLK_LOCAL_MEM_FENCE);");
+        code.close();
         code.open("if (lid == localSize - 1)");
-        code.line("long offset = 0;");
-        code.open("for (int level = 0; level < LOOK_BACK_LEVELS; level++)");
-        code.line("offset += covering[level];");
+        code.line("const long before = lookedBack[0];");
+        code.line("groupOffset[0] = before;");
+        code.open("if (group > 0)");
+        code.line("atom_xchg(&words[group], INCLUSIVE | (ulong) (before + rows[lid]));");
         code.close();
-        code.line("groupOffset[0] = offset;");
         code.open("if (group == groups - 1)");
-        code.line("keptTotal[0] = offset + rows[lid];");
+        code.line("keptTotal[0] = before + rows[lid];");
         code.close();
         code.close();
         code.line("barrier(CLK_LOCAL_MEM_FENCE);");
-        code.comment("The kept elements in order into the tile: after the kept elements of the rows before theirs and of their row before them.");
+        code.comment("Each kept element to the group's offset, plus the kept elements of the rows before its row, plus those of its row before it.");
         code.line("const long offset = groupOffset[0];");
-        code.line("const int groupCount = rows[localSize - 1];");
+        code.line("#pragma unroll");
         code.open("for (int k = 0; k < PER_ITEM; k++)");
         code.line("const int e = k * localSize + lid;");
-        code.open("if (scratch[e] != 0)");
         code.line("const int row = e / PER_ITEM;");
         code.line("const int position = e % PER_ITEM;");
-        code.line("int within = 0;");
-        code.open("for (int w = 0; w < position / 4; w++)");
-        code.line("within += popcount(flagWords[4 * row + w]);");
-        code.close();
-        code.line("const uint partial = flagWords[4 * row + position / 4];");
-        code.line("const int byteInWord = position % 4;");
-        code.line("#ifdef __ENDIAN_LITTLE__");
-        code.line("within += popcount(byteInWord == 0 ? 0u : partial & (0xFFFFFFFFu >> (32 - 8 * byteInWord))); /* the flags at lower addresses are the low bytes */");
-        code.line("#else");
-        code.line("within += popcount(byteInWord == 0 ? 0u : partial & (0xFFFFFFFFu << (32 - 8 * byteInWord))); /* the flags at lower addresses are the high bytes */");
-        code.line("#endif");
-        code.line("const int rank = (row == 0 ? 0 : rows[row - 1]) + within;");
+        code.line("const uint mask = masks[row];");
+        code.open("if (((mask >> position) & 1u) != 0)");
+        code.line("const long at = offset + (row == 0 ? 0 : rows[row - 1]) + popcount(mask & ((1u << position) - 1u));");
         for (int c = 0; c < input.size(); c++) {
-            code.line("tile" + c + "[rank] = tileIn" + c + "[e];");
+            code.line("out" + c + "[at] = value" + c + "[k];");
         }
         code.close();
-        code.close();
-        code.line("barrier(CLK_LOCAL_MEM_FENCE);");
-        code.comment("Then out from the tile to the group's offset, consecutive work-items storing consecutive elements.");
-        code.open("for (int j = lid; j < groupCount; j += localSize)");
-        for (int c = 0; c < input.size(); c++) {
-            code.line("out" + c + "[offset + j] = tile" + c + "[j];");
-        }
         code.close();
         code.close();
         return new KernelSource("jpai_filter", code.toString(), generator.buildOptions(), parameters.parameters, predicate.captures());
