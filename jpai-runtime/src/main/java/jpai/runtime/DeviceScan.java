@@ -53,6 +53,16 @@ final class DeviceScan {
      */
     static <T> void run(DeviceChoice.OpenCL device, KernelCache.Compiled totals, KernelCache.Compiled scan, T identity, DataType type, PArray<?> input, PArray<?> output,
                     boolean exclusive) {
+        run(device, totals, scan, totals, scan, identity, type, input, output, exclusive);
+    }
+
+    /**
+     * As above, level 0 (the input's elements) with its own kernels: {@code firstTotals} and
+     * {@code firstScan} map each input element first (maps fused in front of the scan), the levels
+     * above scan the groups' values with {@code totals} and {@code scan}.
+     */
+    static <T> void run(DeviceChoice.OpenCL device, KernelCache.Compiled firstTotals, KernelCache.Compiled firstScan, KernelCache.Compiled totals, KernelCache.Compiled scan, T identity,
+                    DataType type, PArray<?> input, PArray<?> output, boolean exclusive) {
         long length = input.length();
         if (length == 0) {
             return;
@@ -74,9 +84,10 @@ final class DeviceScan {
                 long groups = groups(elements.length(), width, localSize);
                 PArray<?> values = PArray.allocateUninitialized(type, groups);
                 owned.add(values);
-                KernelBinding binding = new KernelBinding(totals).common(elements).reduction(identity, values, localSize, width);
+                KernelCache.Compiled levelTotals = levels.size() == 1 ? firstTotals : totals;
+                KernelBinding binding = new KernelBinding(levelTotals).common(elements).reduction(identity, values, localSize, width);
                 binding.launch().localSize(localSize).globalSize(groups * localSize);
-                sources.add(totals.kernel());
+                sources.add(levelTotals.kernel());
                 launches.add(binding.launch());
                 levels.add(values);
                 widths.add(1L);
@@ -95,9 +106,10 @@ final class DeviceScan {
                     owned.add(outputs);
                 }
                 long groups = groups(elements.length(), width, localSize);
-                KernelBinding binding = new KernelBinding(scan).common(elements).scanLevel(identity, carries, outputs, localSize, width, level > 0 || exclusive);
+                KernelCache.Compiled levelScan = level == 0 ? firstScan : scan;
+                KernelBinding binding = new KernelBinding(levelScan).common(elements).scanLevel(identity, carries, outputs, localSize, width, level > 0 || exclusive);
                 binding.launch().localSize(localSize).globalSize(groups * localSize);
-                sources.add(scan.kernel());
+                sources.add(levelScan.kernel());
                 launches.add(binding.launch());
                 carries = outputs;
             }

@@ -123,39 +123,9 @@ final class FusedMapFunction<T, R> implements ArrayFunction<T, R> {
         return all;
     }
 
-    /**
-     * The input's type and each stage's result type; where a stage's is not known yet, element 0
-     * goes through the stages in Java, as each map's own type analysis would run it. Null when that
-     * fails (an exception, a null, a type no PArray holds): the unfused maps then meet it as written.
-     */
-    @SuppressWarnings({"unchecked", "rawtypes"})
+    /** The input's type and each stage's result type, or null ({@link FusedMappers#typesOf}). */
     private List<DataType> types(PArray<T> input) {
-        List<DataType> types = new ArrayList<>();
-        types.add(input.type());
-        for (MapFunction<?, ?> map : maps) {
-            DataType known = map.knownOutputType(types.get(types.size() - 1));
-            if (known == null) {
-                break;
-            }
-            types.add(known);
-        }
-        if (types.size() == maps.size() + 1) {
-            return types;
-        }
-        try {
-            types.subList(1, types.size()).clear();
-            Object element = MapFunction.firstElement(input);
-            for (MapFunction map : maps) {
-                element = map.function().apply(element);
-                if (element == null) {
-                    return null;
-                }
-                types.add(map.recordOutputType(types.get(types.size() - 1), element));
-            }
-            return types;
-        } catch (RuntimeException e) {
-            return null;
-        }
+        return FusedMappers.typesOf(maps, input);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

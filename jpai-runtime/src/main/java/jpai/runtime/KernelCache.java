@@ -125,7 +125,7 @@ final class KernelCache {
     }
 
     /** The last reduce kernel looked up (see {@link LastMap}). */
-    private record LastReduce(DataType type, KernelCache mapper, DataType inputType, Object plugins, GeneratorOptions options, Compiled compiled) {
+    private record LastReduce(DataType type, FusedMappers mappers, Object plugins, GeneratorOptions options, Compiled compiled) {
     }
 
     /**
@@ -320,13 +320,18 @@ final class KernelCache {
      * the first.
      */
     Compiled forReduceWithoutWaiting(DataType type, KernelCache mapper, DataType inputType, Supplier<DeviceContext> context) {
+        return forReduceWithoutWaiting(type, FusedMappers.of(mapper, inputType, type), context);
+    }
+
+    /** {@link #forReduceWithoutWaiting(DataType, KernelCache, DataType, Supplier)} with the maps {@code mappers} fused in front. */
+    Compiled forReduceWithoutWaiting(DataType type, FusedMappers mappers, Supplier<DeviceContext> context) {
         LastReduce last = lastReduce;
-        if (last != null && last.type() == type && last.mapper() == mapper && last.inputType() == inputType) {
-            return forReduce(type, mapper, inputType);
+        if (last != null && last.type() == type && last.mappers().equals(mappers)) {
+            return forReduce(type, mappers);
         }
-        boolean ready = compiledInBackground(java.util.Arrays.asList("reduce", type, mapper, inputType),
-                        () -> mapper == null ? List.of(forReduce(type)) : List.of(forReduce(type, mapper, inputType), forReduce(type)), context);
-        return ready ? forReduce(type, mapper, inputType) : null;
+        boolean ready = compiledInBackground(java.util.Arrays.asList("reduce", type, mappers),
+                        () -> mappers.isEmpty() ? List.of(forReduce(type)) : List.of(forReduce(type, mappers), forReduce(type)), context);
+        return ready ? forReduce(type, mappers) : null;
     }
 
     /** Tiering for a fused map ({@link #forReduceWithoutWaiting}): its kernel when its background compilation has ended, else null after setting it to start after this apply. */
@@ -506,23 +511,48 @@ final class KernelCache {
      * a reduce-then-scan, whose totals of each level come from {@link #forReduce(DataType)}.
      */
     Compiled forScan(DataType type, boolean singlePass) {
+        return forScan(type, singlePass, FusedMappers.none(type));
+    }
+
+    /**
+     * {@link #forScan(DataType, boolean)} of the elements {@code mappers} make of each input element
+     * ({@code OpenCLKernelGenerator.scan} with a mapper chain): the single-pass kernel, or level 0's
+     * down-sweep of a reduce-then-scan (the levels above scan the groups' values, unmapped).
+     */
+    Compiled forScan(DataType type, boolean singlePass, FusedMappers mappers) {
         Plugins plugins = plugins();
         if (plugins.problem() != null) {
             return Compiled.failed(plugins.problem(), description());
         }
         GeneratorOptions options = plugins.options();
-        // no speculation: a scan whose operator leaves the kernel runs in Java and does not recompile
-        return kernels.computeIfAbsent(List.of("scan", type, singlePass, plugins.key(), options), key -> compile(() -> {
+        // no speculation: a scan whose operator or maps leave the kernel runs in Java and does not recompile
+        return kernels.computeIfAbsent(List.of("scan", type, singlePass, mappers, plugins.key(), options), key -> compile(() -> {
             ValueShape shape = KernelShapes.of(type);
             KernelGraph combiner = graph(new KernelSignature(List.of(shape, shape), shape, captures()), plugins.configured(), Speculations.NONE);
             ScanKernelSpec spec = new ScanKernelSpec(KernelShapes.kinds(type), CombiningTree.LEAF, singlePass);
-            return generate(combiner, options, generator -> generator.scan(combiner, spec), ownersOf(combiner, function));
-        }));
+            List<Object> owners = new ArrayList<>(ownersOf(combiner, function));
+            List<KernelGraph> stages = new ArrayList<>();
+            List<List<JavaKind>> components = new ArrayList<>();
+            components.add(KernelShapes.kinds(mappers.inputType()));
+            for (int k = 0; k < mappers.kernels().size(); k++) {
+                KernelCache stage = mappers.kernels().get(k);
+                KernelGraph graph = stage.graph(new KernelSignature(stage.argumentsFor(mappers.types().get(k)), KernelShapes.of(mappers.types().get(k + 1)), stage.captures()),
+                                plugins.configured(), Speculations.NONE);
+                stages.add(graph);
+                components.add(KernelShapes.kinds(mappers.types().get(k + 1)));
+                owners.addAll(ownersOf(graph, stage.function)); // the combiner's captured values first, then the maps'
+            }
+            Compiled compiled = generate(combiner, options, generator -> generator.scan(combiner, stages, components, spec), owners);
+            if (!mappers.isEmpty()) {
+                Explain.fused(fusedDescription(mappers.kernels()) + " then the scan of " + description(), "one kernel, no mapped array");
+            }
+            return compiled;
+        }, mappers.first()));
     }
 
     /** The reduce kernel for elements of {@code type}, this cache's function being the combiner. */
     Compiled forReduce(DataType type) {
-        return forReduce(type, null, type);
+        return forReduce(type, FusedMappers.none(type));
     }
 
     /**
@@ -531,18 +561,23 @@ final class KernelCache {
      * into the reduction), or to the elements themselves when {@code mapper} is null.
      */
     Compiled forReduce(DataType type, KernelCache mapper, DataType inputType) {
+        return forReduce(type, FusedMappers.of(mapper, inputType, type));
+    }
+
+    /** The reduce kernel for elements of {@code type}, this cache's function being the combiner, of the elements {@code mappers} make of each input element. */
+    Compiled forReduce(DataType type, FusedMappers mappers) {
         Plugins plugins = plugins();
         if (plugins.problem() != null) {
             return Compiled.failed(plugins.problem(), description());
         }
         GeneratorOptions options = plugins.options();
         LastReduce last = lastReduce;
-        if (last != null && last.type() == type && last.mapper() == mapper && last.inputType() == inputType && last.plugins() == plugins.key()
-                        && last.options().equals(options) && reduceSpeculations(mapper).equals(last.compiled().compiledWith())) {
+        if (last != null && last.type() == type && last.mappers().equals(mappers) && last.plugins() == plugins.key() && last.options().equals(options)
+                        && reduceSpeculations(mappers).equals(last.compiled().compiledWith())) {
             return last.compiled();
         }
-        Compiled compiled = reduceKernel(type, mapper, inputType, plugins, options);
-        lastReduce = new LastReduce(type, mapper, inputType, plugins.key(), options, compiled);
+        Compiled compiled = reduceKernel(type, mappers, plugins, options);
+        lastReduce = new LastReduce(type, mappers, plugins.key(), options, compiled);
         return compiled;
     }
 
@@ -550,29 +585,40 @@ final class KernelCache {
      * The speculations of a reduction's kernel: the mapper's (none without one) and the combiner's,
      * never from a profile (reductions are not compiled from HotSpot's profile yet).
      */
-    private List<Speculations> reduceSpeculations(KernelCache mapper) {
-        return List.of(mapper == null ? Speculations.NONE : mapper.speculations.allowed().without(Speculation.UNTAKEN_BRANCHES),
-                        speculations.allowed().without(Speculation.UNTAKEN_BRANCHES));
+    private List<Speculations> reduceSpeculations(FusedMappers mappers) {
+        List<Speculations> allowed = new ArrayList<>();
+        for (KernelCache stage : mappers.kernels()) {
+            allowed.add(stage.speculations.allowed().without(Speculation.UNTAKEN_BRANCHES));
+        }
+        allowed.add(speculations.allowed().without(Speculation.UNTAKEN_BRANCHES));
+        return allowed;
     }
 
-    private Compiled reduceKernel(DataType type, KernelCache mapper, DataType inputType, Plugins plugins, GeneratorOptions options) {
-        List<Speculations> allowed = reduceSpeculations(mapper);
-        return compileUnlessCurrent(List.of("reduce", type, mapper == null ? "" : mapper, inputType, plugins.key(), options), allowed, () -> compile(() -> {
+    private Compiled reduceKernel(DataType type, FusedMappers mappers, Plugins plugins, GeneratorOptions options) {
+        List<Speculations> allowed = reduceSpeculations(mappers);
+        return compileUnlessCurrent(List.of("reduce", type, mappers, plugins.key(), options), allowed, () -> compile(() -> {
             ValueShape shape = KernelShapes.of(type);
-            KernelGraph combiner = graph(new KernelSignature(List.of(shape, shape), shape, captures()), plugins.configured(), allowed.get(1));
-            KernelGraph mapperGraph = null;
-            if (mapper != null) {
-                mapperGraph = mapper.graph(new KernelSignature(mapper.argumentsFor(inputType), shape, mapper.captures()), plugins.configured(), allowed.get(0));
-            }
-            KernelGraph mapped = mapperGraph;
-            ReduceKernelSpec spec = new ReduceKernelSpec(KernelShapes.kinds(inputType), KernelShapes.kinds(type), CombiningTree.LEAF);
+            KernelGraph combiner = graph(new KernelSignature(List.of(shape, shape), shape, captures()), plugins.configured(), allowed.get(allowed.size() - 1));
+            List<KernelGraph> stages = new ArrayList<>();
+            List<List<JavaKind>> components = new ArrayList<>();
             List<Object> owners = new ArrayList<>();
-            if (mapped != null) {
-                owners.addAll(ownersOf(mapped, mapper.function));
+            components.add(KernelShapes.kinds(mappers.inputType()));
+            for (int k = 0; k < mappers.kernels().size(); k++) {
+                KernelCache stage = mappers.kernels().get(k);
+                KernelGraph graph = stage.graph(new KernelSignature(stage.argumentsFor(mappers.types().get(k)), KernelShapes.of(mappers.types().get(k + 1)), stage.captures()),
+                                plugins.configured(), allowed.get(k));
+                stages.add(graph);
+                components.add(KernelShapes.kinds(mappers.types().get(k + 1)));
+                owners.addAll(ownersOf(graph, stage.function)); // the maps' captured values first, then the combiner's
             }
             owners.addAll(ownersOf(combiner, function));
-            return generate(combiner, options, generator -> generator.reduce(combiner, mapped, spec), owners);
-        }, mapper));
+            ReduceKernelSpec spec = new ReduceKernelSpec(KernelShapes.kinds(mappers.inputType()), KernelShapes.kinds(type), CombiningTree.LEAF);
+            Compiled compiled = generate(combiner, options, generator -> generator.reduce(combiner, stages, components, spec), owners);
+            if (mappers.kernels().size() > 1) {
+                Explain.fused(fusedDescription(mappers.kernels()) + " then the reduction of " + description(), "one kernel, no mapped array");
+            }
+            return compiled;
+        }, mappers.first()));
     }
 
     /**

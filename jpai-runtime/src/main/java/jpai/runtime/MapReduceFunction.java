@@ -1,5 +1,8 @@
 package jpai.runtime;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import jpai.ArrayFunction;
 import jpai.Executor;
 import jpai.PArray;
@@ -9,16 +12,18 @@ import jpai.runtime.opencl.OpenCLRuntimeException;
 import jpai.runtime.profile.Profiler;
 
 /**
- * A map followed by a reduce, fused (as Parakeet fuses its map chains): on the device one kernel
- * maps each element and folds the results, so the mapped array is never stored; the pipeline makes
- * this stage of {@code map(f).reduce(op, identity)} when both run on the device. Where the fused
- * kernel cannot run, the two stages run one after the other as written, with their own fallbacks.
+ * One or more maps followed by a reduce, fused (as Parakeet fuses its map chains): on the device one
+ * kernel maps each element through every map and folds the results, so no mapped array is ever
+ * stored; the pipeline makes this stage of {@code map(f).map(g).reduce(op, identity)} when all may
+ * use the device. Where the fused kernel cannot run, the stages run one after the other as written,
+ * with their own fallbacks (after a kernel exit, the maps on Java threads and then the reduction,
+ * whose one combining tree gives the device's bits).
  *
  * <p>Immutable and thread-safe.
  */
 final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
 
-    private final MapFunction<T, M> map;
+    private final List<MapFunction<?, ?>> maps;
     private final ReduceFunction<M> reduce;
     /** {@code AUTO}'s measured times of the fused operation on either side ({@link JpaiOptions#COST_MODEL}). */
     private final CostModel costs = new CostModel();
@@ -26,23 +31,35 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
     /** The devices an apply is split over ({@code on(Devices)}), or null for one device. */
     private final SplitReduce split;
 
-    MapReduceFunction(MapFunction<T, M> map, ReduceFunction<M> reduce) {
-        this(map, reduce, null);
+    MapReduceFunction(List<MapFunction<?, ?>> maps, ReduceFunction<M> reduce) {
+        this(maps, reduce, null);
     }
 
-    private MapReduceFunction(MapFunction<T, M> map, ReduceFunction<M> reduce, SplitReduce split) {
-        this.map = map;
+    private MapReduceFunction(List<MapFunction<?, ?>> maps, ReduceFunction<M> reduce, SplitReduce split) {
+        if (maps.isEmpty()) {
+            throw new IllegalArgumentException("a fused map then reduce has at least one map");
+        }
+        this.maps = List.copyOf(maps);
         this.reduce = reduce;
         this.split = split;
     }
 
-    /** True when {@code map} then {@code reduce} may be fused: both may use the device. */
-    static boolean fusible(ArrayFunction<?, ?> first, ArrayFunction<?, ?> second) {
-        return first instanceof MapFunction<?, ?> map && second instanceof ReduceFunction<?> reduce && !map.isSplit() && !reduce.isSplit() && onDevice(map.executor()) && onDevice(reduce.executor());
+    /** True when {@code maps} then {@code next} may be fused: a reduce, and all may use the device. */
+    static boolean fusible(List<MapFunction<?, ?>> maps, ArrayFunction<?, ?> next) {
+        return !maps.isEmpty() && next instanceof ReduceFunction<?> reduce && !reduce.isSplit() && onDevice(reduce.executor()) && maps.stream().allMatch(FusedMapFunction::fusible);
     }
 
     private static boolean onDevice(Executor executor) {
         return executor == Executor.AUTO || executor == Executor.ACCELERATOR;
+    }
+
+    private KernelCache[] kernels() {
+        KernelCache[] all = new KernelCache[maps.size() + 1];
+        for (int k = 0; k < maps.size(); k++) {
+            all[k] = maps.get(k).kernels();
+        }
+        all[maps.size()] = reduce.kernels();
+        return all;
     }
 
     @Override
@@ -52,24 +69,28 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
             return applySplit(input);
         }
         DeviceChoice.OpenCL device = Offload.device(reduce.executor(), () -> toString());
-        if (device == null || input.length() == 0) {
+        if (device == null || input.length() == 0 || (maps.size() > 1 && !JpaiOptions.fusion())) {
             return unfused(input);
         }
-        Profiler.begin(map.kernels().labelForProfiles("map then reduce of "));
+        Profiler.begin(maps.get(0).kernels().labelForProfiles("map then reduce of "));
         try {
+            FusedMappers mappers = FusedMappers.of(maps, input);
+            if (mappers == null) {
+                return unfused(input);
+            }
             KernelCache.Compiled compiled;
             if (Offload.mayTier(reduce.executor())) {
-                compiled = reduce.kernels().forReduceWithoutWaiting(reduce.type(), map.kernels(), input.type(), () -> OpenCLRuntime.context(device));
+                compiled = reduce.kernels().forReduceWithoutWaiting(reduce.type(), mappers, () -> OpenCLRuntime.context(device));
                 if (compiled == null) {
                     // on Java threads, as the device would: the reduction has one combining tree for every executor
                     Offload.ranTiered(this::toString);
                     return onJavaThreads(input);
                 }
             } else {
-                compiled = reduce.kernels().forReduce(reduce.type(), map.kernels(), input.type());
+                compiled = reduce.kernels().forReduce(reduce.type(), mappers);
             }
             if (compiled.bailout() != null) {
-                Explain.fallback(toString() + " as one kernel", compiled.bailout() + "; the map and the reduce run one after the other");
+                Explain.fallback(toString() + " as one kernel", compiled.bailout() + "; the maps and the reduce run one after the other");
                 return unfused(input);
             }
             if (Offload.javaByCost(reduce.executor(), costs, input.length(), this::toString)) {
@@ -85,7 +106,7 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
                 costs.deviceRan(input.length(), timed);
                 return reduce.resultArray(result);
             } catch (KernelDeoptimizedException e) {
-                KernelExits.handle(toString(), e, "the operation re-ran in Java", input.length(), map.kernels(), reduce.kernels());
+                KernelExits.handle(toString(), e, "the operation re-ran in Java", input.length(), kernels());
             } catch (OpenCLRuntimeException e) {
                 Offload.fallBack(toString(), e.getMessage());
             }
@@ -104,44 +125,55 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
         return result;
     }
 
-    /** The map then the reduce on Java threads (the reduction with the device's combining tree), the mapped array in plain memory: read by Java alone. */
+    /**
+     * The maps then the reduce on Java threads (the reduction with the device's combining tree), the
+     * mapped arrays in plain memory: read by Java alone. Java's exception is the first failing
+     * element of the first failing map, as unfused.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
     private PArray<M> mapThenReduceOnJavaThreads(PArray<T> input) {
-        try (PArray<M> mapped = map.applyOnJavaThreadsInPlainMemory(input)) {
+        try (PArray<M> mapped = Pipeline.inTurn(maps, input, (MapFunction map, PArray in) -> map.applyOnJavaThreadsInPlainMemory(in))) {
             return reduce.on(Executor.THREADS).apply(mapped);
         }
     }
 
+    @SuppressWarnings({"unchecked", "rawtypes"})
     private PArray<M> unfused(PArray<T> input) {
-        try (PArray<M> mapped = map.apply(input)) {
+        try (PArray<M> mapped = Pipeline.inTurn(maps, input)) {
             return reduce.apply(mapped);
         }
     }
 
     @Override
     public ArrayFunction<T, M> on(Executor executor) {
-        return Pipeline.of(map.on(executor), reduce.on(executor)); // fused again where both may use the device
+        List<ArrayFunction<?, ?>> placed = new ArrayList<>();
+        for (MapFunction<?, ?> map : maps) {
+            placed.add(map.on(executor));
+        }
+        placed.add(reduce.on(executor));
+        return Pipeline.ofStages(placed); // fused again where all may use the device
     }
 
-    /** The fused map then reduce split over {@code devices} ({@link SplitReduce}): each device maps and reduces its part in one kernel. */
+    /** The fused maps then reduce split over {@code devices} ({@link SplitReduce}): each device maps and reduces its part in one kernel. */
     @Override
     public ArrayFunction<T, M> on(jpai.Devices devices) {
         java.util.Objects.requireNonNull(devices, "on: the devices are null");
-        return split != null && split.devices().equals(devices) ? this : new MapReduceFunction<>(map, reduce, new SplitReduce(devices));
+        return split != null && split.devices().equals(devices) ? this : new MapReduceFunction<>(maps, reduce, new SplitReduce(devices));
     }
 
     @SuppressWarnings("unchecked")
     private PArray<M> applySplit(PArray<T> input) {
-        Profiler.begin(map.kernels().labelForProfiles("map then reduce of "));
+        Profiler.begin(maps.get(0).kernels().labelForProfiles("map then reduce of "));
         try {
-            KernelCache.Compiled compiled = reduce.kernels().forReduce(reduce.type(), map.kernels(), input.type());
-            if (compiled.bailout() == null) {
-                Object result = split.run(compiled, reduce.identity(), reduce.type(), (java.util.function.BinaryOperator<Object>) reduce.operator(), input, this::toString,
-                                map.kernels(), reduce.kernels());
+            FusedMappers mappers = FusedMappers.of(maps, input);
+            KernelCache.Compiled compiled = mappers == null ? null : reduce.kernels().forReduce(reduce.type(), mappers);
+            if (compiled != null && compiled.bailout() == null) {
+                Object result = split.run(compiled, reduce.identity(), reduce.type(), (java.util.function.BinaryOperator<Object>) reduce.operator(), input, this::toString, kernels());
                 if (result != null) {
                     return reduce.resultArray((M) result);
                 }
             } else {
-                Offload.fallBack(toString(), compiled.bailout());
+                Offload.fallBack(toString(), compiled == null ? "a map's result type is not known from the first element" : compiled.bailout());
             }
             return mapThenReduceOnJavaThreads(input);
         } finally {
@@ -149,13 +181,19 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
         }
     }
 
-    /** The two stages, unfused. */
-    java.util.List<ArrayFunction<?, ?>> stages() {
-        return java.util.List.of(map, reduce);
+    /** The stages, unfused. */
+    List<ArrayFunction<?, ?>> stages() {
+        List<ArrayFunction<?, ?>> all = new ArrayList<>(maps);
+        all.add(reduce);
+        return all;
     }
 
     @Override
     public String toString() {
-        return map + " then " + reduce + (split != null ? " on " + split.devices() : "");
+        StringBuilder text = new StringBuilder();
+        for (MapFunction<?, ?> map : maps) {
+            text.append(map).append(" then ");
+        }
+        return text + reduce.toString() + (split != null ? " on " + split.devices() : "");
     }
 }

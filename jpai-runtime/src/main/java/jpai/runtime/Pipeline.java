@@ -37,19 +37,21 @@ public final class Pipeline<T, R> implements ArrayFunction<T, R> {
     }
 
     /**
-     * Replaces each map directly followed by a reduce, both allowed on the device, by one fused
-     * stage, and each run of two or more maps allowed on the device before it by one fused map.
+     * Replaces each run of maps allowed on the device followed by a reduce or a scan also allowed
+     * there by one fused stage (one kernel maps and reduces, or maps and scans), and each other run of
+     * two or more such maps by one fused map.
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static List<ArrayFunction<?, ?>> fuse(List<ArrayFunction<?, ?>> stages) {
         List<ArrayFunction<?, ?>> fused = new ArrayList<>();
         List<MapFunction<?, ?>> maps = new ArrayList<>();
-        for (int i = 0; i < stages.size(); i++) {
-            ArrayFunction<?, ?> stage = stages.get(i);
-            if (i + 1 < stages.size() && MapReduceFunction.fusible(stage, stages.get(i + 1))) {
-                addMaps(fused, maps);
-                fused.add(new MapReduceFunction((MapFunction) stage, (ReduceFunction) stages.get(i + 1)));
-                i++;
+        for (ArrayFunction<?, ?> stage : stages) {
+            if (MapReduceFunction.fusible(maps, stage)) {
+                fused.add(new MapReduceFunction(maps, (ReduceFunction) stage));
+                maps.clear();
+            } else if (MapScanFunction.fusible(maps, stage)) {
+                fused.add(new MapScanFunction(maps, (ScanFunction) stage));
+                maps.clear();
             } else if (FusedMapFunction.fusible(stage)) {
                 maps.add((MapFunction<?, ?>) stage);
             } else {
@@ -90,6 +92,8 @@ public final class Pipeline<T, R> implements ArrayFunction<T, R> {
                 addStages(stages, stage);
             }
         } else if (function instanceof MapReduceFunction<?, ?> fused) {
+            stages.addAll(fused.stages());
+        } else if (function instanceof MapScanFunction<?, ?> fused) {
             stages.addAll(fused.stages());
         } else if (function instanceof FusedMapFunction<?, ?> fused) {
             stages.addAll(fused.stages());

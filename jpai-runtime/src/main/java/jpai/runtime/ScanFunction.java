@@ -82,7 +82,7 @@ public final class ScanFunction<T> implements ArrayFunction<T, T> {
                 case SEQUENTIAL -> JavaScan.sequential(operator, identity, input, output, exclusive);
                 case THREADS -> JavaScan.threads(operator, identity, input, output, exclusive);
                 case AUTO, ACCELERATOR -> {
-                    if (!runOnDevice(input, output)) {
+                    if (!runOnDevice(input, output, FusedMappers.none(type))) {
                         CostModel.Run timed = CostModel.Run.startIfModelled(executor);
                         JavaScan.threads(operator, identity, input, output, exclusive);
                         costs.javaRan(input.length(), timed); // Java's pace, for the cost model
@@ -96,24 +96,37 @@ public final class ScanFunction<T> implements ArrayFunction<T, T> {
         return output;
     }
 
-    /** Whether the device wrote {@code output}; false when Java must (after saying why) or is chosen (tiering, the cost model). */
-    private boolean runOnDevice(PArray<T> input, PArray<T> output) {
-        String operation = name(exclusive) + " of " + kernels.description();
+    /**
+     * Whether the device wrote {@code output}, the scan of the elements {@code mappers} make of
+     * {@code input}'s (maps fused in front: {@link MapScanFunction}); false when Java must (after
+     * saying why) or is chosen (tiering, the cost model).
+     */
+    boolean runOnDevice(PArray<?> input, PArray<T> output, FusedMappers mappers) {
+        String operation = (mappers.isEmpty() ? "" : KernelCache.fusedDescription(mappers.kernels()) + " then ") + name(exclusive) + " of " + kernels.description();
         DeviceChoice.OpenCL device = Offload.device(executor, () -> operation);
         if (device == null) {
             return false;
         }
         boolean singlePass = DeviceScan.singlePass(device);
-        if (Offload.mayTier(executor) && !kernels.compiledInBackground(java.util.List.of("scan", type, singlePass),
-                        () -> singlePass ? java.util.List.of(kernels.forScan(type, true)) : java.util.List.of(kernels.forReduce(type), kernels.forScan(type, false)),
+        if (Offload.mayTier(executor) && !kernels.compiledInBackground(java.util.List.of("scan", type, singlePass, mappers),
+                        () -> singlePass ? java.util.List.of(kernels.forScan(type, true, mappers))
+                                        : mappers.isEmpty() ? java.util.List.of(kernels.forReduce(type), kernels.forScan(type, false))
+                                                        : java.util.List.of(kernels.forReduce(type, mappers), kernels.forScan(type, false, mappers), kernels.forReduce(type), kernels.forScan(type, false)),
                         () -> jpai.runtime.opencl.OpenCLRuntime.context(device))) {
             // on Java threads the scan has the device's combining order: the same bits either way
             Offload.ranTiered(() -> operation);
             return false;
         }
+        KernelCache.Compiled firstTotals = singlePass ? null : kernels.forReduce(type, mappers);
+        KernelCache.Compiled firstScan = kernels.forScan(type, singlePass, mappers);
         KernelCache.Compiled totals = singlePass ? null : kernels.forReduce(type);
-        KernelCache.Compiled scan = kernels.forScan(type, singlePass);
-        String reason = totals != null && totals.bailout() != null ? totals.bailout() : scan.bailout();
+        KernelCache.Compiled scan = singlePass ? null : kernels.forScan(type, false);
+        String reason = null;
+        for (KernelCache.Compiled compiled : java.util.Arrays.asList(firstTotals, firstScan, totals, scan)) {
+            if (reason == null && compiled != null && compiled.bailout() != null) {
+                reason = compiled.bailout();
+            }
+        }
         if (reason == null) {
             try {
                 if (Offload.javaByCost(executor, costs, input.length(), () -> operation)) {
@@ -121,14 +134,14 @@ public final class ScanFunction<T> implements ArrayFunction<T, T> {
                 }
                 CostModel.Run timed = CostModel.Run.startIfModelled(executor);
                 if (singlePass) {
-                    DeviceScan.runSinglePass(device, scan, identity, type, input, output, exclusive);
+                    DeviceScan.runSinglePass(device, firstScan, identity, type, input, output, exclusive);
                 } else {
-                    DeviceScan.run(device, totals, scan, identity, type, input, output, exclusive);
+                    DeviceScan.run(device, firstTotals, firstScan, totals, scan, identity, type, input, output, exclusive);
                 }
                 costs.deviceRan(input.length(), timed);
                 return true;
             } catch (KernelDeoptimizedException e) {
-                Offload.deoptimized(operation, e.getMessage(), true);
+                Offload.deoptimized(operation, e.getMessage() + (mappers.isEmpty() ? "" : "; the maps and the scan run one after the other, as written"), true);
                 return false;
             } catch (OpenCLRuntimeException e) {
                 reason = e.getMessage();
@@ -136,6 +149,18 @@ public final class ScanFunction<T> implements ArrayFunction<T, T> {
         }
         Offload.fallBack(operation, reason);
         return false;
+    }
+
+    DataType type() {
+        return type;
+    }
+
+    Executor executor() {
+        return executor;
+    }
+
+    KernelCache kernels() {
+        return kernels;
     }
 
     @Override

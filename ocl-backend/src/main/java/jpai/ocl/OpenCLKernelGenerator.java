@@ -385,31 +385,31 @@ public final class OpenCLKernelGenerator {
      *            element first, or null
      */
     public KernelSource reduce(KernelGraph combiner, KernelGraph mapper, ReduceKernelSpec spec) {
+        return mapper == null ? reduce(combiner, List.of(), List.of(spec.inputComponents()), spec)
+                        : reduce(combiner, List.of(mapper), List.of(spec.inputComponents(), spec.elementComponents()), spec);
+    }
+
+    /**
+     * {@link #reduce(KernelGraph, KernelGraph, ReduceKernelSpec)} with the maps {@code mappers}
+     * applied to each input element one after the other first ({@link MapperChain}; none for the
+     * elements themselves), {@code mapperComponents} the input's components and each map's result's.
+     */
+    public KernelSource reduce(KernelGraph combiner, List<KernelGraph> mappers, List<List<JavaKind>> mapperComponents, ReduceKernelSpec spec) {
         List<JavaKind> element = spec.elementComponents();
         EmittedFunction combine = new FunctionEmitter(combiner, "jpai_combine_" + combiner.lambda().identifier(), null, options.helperFormulation()).emit();
         List<JavaKind> twoElements = new ArrayList<>(element);
         twoElements.addAll(element);
         requireComponents("the combiner's arguments", combine.parameters(ParameterKind.ARGUMENT), twoElements);
         requireComponents("the combiner's result", combine.parameters(ParameterKind.RESULT), element);
-        EmittedFunction map = null;
-        if (mapper != null) {
-            map = new FunctionEmitter(mapper, "jpai_map_" + mapper.lambda().identifier(), null, options.helperFormulation()).emit();
-            requireComponents("the mapper's arguments", map.parameters(ParameterKind.ARGUMENT), spec.inputComponents());
-            requireComponents("the mapper's result", map.parameters(ParameterKind.RESULT), element);
-        } else {
-            requireComponents("the input elements", parametersOf(spec.inputComponents()), element);
-        }
+        MapperChain chain = new MapperChain(mappers, mapperComponents, options.helperFormulation());
+        requireComponents("the input elements", parametersOf(chain.inputComponents()), spec.inputComponents());
+        requireComponents("the mapped elements", parametersOf(chain.elementComponents()), element);
 
         KernelSignatureBuilder kernelParameters = new KernelSignatureBuilder();
         for (int i = 0; i < spec.inputComponents().size(); i++) {
             kernelParameters.buffer("in" + i, Role.INPUT_BUFFER, spec.inputComponents().get(i), i, true);
         }
-        List<CapturedValue> captures = new ArrayList<>();
-        List<String> mapperCaptures = List.of();
-        if (mapper != null) {
-            mapperCaptures = kernelParameters.captures(mapper, 0);
-            captures.addAll(mapper.captures());
-        }
+        List<CapturedValue> captures = new ArrayList<>(chain.declareCaptures(kernelParameters, 0));
         List<String> combinerCaptures = kernelParameters.captures(combiner, captures.size());
         captures.addAll(combiner.captures());
         for (int i = 0; i < element.size(); i++) {
@@ -424,15 +424,16 @@ public final class OpenCLKernelGenerator {
         kernelParameters.add("leafWidth", Role.LEAF_WIDTH, JavaKind.Long, 0, "const long leafWidth");
         // A mapper with loops is compute-bound: its group maps one element per work-item (a group then
         // holds fewer leaves, a node of the same tree), for sixteen times the work-items at once.
-        boolean spread = mapper != null && mapper.graph().hasLoops();
+        boolean spread = chain.hasLoops();
         if (spread) {
             kernelParameters.add("leavesPerGroup", Role.LEAVES_PER_GROUP, JavaKind.Long, 0, "const long leavesPerGroup");
         }
-        kernelParameters.lengthAndStatus(map == null ? List.of(combine) : List.of(map, combine));
+        List<EmittedFunction> functions = new ArrayList<>(chain.functions());
+        functions.add(combine);
+        kernelParameters.lengthAndStatus(functions);
 
-        List<EmittedFunction> functions = map == null ? List.of(combine) : List.of(map, combine);
-        String description = mapper == null ? combiner.lambda().displayName() : mapper.lambda().displayName() + " then " + combiner.lambda().displayName();
-        CodeWriter code = prelude(description, pluginsOf(combiner, mapper), functions, spec.inputComponents(), element);
+        String description = chain.descriptionPrefix() + combiner.lambda().displayName();
+        CodeWriter code = prelude(description, joinPlugins(chain.plugins(), pluginsOf(combiner, null)), functions, spec.inputComponents(), chain.allKinds());
         code.open("__kernel void jpai_reduce(" + kernelParameters.declarations() + ")");
         code.line("int reason = 0;");
         code.line("long failed = 0;");
@@ -456,7 +457,7 @@ public final class OpenCLKernelGenerator {
         code.open("if (leafWidth == 1)");
         code.comment("A pass after the first: one element per work-item, whose loads are coalesced already.");
         code.open("for (long i = start; i < end; i++)");
-        List<String> single = elementAt(code, map, mapperCaptures, spec.inputComponents(), element, "i");
+        List<String> single = elementAt(code, chain, "i");
         combineInto(code, combine, combinerCaptures, element, accumulator, single, "i");
         code.close();
         code.between("} else {");
@@ -478,7 +479,7 @@ public final class OpenCLKernelGenerator {
             code.line("#pragma unroll 1");
             code.open("for (int k = 0; k < perWorkItem; k++)");
             code.line("const int e = k * (int) localSize + (int) lid;");
-            storeInTile(code, elementAt(code, map, mapperCaptures, spec.inputComponents(), element, "groupStart + e"), element, leaf);
+            storeInTile(code, elementAt(code, chain, "groupStart + e"), element, leaf);
             code.close();
         } else {
             code.comment("A whole group: every load first, so that all of this work-item's are in flight at once.");
@@ -496,7 +497,7 @@ public final class OpenCLKernelGenerator {
             code.line("#pragma unroll");
             code.open("for (int k = 0; k < " + leaf + "; k++)");
             code.line("const int e = k * (int) localSize + (int) lid;");
-            storeInTile(code, elementAt(code, map, mapperCaptures, spec.inputComponents(), loadedInputs, element, "groupStart + e"), element, leaf);
+            storeInTile(code, elementAt(code, chain, loadedInputs, "groupStart + e"), element, leaf);
             code.close();
         }
         code.between("} else {");
@@ -507,7 +508,7 @@ public final class OpenCLKernelGenerator {
         code.open("if (i >= n)");
         code.line("break;");
         code.close();
-        storeInTile(code, elementAt(code, map, mapperCaptures, spec.inputComponents(), element, "i"), element, leaf);
+        storeInTile(code, elementAt(code, chain, "i"), element, leaf);
         code.close();
         code.close();
         code.close();
@@ -602,18 +603,33 @@ public final class OpenCLKernelGenerator {
      * the element being folded, or the work-item's first element for one in the tree.
      */
     public KernelSource scan(KernelGraph combiner, ScanKernelSpec spec) {
+        return scan(combiner, List.of(), List.of(spec.elementComponents()), spec);
+    }
+
+    /**
+     * {@link #scan(KernelGraph, ScanKernelSpec)} of the elements that the maps {@code mappers} make of
+     * each input element, one after the other ({@link MapperChain}, applied as the group's elements
+     * come into the tile: no mapped array), {@code mapperComponents} the input's components and each
+     * map's result's. The input buffers are then of the input's components; the captured values are
+     * the combiner's, then the maps' in order. A map's exit reports its element, as the operator's.
+     */
+    public KernelSource scan(KernelGraph combiner, List<KernelGraph> mappers, List<List<JavaKind>> mapperComponents, ScanKernelSpec spec) {
         List<JavaKind> element = spec.elementComponents();
         EmittedFunction combine = new FunctionEmitter(combiner, "jpai_combine_" + combiner.lambda().identifier()).emit();
         List<JavaKind> twoElements = new ArrayList<>(element);
         twoElements.addAll(element);
         requireComponents("the combiner's arguments", combine.parameters(ParameterKind.ARGUMENT), twoElements);
         requireComponents("the combiner's result", combine.parameters(ParameterKind.RESULT), element);
+        MapperChain chain = new MapperChain(mappers, mapperComponents, options.helperFormulation());
+        requireComponents("the mapped elements", parametersOf(chain.elementComponents()), element);
 
         KernelSignatureBuilder kernelParameters = new KernelSignatureBuilder();
-        for (int i = 0; i < element.size(); i++) {
-            kernelParameters.buffer("in" + i, Role.INPUT_BUFFER, element.get(i), i, true);
+        for (int i = 0; i < chain.inputComponents().size(); i++) {
+            kernelParameters.buffer("in" + i, Role.INPUT_BUFFER, chain.inputComponents().get(i), i, true);
         }
         List<String> captures = kernelParameters.captures(combiner, 0);
+        List<CapturedValue> allCaptures = new ArrayList<>(combiner.captures());
+        allCaptures.addAll(chain.declareCaptures(kernelParameters, combiner.captures().size()));
         for (int i = 0; i < element.size(); i++) {
             kernelParameters.add("identity" + i, Role.IDENTITY, element.get(i), i, "const " + OpenCLTypes.storageType(element.get(i)) + " identity" + i);
         }
@@ -633,9 +649,12 @@ public final class OpenCLKernelGenerator {
             kernelParameters.add("leafWidth", Role.LEAF_WIDTH, JavaKind.Long, 0, "const long leafWidth");
         }
         kernelParameters.add("exclusive", Role.SCAN_EXCLUSIVE, JavaKind.Int, 0, "const int exclusive");
-        kernelParameters.lengthAndStatus(List.of(combine));
+        List<EmittedFunction> functions = new ArrayList<>(chain.functions());
+        functions.add(combine);
+        kernelParameters.lengthAndStatus(functions);
 
-        CodeWriter code = prelude(combiner.lambda().displayName(), pluginsOf(combiner, null), List.of(combine), element, element);
+        CodeWriter code = prelude(chain.descriptionPrefix() + combiner.lambda().displayName(), joinPlugins(chain.plugins(), pluginsOf(combiner, null)), functions,
+                        chain.inputComponents(), chain.allKinds());
         if (single) {
             code.line("#pragma OPENCL EXTENSION " + ScanKernelSpec.SINGLE_PASS_EXTENSION + " : enable");
             code.line("#define LOOK_BACK_LEVELS 63");
@@ -672,13 +691,21 @@ public final class OpenCLKernelGenerator {
         code.line("const long groupStart = firstLeaf * leafWidth;");
         code.line("const int tree = (int) localSize * (width + 1); /* the tree's slots follow the tile */");
         code.line("const long present = min(localSize, leaves - firstLeaf); /* the group's leaves that exist */");
-        code.comment("The group's elements into the tile, consecutive work-items loading consecutive elements.");
+        code.comment(chain.isEmpty() ? "The group's elements into the tile, consecutive work-items loading consecutive elements."
+                        : "The group's elements, mapped, into the tile, consecutive work-items loading consecutive elements.");
         code.open("for (int k = 0; k < width; k++)");
         code.line("const int e = k * (int) localSize + (int) lid;");
         code.line("const long i = groupStart + e;");
         code.open("if (i < n)");
-        for (int c = 0; c < element.size(); c++) {
-            code.line("scratch" + c + "[(e >> widthShift) * (width + 1) + (e & (width - 1))] = in" + c + "[i];");
+        if (chain.isEmpty()) {
+            for (int c = 0; c < element.size(); c++) {
+                code.line("scratch" + c + "[(e >> widthShift) * (width + 1) + (e & (width - 1))] = in" + c + "[i];");
+            }
+        } else {
+            List<String> mapped = elementAt(code, chain, "i"); // an exit leaves the loop: the scan's result is then discarded
+            for (int c = 0; c < element.size(); c++) {
+                code.line("scratch" + c + "[(e >> widthShift) * (width + 1) + (e & (width - 1))] = " + store(element.get(c), mapped.get(c)) + ";");
+            }
         }
         code.close();
         code.close();
@@ -695,7 +722,7 @@ public final class OpenCLKernelGenerator {
             fromTile.add("(" + OpenCLTypes.valueType(element.get(c)) + ") scratch" + c + "[row + j]");
         }
         code.line("#pragma unroll 1");
-        code.open("for (int j = 0; j < count; j++)");
+        code.open("for (int j = 0; j < count && reason == 0; j++) /* not after a map's exit, whose reason must stay */");
         combineInto(code, combine, captures, element, accumulator, fromTile, "start + j");
         code.close();
         for (int i = 0; i < element.size(); i++) {
@@ -789,7 +816,7 @@ public final class OpenCLKernelGenerator {
         code.close();
         code.close();
         code.close();
-        return new KernelSource("jpai_scan", code.toString(), buildOptions(), kernelParameters.parameters, combiner.captures());
+        return new KernelSource("jpai_scan", code.toString(), buildOptions(), kernelParameters.parameters, allCaptures);
     }
 
     /**
@@ -981,27 +1008,26 @@ public final class OpenCLKernelGenerator {
      * element, or the input's components themselves; breaks out of the enclosing loop when the mapper
      * fails.
      */
-    private static List<String> elementAt(CodeWriter code, EmittedFunction map, List<String> mapperCaptures, List<JavaKind> input, List<JavaKind> element, String index) {
+    private static List<String> elementAt(CodeWriter code, MapperChain chain, String index) {
         List<String> stored = new ArrayList<>();
-        for (int i = 0; i < input.size(); i++) {
+        for (int i = 0; i < chain.inputComponents().size(); i++) {
             stored.add("in" + i + "[" + index + "]");
         }
-        return elementAt(code, map, mapperCaptures, input, stored, element, index);
+        return elementAt(code, chain, stored, index);
     }
 
     /** As above, of the input element whose components (as stored) are {@code stored}. */
-    private static List<String> elementAt(CodeWriter code, EmittedFunction map, List<String> mapperCaptures, List<JavaKind> input, List<String> stored, List<JavaKind> element, String index) {
+    private static List<String> elementAt(CodeWriter code, MapperChain chain, List<String> stored, String index) {
         List<String> inputs = new ArrayList<>();
-        for (int i = 0; i < input.size(); i++) {
-            inputs.add("(" + OpenCLTypes.valueType(input.get(i)) + ") " + stored.get(i));
+        for (int i = 0; i < chain.inputComponents().size(); i++) {
+            inputs.add("(" + OpenCLTypes.valueType(chain.inputComponents().get(i)) + ") " + stored.get(i));
         }
-        if (map == null) {
-            return inputs;
-        }
-        List<String> values = declareComponents(code, "e", element);
-        code.line("reason = " + call(map, mapperCaptures, inputs, addressesOf(values)) + ";");
-        breakOnFailure(code, index);
-        return values;
+        return chain.emit(code, inputs, index);
+    }
+
+    /** Two programs' phase plugins as one header line, or null for none. */
+    private static String joinPlugins(String first, String second) {
+        return first == null ? second : second == null || second.equals(first) ? first : first + "; " + second;
     }
 
     /** Stores element {@code e} of the group in the first pass's padded tile. */

@@ -20,9 +20,9 @@ import jpai.PArray;
 import jpai.Tuple2;
 
 /**
- * Maps in a row run as one kernel (the pipeline's fused maps): Java's results, one kernel launch
- * for the whole pipeline where a device is promised, and after an exception in any stage the
- * exception Java's stage-by-stage order gives.
+ * Maps in a row run as one kernel (the pipeline's fused maps), and maps before a reduce or a scan
+ * inside its kernels: Java's results, no kernel of their own where a device is promised, and after an
+ * exception in any stage the exception Java's stage-by-stage order gives.
  */
 class FusedMapTest {
 
@@ -87,24 +87,114 @@ class FusedMapTest {
         }
     }
 
+    /** The kernels of applying {@code function} to {@code input} on the accelerator (0 without a device). */
+    private static <T, R> int kernelsOf(ArrayFunction<T, R> function, PArray<T> input) {
+        try (PArray<R> out = ExecutorCase.apply(function, Executor.ACCELERATOR, input)) {
+            return AF.lastProfile().kernelCount();
+        }
+    }
+
+    /**
+     * Maps then a reduce are the reduction's kernels alone: every map fused into its first pass, as
+     * many kernels as the same reduction of the mapped array; a narrowing stage ({@code (short)})
+     * keeps Java's bits between stages.
+     */
     @Test
-    void mapsThenAReduceRunTheMapsBeforeTheLastAsOneKernel() {
+    void mapsThenAReduceAreTheReductionsKernels() {
         int mask = 0xffff;
         Function<Integer, Integer> f = x -> x & mask;
-        Function<Integer, Integer> g = x -> x * 3 - 1;
-        Function<Integer, Integer> h = x -> x ^ (x >>> 5);
+        Function<Integer, Short> g = x -> (short) (x * 3 - 1);
+        Function<Short, Integer> h = x -> x ^ (x >>> 5);
         try (PArray<Integer> input = MapTest.cast(RandomData.of(ElementType.INT, 100_001, 4));
+                        PArray<Integer> mapped = ExecutorCase.apply(AF.map(f).map(g).map(h), Executor.SEQUENTIAL, input);
                         PArray<Integer> sum = ExecutorCase.apply(AF.map(f).map(g).map(h).reduce(Integer::sum, 0), Executor.ACCELERATOR, input)) {
             ApplyProfile profile = AF.lastProfile();
             if (ExecutorCase.openCLExpected()) {
-                // the fused map of f and g, then h fused into the reduction (its passes)
-                assertTrue(!profile.fellBack() && profile.kernelCount() >= 2, profile.toString());
+                int reduceAlone = kernelsOf(AF.reduce(Integer::sum, 0), mapped);
+                assertTrue(!profile.fellBack() && profile.kernelCount() == reduceAlone, "the reduction's " + reduceAlone + " kernels: " + profile);
             }
             int expected = 0;
             for (int i = 0; i < input.length(); i++) {
                 expected += f.andThen(g).andThen(h).apply(input.get(i));
             }
             assertEquals(expected, sum.get(0));
+        }
+    }
+
+    /**
+     * Maps then a scan are the scan's kernels alone (the maps applied as the elements come in), in
+     * one pass and as reduce-then-scan, at every length that matters: the bits of the Java executor,
+     * which maps and then scans in the same order.
+     */
+    @ParameterizedTest(name = "length {0}")
+    @ValueSource(ints = {0, 1, 2, 1023, 1025, (1 << 20) + 3})
+    void mapsThenAScanAreTheScansKernels(int length) {
+        float scale = 0.75f;
+        Function<Float, Float> f = x -> x * scale - 0.5f;
+        Function<Float, Double> g = x -> (double) x * x;
+        try (PArray<Float> input = MapTest.cast(RandomData.of(ElementType.FLOAT, length, 5))) {
+            ArrayFunction<Float, Double> fused = floats(f).andThen(AF.map(g, Double.class)).scan(Double::sum, 0d);
+            ArrayFunction<Float, Float> one = floats(f).scanExclusive(Float::sum, 0f);
+            for (String singlePass : new String[] {"true", "false"}) {
+                String previous = System.getProperty("jpai.scan.singlePass");
+                System.setProperty("jpai.scan.singlePass", singlePass);
+                try (PArray<Double> java = ExecutorCase.apply(fused, Executor.SEQUENTIAL, input); PArray<Double> device = ExecutorCase.apply(fused, Executor.ACCELERATOR, input)) {
+                    ApplyProfile profile = AF.lastProfile();
+                    String what = "two maps then a scan, length " + length + ", single pass " + singlePass;
+                    assertSameAsJava(javaValues(java), device, what);
+                    if (ExecutorCase.openCLExpected() && length > 0) {
+                        try (PArray<Double> mapped = ExecutorCase.apply(floats(f).andThen(AF.map(g, Double.class)), Executor.SEQUENTIAL, input)) {
+                            int scanAlone = kernelsOf(AF.scan(Double::sum, 0d), mapped);
+                            assertTrue(!profile.fellBack() && profile.kernelCount() == scanAlone, what + ": the scan's " + scanAlone + " kernels: " + profile);
+                        }
+                    }
+                    try (PArray<Float> javaOne = ExecutorCase.apply(one, Executor.SEQUENTIAL, input); PArray<Float> deviceOne = ExecutorCase.apply(one, Executor.ACCELERATOR, input)) {
+                        assertSameAsJava(javaValues(javaOne), deviceOne, "a map then an exclusive scan, length " + length + ", single pass " + singlePass);
+                    }
+                } finally {
+                    if (previous == null) {
+                        System.clearProperty("jpai.scan.singlePass");
+                    } else {
+                        System.setProperty("jpai.scan.singlePass", previous);
+                    }
+                }
+            }
+        }
+    }
+
+    private static Object[] javaValues(PArray<?> array) {
+        Object[] values = new Object[(int) array.length()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = array.get(i);
+        }
+        return values;
+    }
+
+    /** An exception in a map fused into a reduce or a scan is Java's, stage by stage. */
+    @Test
+    void anExceptionInAMapBeforeAReduceOrAScanIsJavas() {
+        int length = 100_000;
+        Function<Integer, Integer> first = x -> {
+            if (x == 90_000) {
+                throw new IllegalStateException("stage 1 at " + x);
+            }
+            return x + 1;
+        };
+        Function<Integer, Integer> second = x -> {
+            if (x > 70_001) {
+                throw new IllegalArgumentException("stage 2 at " + x);
+            }
+            return x * 2;
+        };
+        int[] values = new int[length];
+        java.util.Arrays.setAll(values, i -> i);
+        try (PArray<Integer> input = PArray.of(values)) {
+            ArrayFunction<Integer, Integer> reduce = AF.map(first).map(second).reduce(Integer::sum, 0).on(Executor.ACCELERATOR);
+            assertEquals("stage 1 at 90000", assertThrows(IllegalStateException.class, () -> reduce.apply(input).close()).getMessage());
+            ArrayFunction<Integer, Integer> scan = AF.map(first).map(second).scan(Integer::sum, 0).on(Executor.ACCELERATOR);
+            assertEquals("stage 1 at 90000", assertThrows(IllegalStateException.class, () -> scan.apply(input).close()).getMessage());
+            ArrayFunction<Integer, Integer> secondOnly = AF.map((Integer x) -> x).map(second).scan(Integer::sum, 0).on(Executor.ACCELERATOR);
+            assertEquals("stage 2 at 70002", assertThrows(IllegalArgumentException.class, () -> secondOnly.apply(input).close()).getMessage());
         }
     }
 
