@@ -43,11 +43,11 @@ final class MapScanFunction<T, R> implements ArrayFunction<T, R> {
     @SuppressWarnings("unchecked")
     public PArray<R> apply(PArray<T> input) {
         Inputs.check(input, "map then scan");
-        if (!JpaiOptions.fusion() || input.length() == 0) {
-            return unfused(input);
-        }
         Profiler.begin(maps.get(0).kernels().labelForProfiles("map then scan of "));
         try {
+            if (!JpaiOptions.fusion() || input.length() == 0) {
+                return unfused(input);
+            }
             FusedMappers mappers = FusedMappers.of(maps, input);
             if (mappers == null || !mappers.elementType().equals(scan.type())) {
                 return unfused(input); // the scan says what is wrong with its input's type
