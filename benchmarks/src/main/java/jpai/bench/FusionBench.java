@@ -43,6 +43,7 @@ public final class FusionBench {
             values[i] = (i % 10_007) * 0.001f - 5f;
         }
         try (PArray<Float> input = PArray.of(values)) {
+            System.out.println("profile rows: " + ApplyProfile.tableHeader().trim());
             long[] fused = measure(pipeline, input, values, f.andThen(g).andThen(h), true, repeats);
             long[] unfused = measure(pipeline, input, values, f.andThen(g).andThen(h), false, repeats);
             System.out.printf("n=2^%d floats, %d timed applies each; medians in us%n", log2n, repeats);
@@ -97,6 +98,7 @@ public final class FusionBench {
             }
             Arrays.sort(wall);
             Arrays.sort(kernels);
+            System.out.println((fusion ? "fused" : "unfused") + ", last apply: " + AF.lastProfile().toTableRow()); // where the host's time went
             return new long[] {wall[repeats / 2], kernels[repeats / 2], kernelCount};
         } finally {
             System.clearProperty("jpai.fusion");
