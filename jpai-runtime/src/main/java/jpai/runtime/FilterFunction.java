@@ -90,22 +90,8 @@ public final class FilterFunction<T> implements ArrayFunction<T, T> {
                 return null;
             }
             CostModel.Run timed = CostModel.Run.startIfModelled(executor);
-            if (singlePass) {
-                try {
-                    PArray<T> result = DeviceFilter.run(device, compiled, input);
-                    costs.deviceRan(input.length(), timed);
-                    return result;
-                } catch (KernelDeoptimizedException e) {
-                    Offload.deoptimized(operation, e.getMessage(), true);
-                    return null;
-                } catch (OpenCLRuntimeException e) {
-                    Offload.fallBack(operation, e.getMessage());
-                    return null;
-                }
-            }
-            try (PArray<Boolean> kept = (PArray<Boolean>) PArray.allocateUninitialized(ElementType.BOOLEAN, input.length())) {
-                DeviceMap.run(device, compiled, input, kept, null, null);
-                PArray<T> result = DeviceCompaction.run(device, input, kept);
+            try {
+                PArray<T> result = singlePass ? DeviceFilter.run(device, compiled, input) : flagsThenCompaction(device, compiled, input);
                 costs.deviceRan(input.length(), timed);
                 return result;
             } catch (KernelDeoptimizedException e) {
@@ -117,6 +103,15 @@ public final class FilterFunction<T> implements ArrayFunction<T, T> {
         }
         Offload.fallBack(operation, reason);
         return null;
+    }
+
+    /** The predicate's map to flags ({@code compiled}), then {@link DeviceCompaction}'s kernels. */
+    @SuppressWarnings("unchecked")
+    private static <T> PArray<T> flagsThenCompaction(DeviceChoice.OpenCL device, KernelCache.Compiled compiled, PArray<T> input) {
+        try (PArray<Boolean> kept = (PArray<Boolean>) PArray.allocateUninitialized(ElementType.BOOLEAN, input.length())) {
+            DeviceMap.run(device, compiled, input, kept, null, null);
+            return DeviceCompaction.run(device, input, kept);
+        }
     }
 
     @Override

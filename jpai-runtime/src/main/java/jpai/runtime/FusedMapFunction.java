@@ -140,11 +140,7 @@ final class FusedMapFunction<T, R> implements ArrayFunction<T, R> {
 
     @Override
     public ArrayFunction<T, R> on(Executor executor) {
-        List<ArrayFunction<?, ?>> placed = new ArrayList<>();
-        for (MapFunction<?, ?> map : maps) {
-            placed.add(map.on(executor));
-        }
-        return Pipeline.ofStages(placed);
+        return Pipeline.placedOn(maps, executor);
     }
 
     /** Each map split over {@code devices}, one after the other (split maps are not fused). */
@@ -159,11 +155,7 @@ final class FusedMapFunction<T, R> implements ArrayFunction<T, R> {
 
     @Override
     public String toString() {
-        StringBuilder text = new StringBuilder();
-        for (MapFunction<?, ?> map : maps) {
-            text.append(text.isEmpty() ? "" : " then ").append(map);
-        }
-        return text.toString();
+        return Pipeline.describe(maps);
     }
 
     /**

@@ -146,12 +146,7 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
 
     @Override
     public ArrayFunction<T, M> on(Executor executor) {
-        List<ArrayFunction<?, ?>> placed = new ArrayList<>();
-        for (MapFunction<?, ?> map : maps) {
-            placed.add(map.on(executor));
-        }
-        placed.add(reduce.on(executor));
-        return Pipeline.ofStages(placed); // fused again where all may use the device
+        return Pipeline.placedOn(stages(), executor); // fused again where all may use the device
     }
 
     /** The fused maps then reduce split over {@code devices} ({@link SplitReduce}): each device maps and reduces its part in one kernel. */
@@ -190,10 +185,6 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
 
     @Override
     public String toString() {
-        StringBuilder text = new StringBuilder();
-        for (MapFunction<?, ?> map : maps) {
-            text.append(map).append(" then ");
-        }
-        return text + reduce.toString() + (split != null ? " on " + split.devices() : "");
+        return Pipeline.describe(stages()) + (split != null ? " on " + split.devices() : "");
     }
 }

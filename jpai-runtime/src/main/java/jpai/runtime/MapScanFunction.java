@@ -80,12 +80,7 @@ final class MapScanFunction<T, R> implements ArrayFunction<T, R> {
 
     @Override
     public ArrayFunction<T, R> on(Executor executor) {
-        List<ArrayFunction<?, ?>> placed = new ArrayList<>();
-        for (MapFunction<?, ?> map : maps) {
-            placed.add(map.on(executor));
-        }
-        placed.add(scan.on(executor));
-        return Pipeline.ofStages(placed); // fused again where all may use the device
+        return Pipeline.placedOn(stages(), executor); // fused again where all may use the device
     }
 
     /** A scan does not split over devices: it says so ({@link ScanFunction#on(jpai.Devices)}). */
@@ -104,10 +99,6 @@ final class MapScanFunction<T, R> implements ArrayFunction<T, R> {
 
     @Override
     public String toString() {
-        StringBuilder text = new StringBuilder();
-        for (MapFunction<?, ?> map : maps) {
-            text.append(map).append(" then ");
-        }
-        return text + scan.toString();
+        return Pipeline.describe(stages());
     }
 }

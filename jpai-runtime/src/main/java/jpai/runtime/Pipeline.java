@@ -121,11 +121,25 @@ public final class Pipeline<T, R> implements ArrayFunction<T, R> {
 
     @Override
     public ArrayFunction<T, R> on(Executor executor) {
+        return placedOn(stages, executor);
+    }
+
+    /** {@code stages}, each placed on {@code executor}, composed again (fused where they may be). */
+    static <T, R> ArrayFunction<T, R> placedOn(List<? extends ArrayFunction<?, ?>> stages, Executor executor) {
         List<ArrayFunction<?, ?>> placed = new ArrayList<>();
         for (ArrayFunction<?, ?> stage : stages) {
             placed.add(stage.on(executor));
         }
         return compose(placed);
+    }
+
+    /** "f then g then h": stages as messages name them. */
+    static String describe(List<? extends ArrayFunction<?, ?>> stages) {
+        StringBuilder text = new StringBuilder();
+        for (ArrayFunction<?, ?> stage : stages) {
+            text.append(text.isEmpty() ? "" : " then ").append(stage);
+        }
+        return text.toString();
     }
 
     /** Every stage split over {@code devices}: maps split; a stage that does not split says so ({@link ArrayFunction#on(jpai.Devices)}). */
@@ -140,11 +154,7 @@ public final class Pipeline<T, R> implements ArrayFunction<T, R> {
 
     @Override
     public String toString() {
-        StringBuilder text = new StringBuilder();
-        for (ArrayFunction<?, ?> stage : stages) {
-            text.append(text.isEmpty() ? "" : " then ").append(stage);
-        }
-        return text.toString();
+        return describe(stages);
     }
 
     /**

@@ -155,12 +155,7 @@ public final class KeyedReduceKernels {
     public KernelSource chunks(KernelGraph key, KernelGraph value, KernelGraph combiner, List<JavaKind> input, List<JavaKind> valueKinds) {
         ElementFunctions functions = new ElementFunctions(key, value, combiner, input, valueKinds);
         EmittedFunction combine = functions.combine();
-        KernelSignatureBuilder parameters = new KernelSignatureBuilder();
-        functions.declare(parameters);
-        identityAndPartials(parameters, valueKinds);
-        parameters.add("keyCount", Role.KEY_COUNT, JavaKind.Int, 0, "const int keyCount");
-        parameters.add("chunkLength", Role.LEAF_WIDTH, JavaKind.Long, 0, "const long chunkLength");
-        parameters.lengthAndStatus();
+        KernelSignatureBuilder parameters = chunkParameters(functions, valueKinds, false);
 
         CodeWriter code = generator.prelude(functions.description() + " (a keyed reduction's chunks)", functions.plugins(), functions.emitted(), input, valueKinds);
         code.open("__kernel void jpai_keyed_chunks(" + parameters.declarations() + ")");
@@ -213,16 +208,7 @@ public final class KeyedReduceKernels {
     public KernelSource sharedChunks(KernelGraph key, KernelGraph value, KernelGraph combiner, List<JavaKind> input, List<JavaKind> valueKinds) {
         ElementFunctions functions = new ElementFunctions(key, value, combiner, input, valueKinds);
         EmittedFunction combine = functions.combine();
-        KernelSignatureBuilder parameters = new KernelSignatureBuilder();
-        functions.declare(parameters);
-        identityAndPartials(parameters, valueKinds);
-        parameters.add("tileKeys", Role.LOCAL_SCRATCH, JavaKind.Int, 0, "__local int *tileKeys");
-        for (int i = 0; i < valueKinds.size(); i++) {
-            parameters.add("tileValues" + i, Role.LOCAL_SCRATCH, valueKinds.get(i), i, "__local " + OpenCLTypes.storageType(valueKinds.get(i)) + " *tileValues" + i);
-        }
-        parameters.add("keyCount", Role.KEY_COUNT, JavaKind.Int, 0, "const int keyCount");
-        parameters.add("chunkLength", Role.LEAF_WIDTH, JavaKind.Long, 0, "const long chunkLength");
-        parameters.lengthAndStatus();
+        KernelSignatureBuilder parameters = chunkParameters(functions, valueKinds, true);
 
         CodeWriter code = generator.prelude(functions.description() + " (a keyed reduction's chunks, a work-group each)", functions.plugins(), functions.emitted(), input, valueKinds);
         code.open("__kernel void jpai_keyed_shared_chunks(" + parameters.declarations() + ")");
@@ -353,6 +339,27 @@ public final class KeyedReduceKernels {
         OpenCLKernelGenerator.requireComponents("the combiner's arguments", combine.parameters(ParameterKind.ARGUMENT), twoValues);
         OpenCLKernelGenerator.requireComponents("the combiner's result", combine.parameters(ParameterKind.RESULT), value);
         return combine;
+    }
+
+    /**
+     * The per-chunk kernels' parameters: inputs and captured values, the identity, the partial rows,
+     * with {@code tiles} the local tiles of keys and values, the key count, the chunk length, the
+     * length and the status.
+     */
+    private static KernelSignatureBuilder chunkParameters(ElementFunctions functions, List<JavaKind> valueKinds, boolean tiles) {
+        KernelSignatureBuilder parameters = new KernelSignatureBuilder();
+        functions.declare(parameters);
+        identityAndPartials(parameters, valueKinds);
+        if (tiles) {
+            parameters.add("tileKeys", Role.LOCAL_SCRATCH, JavaKind.Int, 0, "__local int *tileKeys");
+            for (int i = 0; i < valueKinds.size(); i++) {
+                parameters.add("tileValues" + i, Role.LOCAL_SCRATCH, valueKinds.get(i), i, "__local " + OpenCLTypes.storageType(valueKinds.get(i)) + " *tileValues" + i);
+            }
+        }
+        parameters.add("keyCount", Role.KEY_COUNT, JavaKind.Int, 0, "const int keyCount");
+        parameters.add("chunkLength", Role.LEAF_WIDTH, JavaKind.Long, 0, "const long chunkLength");
+        parameters.lengthAndStatus();
+        return parameters;
     }
 
     private static void identityAndPartials(KernelSignatureBuilder parameters, List<JavaKind> value) {
