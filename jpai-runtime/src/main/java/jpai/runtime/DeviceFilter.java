@@ -38,12 +38,12 @@ final class DeviceFilter {
     }
 
     /**
-     * Whether filters run in one pass on {@code device}: unless {@code -Djpai.filter.singlePass=false},
-     * where the device has the 64-bit atomics the kernel's node words need (else the
-     * flags, count and scatter kernels of {@link DeviceCompaction}).
+     * Whether filters run in one pass on {@code device} ({@link SinglePass}: unless
+     * {@code -Djpai.filter.singlePass=false}, where the device has the 64-bit atomics the kernel's
+     * status words need); else the flags, count and scatter kernels of {@link DeviceCompaction}.
      */
     static boolean applies(DeviceChoice.OpenCL device) {
-        return !"false".equals(System.getProperty("jpai.filter.singlePass")) && OpenCLRuntime.context(device).hasExtension(FilterKernel.EXTENSION);
+        return SinglePass.allowed(device, "jpai.filter.singlePass");
     }
 
     /** The elements of {@code input} for which {@code compiled}'s predicate holds, in order; a new array the caller owns. */

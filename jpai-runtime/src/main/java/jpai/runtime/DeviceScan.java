@@ -124,14 +124,14 @@ final class DeviceScan {
     }
 
     /**
-     * Whether scans run in one pass: where the device has the 64-bit atomics its node words need,
-     * unless {@code -Djpai.scan.singlePass=false}. It assumes that started work-groups keep running
+     * Whether scans run in one pass: where the device has the 64-bit atomics its node words need and
+     * no single-pass kernel gave up waiting there ({@link SinglePass}), unless {@code -Djpai.scan.singlePass=false}. It assumes that started work-groups keep running
      * while later ones wait for them, which OpenCL does not promise but NVIDIA's GPUs and PoCL's
      * threads give (docs/runtime.md, "Scans and filters"); on the H100 it reads and writes 2^28
      * floats at 86 % of a copy's kernel bandwidth, the reduce-then-scan at 58 %.
      */
     static boolean singlePass(DeviceChoice.OpenCL device) {
-        return !"false".equals(System.getProperty("jpai.scan.singlePass")) && OpenCLRuntime.context(device).hasExtension(ScanKernelSpec.SINGLE_PASS_EXTENSION);
+        return SinglePass.allowed(device, "jpai.scan.singlePass");
     }
 
     /**

@@ -95,6 +95,10 @@ public final class FilterFunction<T> implements ArrayFunction<T, T> {
                 costs.deviceRan(input.length(), timed);
                 return result;
             } catch (KernelDeoptimizedException e) {
+                if (e.reason() == jpai.ocl.DeoptReason.NO_FORWARD_PROGRESS && singlePass) {
+                    SinglePass.gaveUp(device, operation);
+                    return runOnDevice(input); // in several passes now
+                }
                 Offload.deoptimized(operation, e.getMessage(), true);
                 return null;
             } catch (OpenCLRuntimeException e) {

@@ -229,6 +229,8 @@ final class KernelBinding {
         for (KernelParameter parameter : parameters) {
             if (parameter.role() == KernelParameter.Role.NODE_WORDS) {
                 launch.writeBuffer(parameter.index(), PArrayStorage.buffer(words, 0));
+            } else if (parameter.role() == KernelParameter.Role.SPIN_LIMIT) {
+                launch.scalar(parameter.index(), JavaKind.Long, SinglePass.spinLimit());
             }
         }
         return this;
@@ -246,6 +248,7 @@ final class KernelBinding {
                 case OUTPUT_BUFFER -> launch.writeBuffer(index, PArrayStorage.buffer(output, parameter.slot()));
                 case NODE_WORDS -> launch.writeBuffer(index, PArrayStorage.buffer(words, 0));
                 case KEPT_TOTAL -> launch.writtenValues(index, totalReadBack);
+                case SPIN_LIMIT -> launch.scalar(index, JavaKind.Long, SinglePass.spinLimit());
                 case LOCAL_SCRATCH -> launch.local(index, jpai.ocl.FilterKernel.localBytes(localSize));
                 default -> {
                 }

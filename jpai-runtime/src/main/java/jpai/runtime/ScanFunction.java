@@ -141,6 +141,10 @@ public final class ScanFunction<T> implements ArrayFunction<T, T> {
                 costs.deviceRan(input.length(), timed);
                 return true;
             } catch (KernelDeoptimizedException e) {
+                if (e.reason() == jpai.ocl.DeoptReason.NO_FORWARD_PROGRESS && singlePass) {
+                    SinglePass.gaveUp(device, operation);
+                    return runOnDevice(input, output, mappers); // in several passes now
+                }
                 Offload.deoptimized(operation, e.getMessage() + (mappers.isEmpty() ? "" : "; the maps and the scan run one after the other, as written"), true);
                 return false;
             } catch (OpenCLRuntimeException e) {

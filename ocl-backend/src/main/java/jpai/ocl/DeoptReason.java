@@ -54,7 +54,14 @@ public enum DeoptReason {
      * The function took a branch that HotSpot's profile said it never took while it ran in Java,
      * which the kernel was compiled without ({@code UntakenBranchesAsSpeculationsPhase}).
      */
-    UNTAKEN_BRANCH(11, "the function took a branch it never took while it ran in Java (the kernel was compiled from HotSpot's profile without it)");
+    UNTAKEN_BRANCH(11, "the function took a branch it never took while it ran in Java (the kernel was compiled from HotSpot's profile without it)"),
+    /**
+     * A work-group of a single-pass scan or filter waited longer than its bound for an earlier one
+     * ({@link KernelParameter.Role#SPIN_LIMIT}): the device seems not to run a started work-group while
+     * later ones wait for it. Nothing about the data: the runtime runs the operation in several
+     * passes instead, and keeps that device off the single pass.
+     */
+    NO_FORWARD_PROGRESS(12, "a work-group of a single-pass scan or filter waited too long for an earlier one (the device seems not to run started work-groups while later ones wait)");
 
     private final int code;
     private final String message;

@@ -36,6 +36,9 @@ import jpai.ocl.codegen.FunctionEmitter.ParameterKind;
  * nothing yet, and then publishes its own inclusive prefix. The sums are of integers, so the offsets
  * do not depend on which words were read when. A status word is one 64-bit word, its state in the
  * top two bits, written by an atomic exchange and read by atomic adds of 0: the word is its own flag.
+ * A group that has read more than {@code spinLimit + 1} windows gives up
+ * ({@link DeoptReason#NO_FORWARD_PROGRESS}) and stores nothing, so a device that breaks the
+ * assumption below ends the kernel instead of hanging.
  * (The single-pass scan's fixed tree of nodes, which floats need, cost the filter a third of its
  * time here: its groups waited for nodes published only after chains of waits.) Forward-progress
  * assumption: a started group keeps running while later ones wait for it (GPUs' resident
@@ -46,7 +49,7 @@ import jpai.ocl.codegen.FunctionEmitter.ParameterKind;
  * element: how many are kept is known only at the end), {@link Role#NODE_WORDS} (zero before the
  * launch, {@link #nodeWordInts} ints), {@link Role#KEPT_TOTAL} (one {@code long}: the last group writes
  * the number of kept elements), {@link Role#LOCAL_SCRATCH} {@code scratch} ({@link #localBytes}
- * bytes), {@link Role#LENGTH}, {@link Role#STATUS}. The local size is a power of two of at least
+ * bytes), {@link Role#SPIN_LIMIT}, {@link Role#LENGTH}, {@link Role#STATUS}. The local size is a power of two of at least
  * {@link #MIN_LOCAL_SIZE}; the global size is the groups times the local size. An exit of the
  * predicate reports its element and counts the element as dropped (the runtime then discards the
  * result and runs the filter in Java). Emits text; launches nothing.
@@ -103,7 +106,8 @@ public final class FilterKernel {
         parameters.add("nodeWords", Role.NODE_WORDS, JavaKind.Int, 0, "__global int *nodeWords");
         parameters.add("keptTotal", Role.KEPT_TOTAL, JavaKind.Long, 0, "__global long *keptTotal");
         parameters.add("scratch", Role.LOCAL_SCRATCH, JavaKind.Byte, 0, "__local uchar *scratch");
-        parameters.lengthAndStatus(List.of(test));
+        parameters.add("spinLimit", Role.SPIN_LIMIT, JavaKind.Long, 0, "const long spinLimit");
+        parameters.lengthAndStatus(); // its look-back may give up, whatever the predicate does
 
         CodeWriter code = generator.prelude(predicate.lambda().displayName() + " (a single-pass filter)", OpenCLKernelGenerator.pluginsOf(predicate, null), List.of(test), input,
                         input);
@@ -128,6 +132,8 @@ public final class FilterKernel {
         code.line("__local long lookedBack[1]; /* the kept elements of the groups looked at so far */");
         code.line("__local long lookFrom[1]; /* the next group to look at */");
         code.line("__local int lookDone[1];");
+        code.line("__local long lookRounds[1]; /* windows read so far: more than spinLimit + 1 and the group gives up */");
+        code.line("__local int gaveUp[1];");
         code.line("__local int *rows = (__local int *) (scratch + localSize * PER_ITEM); /* a count per row of flags, then their inclusive sums */");
         code.line("__local uint *masks = (__local uint *) (rows + localSize); /* the flags of each row as 16 bits */");
         code.comment("The groups take their numbers in the order they start: a group waits only for groups that started before it.");
@@ -189,6 +195,8 @@ public final class FilterKernel {
         code.line("lookedBack[0] = 0;");
         code.line("lookFrom[0] = group - 1;");
         code.line("lookDone[0] = group == 0;");
+        code.line("lookRounds[0] = 0;");
+        code.line("gaveUp[0] = 0;");
         code.close();
         code.line("barrier(CLK_LOCAL_MEM_FENCE);");
         code.comment("The same steps for every work-item (lookDone is read after a barrier): the barriers are reached by all.");
@@ -199,7 +207,12 @@ public final class FilterKernel {
         code.line("window[j] = p >= 0 ? atom_add(&words[p], 0UL) : INCLUSIVE; /* before the first group: an inclusive prefix of 0 */");
         code.close();
         code.line("barrier(CLK_LOCAL_MEM_FENCE);");
-        code.open("if (lid == 0)");
+        code.open("if (lid == 0 && (spinLimit < 0 || ++lookRounds[0] > spinLimit + 1))");
+        code.comment("Waited too long: the device is taken not to run the groups waited for. The result is discarded: nothing is stored.");
+        code.line("jpai_report(jpai_status, " + DeoptReason.NO_FORWARD_PROGRESS.code() + ", groupStart);");
+        code.line("gaveUp[0] = 1;");
+        code.line("lookDone[0] = 1;");
+        code.between("} else if (lid == 0) {");
         code.line("long sum = 0;");
         code.line("int used = 0;");
         code.line("int done = 0;");
@@ -234,8 +247,9 @@ public final class FilterKernel {
         code.line("barrier(CLK_LOCAL_MEM_FENCE);");
         code.comment("Each kept element to the group's offset, plus the kept elements of the rows before its row, plus those of its row before it.");
         code.line("const long offset = groupOffset[0];");
+        code.line("const int store = gaveUp[0] == 0; /* without its offset a group stores nothing: every store stays inside the output */");
         code.line("#pragma unroll");
-        code.open("for (int k = 0; k < PER_ITEM; k++)");
+        code.open("for (int k = 0; k < PER_ITEM && store; k++)");
         code.line("const int e = k * localSize + lid;");
         code.line("const int row = e / PER_ITEM;");
         code.line("const int position = e % PER_ITEM;");

@@ -90,6 +90,12 @@ public record KernelParameter(int index, String name, Role role, JavaKind kind, 
         GROUP_COUNTS,
         /** {@code __global long *}: where each work-group's kept elements start in the output, then the total (one value more than the groups). */
         GROUP_OFFSETS,
+        /**
+         * {@code const long spinLimit}: the most polls of a single-pass kernel's wait for an earlier
+         * work-group before it gives up ({@link DeoptReason#NO_FORWARD_PROGRESS}); negative: give up at
+         * the first wait (tests).
+         */
+        SPIN_LIMIT,
         /** {@code __global long *}: where a single-pass filter ({@link FilterKernel}) leaves the number of elements it kept. */
         KEPT_TOTAL,
         /** {@code const long leafWidth}: a reduction pass's elements per leaf (see {@code OpenCLKernelGenerator.reduce}). */

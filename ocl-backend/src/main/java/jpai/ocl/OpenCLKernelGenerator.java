@@ -645,13 +645,18 @@ public final class OpenCLKernelGenerator {
         }
         if (single) {
             kernelParameters.add("nodeWords", Role.NODE_WORDS, JavaKind.Int, 0, "__global int *nodeWords");
+            kernelParameters.add("spinLimit", Role.SPIN_LIMIT, JavaKind.Long, 0, "const long spinLimit");
         } else {
             kernelParameters.add("leafWidth", Role.LEAF_WIDTH, JavaKind.Long, 0, "const long leafWidth");
         }
         kernelParameters.add("exclusive", Role.SCAN_EXCLUSIVE, JavaKind.Int, 0, "const int exclusive");
         List<EmittedFunction> functions = new ArrayList<>(chain.functions());
         functions.add(combine);
-        kernelParameters.lengthAndStatus(functions);
+        if (single) {
+            kernelParameters.lengthAndStatus(); // its waits may give up, whatever its functions do
+        } else {
+            kernelParameters.lengthAndStatus(functions);
+        }
 
         CodeWriter code = prelude(chain.descriptionPrefix() + combiner.lambda().displayName(), joinPlugins(chain.plugins(), pluginsOf(combiner, null)), functions,
                         chain.inputComponents(), chain.allKinds());
@@ -966,7 +971,17 @@ public final class OpenCLKernelGenerator {
             for (int half = 0; half < ScanKernelSpec.slicesOf(kind); half++) {
                 String word = name + "Word" + i + "_" + half;
                 code.line("ulong " + word + ";");
-                code.line("do { " + word + " = atom_add(&words[(" + index + ") * " + slices + " + " + slice + "], 0UL); } while ((" + word + " >> 32) == 0);");
+                code.comment("Polled until published, at most spinLimit + 1 times: then the device is taken not to run the group waited for, and the scan gives up.");
+                code.open("for (long spins = 0;; spins++)");
+                code.line(word + " = atom_add(&words[(" + index + ") * " + slices + " + " + slice + "], 0UL);");
+                code.open("if ((" + word + " >> 32) != 0 && spinLimit >= 0)");
+                code.line("break;");
+                code.close();
+                code.open("if (spins >= spinLimit)");
+                code.line("jpai_report(jpai_status, " + DeoptReason.NO_FORWARD_PROGRESS.code() + ", start);");
+                code.line("break;");
+                code.close();
+                code.close();
                 parts.add(word);
                 slice++;
             }
