@@ -208,8 +208,7 @@ public final class FilterKernel {
         code.close();
         code.line("barrier(CLK_LOCAL_MEM_FENCE);");
         code.open("if (lid == 0 && (spinLimit < 0 || ++lookRounds[0] > spinLimit + 1))");
-        code.comment("Waited too long: the device is taken not to run the groups waited for. The result is discarded: nothing is stored.");
-        code.line("jpai_report(jpai_status, " + DeoptReason.NO_FORWARD_PROGRESS.code() + ", groupStart);");
+        code.comment("Waited too long: the device is taken not to run the groups waited for. Reported after the loop; the result is discarded: nothing is stored.");
         code.line("gaveUp[0] = 1;");
         code.line("lookDone[0] = 1;");
         code.between("} else if (lid == 0) {");
@@ -233,6 +232,9 @@ public final class FilterKernel {
         code.line("lookDone[0] = done;");
         code.close();
         code.line("barrier(CLK_LOCAL_MEM_FENCE);");
+        code.close();
+        code.open("if (lid == 0 && gaveUp[0] != 0)");
+        code.line("jpai_report(jpai_status, " + DeoptReason.NO_FORWARD_PROGRESS.code() + ", groupStart);");
         code.close();
         code.open("if (lid == localSize - 1)");
         code.line("const long before = lookedBack[0];");

@@ -673,6 +673,7 @@ public final class OpenCLKernelGenerator {
             code.line("const long leafWidth = " + spec.leafWidth() + ";");
             code.comment("The groups take their numbers in the order they start: a group waits only for groups that started before it (the forward-progress assumption).");
             code.line("__local long groupNumber[1];");
+            code.line("int stalled = 0; /* a wait of this work-item's gave up */");
             for (int i = 0; i < element.size(); i++) {
                 code.line("__local " + OpenCLTypes.storageType(element.get(i)) + " lookBack" + i + "[LOOK_BACK_LEVELS]; /* the nodes covering the groups before this one, by level */");
             }
@@ -743,6 +744,9 @@ public final class OpenCLKernelGenerator {
         code.close();
         if (single) {
             singlePassCarry(code, combine, captures, element);
+            code.open("if (stalled)");
+            code.line("jpai_report(jpai_status, " + DeoptReason.NO_FORWARD_PROGRESS.code() + ", start); /* outside the spins: no atomic on the status in their loops */");
+            code.close();
         } else {
             code.open("if ((long) lid == localSize - 1)");
             for (int i = 0; i < element.size(); i++) {
@@ -971,17 +975,11 @@ public final class OpenCLKernelGenerator {
             for (int half = 0; half < ScanKernelSpec.slicesOf(kind); half++) {
                 String word = name + "Word" + i + "_" + half;
                 code.line("ulong " + word + ";");
-                code.comment("Polled until published, at most spinLimit + 1 times: then the device is taken not to run the group waited for, and the scan gives up.");
-                code.open("for (long spins = 0;; spins++)");
-                code.line(word + " = atom_add(&words[(" + index + ") * " + slices + " + " + slice + "], 0UL);");
-                code.open("if ((" + word + " >> 32) != 0 && spinLimit >= 0)");
-                code.line("break;");
-                code.close();
-                code.open("if (spins >= spinLimit)");
-                code.line("jpai_report(jpai_status, " + DeoptReason.NO_FORWARD_PROGRESS.code() + ", start);");
-                code.line("break;");
-                code.close();
-                code.close();
+                code.comment("Polled until published, at most spinLimit + 1 times: then the device is taken not to run the group waited for (reported after the waits).");
+                code.line("long " + word + "Spins = 0;");
+                code.line("do { " + word + " = atom_add(&words[(" + index + ") * " + slices + " + " + slice + "], 0UL); } while (((" + word + " >> 32) == 0 || spinLimit < 0) && "
+                                + word + "Spins++ < spinLimit);");
+                code.line("stalled |= (" + word + " >> 32) == 0 || spinLimit < 0;");
                 parts.add(word);
                 slice++;
             }
