@@ -117,6 +117,39 @@ class KernelLaunchTest {
         }
     }
 
+    /**
+     * Element reads that found the host copy current skip their checks from then on
+     * ({@code ComponentBuffer.get}'s fast path); a kernel that writes the array must end that, so the
+     * next read brings the kernel's data back, each time, and a closed array still says so.
+     */
+    @Test
+    void readsAfterAKernelWroteTheArraySeeTheKernelsData() {
+        DeviceContext context = OpenCLTestSupport.context();
+        int n = 4096;
+        float[] values = new float[n];
+        for (int k = 0; k < n; k++) {
+            values[k] = k;
+        }
+        PArray<Float> out = PArray.allocate(Float.class, n);
+        try (PArray<Float> in = PArray.of(values)) {
+            for (float factor : new float[] {2f, 3f, 5f}) {
+                float sum = 0;
+                for (int round = 0; round < 200; round++) { // past the first reads' leases: the fast path is on
+                    sum += out.get(round % n);
+                }
+                assertTrue(sum >= 0);
+                context.launch(OpenCLTestSupport.SCALE, OpenCLTestSupport.scale(PArrayStorage.buffer(in, 0), PArrayStorage.buffer(out, 0), n, factor));
+                for (int k = 0; k < n; k += 97) {
+                    assertEquals(k * factor, out.get(k), "element " + k + " after the kernel that scaled by " + factor);
+                }
+            }
+        } finally {
+            out.close();
+        }
+        IllegalStateException closed = assertThrows(IllegalStateException.class, () -> out.get(0));
+        assertTrue(closed.getMessage().contains("closed"), closed.getMessage());
+    }
+
     @Test
     void bringsResultsBackLazilyOnceAndKeepsIntermediatesOnTheDevice() {
         DeviceContext context = OpenCLTestSupport.context();
