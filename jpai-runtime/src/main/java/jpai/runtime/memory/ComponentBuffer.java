@@ -61,6 +61,15 @@ public final class ComponentBuffer {
      * anything that could make it wrong (see {@link #get}).
      */
     private MemorySegment readable;
+    /**
+     * {@link #deviceWrites} as the last {@link #deviceWritten} left it, in a plain field, and its
+     * value when {@link #readable} was set: the fast path runs only while the two are equal. The
+     * thread that had a kernel write the buffer sees its own store (program order), so it never reads
+     * the host copy that kernel made stale, even if another thread's read, racing with the write,
+     * set {@link #readable} again; that other thread's reads race with the write anyway.
+     */
+    private long writesSeen;
+    private long readableWrites;
     /** A plain counter: a lost increment only delays the switch to the shared segment. */
     private int leasedElementAccesses;
 
@@ -135,7 +144,7 @@ public final class ComponentBuffer {
      */
     public Object get(long index) {
         MemorySegment scoped = readable;
-        if (scoped == null) {
+        if (scoped == null || readableWrites != writesSeen) {
             scoped = checkedForRead();
             if (scoped == null) {
                 return getLeased(index);
@@ -156,8 +165,10 @@ public final class ComponentBuffer {
      */
     private MemorySegment checkedForRead() {
         noteHostRead();
+        long writes = writesSeen; // before the checks: a kernel write after them makes the pair stale
         MemorySegment scoped = forElementAccess();
         if (scoped != null) {
+            readableWrites = writes;
             readable = scoped;
         }
         return scoped;
@@ -352,8 +363,8 @@ public final class ComponentBuffer {
 
     /** Records that a kernel has been enqueued to write the device copy (the mirror): other copies are stale from now on. */
     public void deviceWritten() {
+        writesSeen = deviceWrites.incrementAndGet();
         readable = null;
-        deviceWrites.incrementAndGet();
     }
 
     /**
