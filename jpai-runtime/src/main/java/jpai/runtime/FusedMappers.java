@@ -32,11 +32,15 @@ record FusedMappers(List<KernelCache> kernels, List<DataType> types) {
     }
 
     /**
-     * {@code maps}' kernels and types over {@code input}, or null when a map's result type is not
-     * known and element 0 cannot tell it (an exception, a null, a type no PArray holds): the unfused
-     * maps then meet it as written.
+     * {@code maps}' kernels and types over {@code input}, the last map's result being of
+     * {@code elementType} (the reduction's or the scan's: a single map's types are then known without
+     * running it), or null when an earlier map's result type is not known and element 0 cannot tell
+     * it (an exception, a null, a type no PArray holds): the unfused maps then meet it as written.
      */
-    static FusedMappers of(List<? extends MapFunction<?, ?>> maps, PArray<?> input) {
+    static FusedMappers of(List<? extends MapFunction<?, ?>> maps, PArray<?> input, DataType elementType) {
+        if (maps.size() == 1) {
+            return new FusedMappers(List.of(maps.get(0).kernels()), List.of(input.type(), elementType));
+        }
         List<DataType> types = typesOf(maps, input);
         if (types == null) {
             return null;

@@ -74,7 +74,7 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
         }
         Profiler.begin(maps.get(0).kernels().labelForProfiles("map then reduce of "));
         try {
-            FusedMappers mappers = FusedMappers.of(maps, input);
+            FusedMappers mappers = FusedMappers.of(maps, input, reduce.type());
             if (mappers == null) {
                 return unfused(input);
             }
@@ -160,7 +160,7 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
     private PArray<M> applySplit(PArray<T> input) {
         Profiler.begin(maps.get(0).kernels().labelForProfiles("map then reduce of "));
         try {
-            FusedMappers mappers = FusedMappers.of(maps, input);
+            FusedMappers mappers = FusedMappers.of(maps, input, reduce.type());
             KernelCache.Compiled compiled = mappers == null ? null : reduce.kernels().forReduce(reduce.type(), mappers);
             if (compiled != null && compiled.bailout() == null) {
                 Object result = split.run(compiled, reduce.identity(), reduce.type(), (java.util.function.BinaryOperator<Object>) reduce.operator(), input, this::toString, kernels());

@@ -48,7 +48,7 @@ final class MapScanFunction<T, R> implements ArrayFunction<T, R> {
             if (!JpaiOptions.fusion() || input.length() == 0) {
                 return unfused(input);
             }
-            FusedMappers mappers = FusedMappers.of(maps, input);
+            FusedMappers mappers = FusedMappers.of(maps, input, scan.type());
             if (mappers == null || !mappers.elementType().equals(scan.type())) {
                 return unfused(input); // the scan says what is wrong with its input's type
             }
