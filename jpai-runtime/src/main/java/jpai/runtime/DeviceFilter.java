@@ -49,9 +49,15 @@ final class DeviceFilter {
     /** The elements of {@code input} for which {@code compiled}'s predicate holds, in order; a new array the caller owns. */
     @SuppressWarnings("unchecked")
     static <T> PArray<T> run(DeviceChoice.OpenCL device, KernelCache.Compiled compiled, PArray<T> input) {
+        return run(device, compiled, input, input.type());
+    }
+
+    /** As above, the kernel keeping elements of {@code elementType} that maps fused into it make of {@code input}'s. */
+    @SuppressWarnings("unchecked")
+    static <T> PArray<T> run(DeviceChoice.OpenCL device, KernelCache.Compiled compiled, PArray<?> input, jpai.DataType elementType) {
         long length = input.length();
         if (length == 0) {
-            return (PArray<T>) PArray.allocate(input.type(), 0);
+            return (PArray<T>) PArray.allocate(elementType, 0);
         }
         DeviceContext context = OpenCLRuntime.context(device);
         long requested = Math.max(FilterKernel.MIN_LOCAL_SIZE, Long.getLong("jpai.filter.workGroup", WORK_GROUP));
@@ -59,7 +65,7 @@ final class DeviceFilter {
         long groups = FilterKernel.groups(length, localSize);
         ByteBuffer totalReadBack = ByteBuffer.allocateDirect(Long.BYTES).order(ByteOrder.nativeOrder());
         try (PArray<?> words = PArray.allocateUninitialized(ElementType.INT, FilterKernel.nodeWordInts(groups));
-                        PArray<?> room = PArrayStorage.allocateUninitializedPlain(input.type(), length)) {
+                        PArray<?> room = PArrayStorage.allocateUninitializedPlain(elementType, length)) {
             KernelBinding zero = new KernelBinding(KernelCache.Compiled.of(CLEAR, "the single-pass filter's node words", List.of())).common(words).outputs(words);
             zero.launch().localSize(localSize).globalSize(DeviceMap.roundUp(words.length(), localSize));
             KernelBinding filter = new KernelBinding(compiled).common(input).singlePassFilter(room, words, totalReadBack, localSize);
@@ -71,7 +77,7 @@ final class DeviceFilter {
             if (kept < 0 || kept > length) {
                 throw new IllegalStateException("the single-pass filter of " + length + " elements reported " + kept + " kept");
             }
-            PArray<T> output = (PArray<T>) PArray.allocateUninitialized(input.type(), kept);
+            PArray<T> output = (PArray<T>) PArray.allocateUninitialized(elementType, kept);
             try {
                 if (kept > 0) {
                     for (int c = 0; c < output.componentCount(); c++) {

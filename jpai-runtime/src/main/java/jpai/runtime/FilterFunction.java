@@ -4,6 +4,7 @@ import java.util.Objects;
 import java.util.function.Predicate;
 
 import jpai.ArrayFunction;
+import jpai.DataType;
 import jpai.ElementType;
 import jpai.Executor;
 import jpai.PArray;
@@ -71,19 +72,33 @@ public final class FilterFunction<T> implements ArrayFunction<T, T> {
     /** The kept elements, the predicate evaluated on the device; null (after saying why) when Java must run it. */
     @SuppressWarnings("unchecked")
     private PArray<T> runOnDevice(PArray<T> input) {
-        String operation = "filter of " + kernels.description();
+        return runOnDevice(input, FusedMappers.none(input.type()));
+    }
+
+    /**
+     * The kept elements of those {@code mappers} make of {@code input}'s (maps fused before the filter:
+     * {@link MapFilterFunction}), computed with the device; null (after saying why) when Java must run
+     * it or is chosen, or, with maps, where the filter runs in several passes (their kernels take no maps).
+     */
+    @SuppressWarnings("unchecked")
+    PArray<T> runOnDevice(PArray<?> input, FusedMappers mappers) {
+        String operation = (mappers.isEmpty() ? "" : KernelCache.fusedDescription(mappers.kernels()) + " then ") + "filter of " + kernels.description();
         DeviceChoice.OpenCL device = Offload.device(executor, () -> operation);
         if (device == null) {
             return null;
         }
         boolean singlePass = DeviceFilter.applies(device);
-        if (Offload.mayTier(executor) && !kernels.compiledInBackground(java.util.List.of(singlePass ? "filter" : "predicate", input.type()),
-                        () -> java.util.List.of(singlePass ? kernels.forFilter(input.type()) : kernels.forPredicate(input.type())),
+        if (!singlePass && !mappers.isEmpty()) {
+            return null; // the maps run first, as written
+        }
+        DataType type = mappers.elementType();
+        if (Offload.mayTier(executor) && !kernels.compiledInBackground(java.util.List.of(singlePass ? "filter" : "predicate", mappers),
+                        () -> java.util.List.of(singlePass ? kernels.forFilter(mappers) : kernels.forPredicate(type)),
                         () -> jpai.runtime.opencl.OpenCLRuntime.context(device))) {
             Offload.ranTiered(() -> operation);
             return null;
         }
-        KernelCache.Compiled compiled = singlePass ? kernels.forFilter(input.type()) : kernels.forPredicate(input.type());
+        KernelCache.Compiled compiled = singlePass ? kernels.forFilter(mappers) : kernels.forPredicate(type);
         String reason = compiled.bailout();
         if (reason == null) {
             if (Offload.javaByCost(executor, costs, input.length(), () -> operation)) {
@@ -91,22 +106,31 @@ public final class FilterFunction<T> implements ArrayFunction<T, T> {
             }
             CostModel.Run timed = CostModel.Run.startIfModelled(executor);
             try {
-                PArray<T> result = singlePass ? DeviceFilter.run(device, compiled, input) : flagsThenCompaction(device, compiled, input);
+                PArray<T> result = singlePass ? DeviceFilter.run(device, compiled, input, type) : flagsThenCompaction(device, compiled, (PArray<T>) input);
                 costs.deviceRan(input.length(), timed);
                 return result;
             } catch (KernelDeoptimizedException e) {
                 if (e.reason() == jpai.ocl.DeoptReason.NO_FORWARD_PROGRESS && singlePass) {
                     SinglePass.gaveUp(device, operation);
-                    return runOnDevice(input); // in several passes now
+                    return runOnDevice(input, mappers); // in several passes now
                 }
-                Offload.deoptimized(operation, e.getMessage(), true);
+                Offload.deoptimized(operation, e.getMessage() + (mappers.isEmpty() ? "" : "; the maps and the filter run one after the other, as written"), true);
                 return null;
             } catch (OpenCLRuntimeException e) {
                 reason = e.getMessage();
             }
         }
+        if (!mappers.isEmpty()) {
+            // not a fallback: the maps and the filter run one after the other, each with its own device
+            Explain.fallback(operation + " as one kernel", reason + "; the maps and the filter run one after the other");
+            return null;
+        }
         Offload.fallBack(operation, reason);
         return null;
+    }
+
+    Executor executor() {
+        return executor;
     }
 
     /** The predicate's map to flags ({@code compiled}), then {@link DeviceCompaction}'s kernels. */

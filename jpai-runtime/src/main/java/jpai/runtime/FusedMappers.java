@@ -31,6 +31,19 @@ record FusedMappers(List<KernelCache> kernels, List<DataType> types) {
         return mapper == null ? none(type) : new FusedMappers(List.of(mapper), List.of(inputType, type));
     }
 
+    /** {@code maps}' kernels and types over {@code input} ({@link #typesOf}), or null when a map's result type cannot be told. */
+    static FusedMappers of(List<? extends MapFunction<?, ?>> maps, PArray<?> input) {
+        List<DataType> types = typesOf(maps, input);
+        if (types == null) {
+            return null;
+        }
+        List<KernelCache> kernels = new ArrayList<>();
+        for (MapFunction<?, ?> map : maps) {
+            kernels.add(map.kernels());
+        }
+        return new FusedMappers(kernels, types);
+    }
+
     /**
      * {@code maps}' kernels and types over {@code input}, the last map's result being of
      * {@code elementType} (the reduction's or the scan's: a single map's types are then known without

@@ -492,17 +492,39 @@ final class KernelCache {
      * function being the predicate, evaluated inside it.
      */
     Compiled forFilter(DataType input) {
+        return forFilter(FusedMappers.none(input));
+    }
+
+    /** {@link #forFilter(DataType)} of the elements {@code mappers} make of each input element (maps fused before the filter). */
+    Compiled forFilter(FusedMappers mappers) {
         Plugins plugins = plugins();
         if (plugins.problem() != null) {
             return Compiled.failed(plugins.problem(), description());
         }
         GeneratorOptions options = plugins.options();
-        // no speculation: a filter whose predicate leaves the kernel runs in Java and does not recompile
-        return kernels.computeIfAbsent(List.of("filter", input, plugins.key(), options), key -> compile(() -> {
-            KernelGraph graph = graph(new KernelSignature(argumentsFor(input), KernelShapes.of(jpai.ElementType.BOOLEAN), captures()), plugins.configured(),
+        DataType element = mappers.elementType();
+        // no speculation: a filter whose predicate or maps leave the kernel runs in Java and does not recompile
+        return kernels.computeIfAbsent(List.of("filter", mappers, plugins.key(), options), key -> compile(() -> {
+            KernelGraph graph = graph(new KernelSignature(argumentsFor(element), KernelShapes.of(jpai.ElementType.BOOLEAN), captures()), plugins.configured(),
                             Speculations.NONE);
-            return generate(graph, options, generator -> new FilterKernel(generator).singlePass(graph, KernelShapes.kinds(input)), ownersOf(graph, function));
-        }));
+            List<Object> owners = new ArrayList<>(ownersOf(graph, function));
+            List<KernelGraph> stages = new ArrayList<>();
+            List<List<JavaKind>> components = new ArrayList<>();
+            components.add(KernelShapes.kinds(mappers.inputType()));
+            for (int k = 0; k < mappers.kernels().size(); k++) {
+                KernelCache stage = mappers.kernels().get(k);
+                KernelGraph stageGraph = stage.graph(new KernelSignature(stage.argumentsFor(mappers.types().get(k)), KernelShapes.of(mappers.types().get(k + 1)),
+                                stage.captures()), plugins.configured(), Speculations.NONE);
+                stages.add(stageGraph);
+                components.add(KernelShapes.kinds(mappers.types().get(k + 1)));
+                owners.addAll(ownersOf(stageGraph, stage.function)); // the predicate's captured values first, then the maps'
+            }
+            Compiled compiled = generate(graph, options, generator -> new FilterKernel(generator).singlePass(graph, stages, components), owners);
+            if (!mappers.isEmpty()) {
+                Explain.fused(fusedDescription(mappers.kernels()) + " then the filter of " + description(), "one kernel, no mapped array");
+            }
+            return compiled;
+        }, mappers.first()));
     }
 
     /**

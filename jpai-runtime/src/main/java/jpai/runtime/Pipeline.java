@@ -37,9 +37,9 @@ public final class Pipeline<T, R> implements ArrayFunction<T, R> {
     }
 
     /**
-     * Replaces each run of maps allowed on the device followed by a reduce or a scan also allowed
-     * there by one fused stage (one kernel maps and reduces, or maps and scans), and each other run of
-     * two or more such maps by one fused map.
+     * Replaces each run of maps allowed on the device followed by a reduce, a scan or a filter also
+     * allowed there by one fused stage (its kernels map each element as it comes in), and each other
+     * run of two or more such maps by one fused map.
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static List<ArrayFunction<?, ?>> fuse(List<ArrayFunction<?, ?>> stages) {
@@ -51,6 +51,9 @@ public final class Pipeline<T, R> implements ArrayFunction<T, R> {
                 maps.clear();
             } else if (MapScanFunction.fusible(maps, stage)) {
                 fused.add(new MapScanFunction(maps, (ScanFunction) stage));
+                maps.clear();
+            } else if (MapFilterFunction.fusible(maps, stage)) {
+                fused.add(new MapFilterFunction(maps, (FilterFunction) stage));
                 maps.clear();
             } else if (FusedMapFunction.fusible(stage)) {
                 maps.add((MapFunction<?, ?>) stage);
@@ -94,6 +97,8 @@ public final class Pipeline<T, R> implements ArrayFunction<T, R> {
         } else if (function instanceof MapReduceFunction<?, ?> fused) {
             stages.addAll(fused.stages());
         } else if (function instanceof MapScanFunction<?, ?> fused) {
+            stages.addAll(fused.stages());
+        } else if (function instanceof MapFilterFunction<?, ?> fused) {
             stages.addAll(fused.stages());
         } else if (function instanceof FusedMapFunction<?, ?> fused) {
             stages.addAll(fused.stages());

@@ -151,6 +151,11 @@ public final class ScanFunction<T> implements ArrayFunction<T, T> {
                 reason = e.getMessage();
             }
         }
+        if (!mappers.isEmpty()) {
+            // not a fallback: the maps and the scan run one after the other, each with its own device
+            Explain.fallback(operation + " as one kernel", reason + "; the maps and the scan run one after the other");
+            return false;
+        }
         Offload.fallBack(operation, reason);
         return false;
     }

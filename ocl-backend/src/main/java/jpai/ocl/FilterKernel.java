@@ -91,8 +91,23 @@ public final class FilterKernel {
     }
 
     public KernelSource singlePass(KernelGraph predicate, List<JavaKind> input) {
+        return singlePass(predicate, List.of(), List.of(input));
+    }
+
+    /**
+     * {@link #singlePass(KernelGraph, List)} of the elements that the maps {@code mappers} make of
+     * each input element ({@link MapperChain}: maps fused before the filter); the kept elements are
+     * the mapped ones. A map's exit drops its element and reports it, as the predicate's does (the
+     * runtime then runs the maps and the filter one after the other, in Java's order). Input buffers
+     * of the input's components, outputs of the mapped elements'; the captured values are the
+     * predicate's, then the maps' in order.
+     */
+    public KernelSource singlePass(KernelGraph predicate, List<KernelGraph> mappers, List<List<JavaKind>> mapperComponents) {
+        MapperChain chain = new MapperChain(mappers, mapperComponents, generator.helperFormulation());
+        List<JavaKind> input = chain.inputComponents();
+        List<JavaKind> element = chain.elementComponents();
         EmittedFunction test = new FunctionEmitter(predicate, "jpai_" + predicate.lambda().identifier(), null, generator.helperFormulation()).emit();
-        OpenCLKernelGenerator.requireComponents("the predicate's arguments", test.parameters(ParameterKind.ARGUMENT), input);
+        OpenCLKernelGenerator.requireComponents("the predicate's arguments", test.parameters(ParameterKind.ARGUMENT), element);
         OpenCLKernelGenerator.requireComponents("the predicate's result", test.parameters(ParameterKind.RESULT), List.of(JavaKind.Boolean));
 
         KernelSignatureBuilder parameters = new KernelSignatureBuilder();
@@ -100,8 +115,10 @@ public final class FilterKernel {
             parameters.buffer("in" + c, Role.INPUT_BUFFER, input.get(c), c, true);
         }
         List<String> captures = parameters.captures(predicate, 0);
-        for (int c = 0; c < input.size(); c++) {
-            parameters.buffer("out" + c, Role.OUTPUT_BUFFER, input.get(c), c, false);
+        List<jpai.compiler.CapturedValue> allCaptures = new ArrayList<>(predicate.captures());
+        allCaptures.addAll(chain.declareCaptures(parameters, predicate.captures().size()));
+        for (int c = 0; c < element.size(); c++) {
+            parameters.buffer("out" + c, Role.OUTPUT_BUFFER, element.get(c), c, false);
         }
         parameters.add("nodeWords", Role.NODE_WORDS, JavaKind.Int, 0, "__global int *nodeWords");
         parameters.add("keptTotal", Role.KEPT_TOTAL, JavaKind.Long, 0, "__global long *keptTotal");
@@ -109,8 +126,11 @@ public final class FilterKernel {
         parameters.add("spinLimit", Role.SPIN_LIMIT, JavaKind.Long, 0, "const long spinLimit");
         parameters.lengthAndStatus(); // its look-back may give up, whatever the predicate does
 
-        CodeWriter code = generator.prelude(predicate.lambda().displayName() + " (a single-pass filter)", OpenCLKernelGenerator.pluginsOf(predicate, null), List.of(test), input,
-                        input);
+        List<EmittedFunction> functions = new ArrayList<>(chain.functions());
+        functions.add(test);
+        String plugins = OpenCLKernelGenerator.pluginsOf(predicate, null);
+        CodeWriter code = generator.prelude(chain.descriptionPrefix() + predicate.lambda().displayName() + " (a single-pass filter)",
+                        chain.plugins() == null ? plugins : plugins == null ? chain.plugins() : chain.plugins() + "; " + plugins, functions, input, chain.allKinds());
         code.line("#pragma OPENCL EXTENSION " + EXTENSION + " : enable");
         code.line("#define PER_ITEM " + ELEMENTS_PER_WORK_ITEM);
         code.line("#define WINDOW " + LOOK_BACK_WINDOW);
@@ -126,6 +146,8 @@ public final class FilterKernel {
         code.open("__kernel void jpai_filter(" + parameters.declarations() + ")");
         code.line("const int lid = (int) get_local_id(0);");
         code.line("const int localSize = (int) get_local_size(0);");
+        code.line("int reason = 0; /* a map's exit (MapperChain) */");
+        code.line("long failed = 0;");
         code.line("__local long groupNumber[1];");
         code.line("__local long groupOffset[1];");
         code.line("__local ulong window[WINDOW]; /* status words of earlier groups, the nearest first */");
@@ -146,14 +168,18 @@ public final class FilterKernel {
         code.line("const long groupStart = group * (long) localSize * PER_ITEM;");
         code.line("volatile __global ulong *words = (volatile __global ulong *) (nodeWords + 2);");
         code.comment("The group's elements into registers, consecutive work-items loading consecutive elements, every load issued before the first test.");
+        String loaded = chain.isEmpty() ? "value" : "input";
         for (int c = 0; c < input.size(); c++) {
-            code.line(OpenCLTypes.storageType(input.get(c)) + " value" + c + "[PER_ITEM];");
+            code.line(OpenCLTypes.storageType(input.get(c)) + " " + loaded + c + "[PER_ITEM];");
+        }
+        for (int c = 0; c < element.size() && !chain.isEmpty(); c++) {
+            code.line(OpenCLTypes.storageType(element.get(c)) + " value" + c + "[PER_ITEM];");
         }
         code.line("#pragma unroll");
         code.open("for (int k = 0; k < PER_ITEM; k++)");
         code.line("const long i = groupStart + k * localSize + lid;");
         for (int c = 0; c < input.size(); c++) {
-            code.line("value" + c + "[k] = i < n ? in" + c + "[i] : (" + OpenCLTypes.storageType(input.get(c)) + ") 0;");
+            code.line(loaded + c + "[k] = i < n ? in" + c + "[i] : (" + OpenCLTypes.storageType(input.get(c)) + ") 0;");
         }
         code.close();
         code.line("#pragma unroll");
@@ -162,17 +188,36 @@ public final class FilterKernel {
         code.line("const long i = groupStart + e;");
         code.line("int keep = 0;");
         code.open("if (i < n)");
+        if (!chain.isEmpty()) {
+            code.comment("The maps, in a loop of one pass: a map's exit leaves it, and the element is dropped.");
+            code.open("for (int once = 0; once < 1; once++)");
+            List<String> inputs = new ArrayList<>();
+            for (int c = 0; c < input.size(); c++) {
+                inputs.add("(" + OpenCLTypes.valueType(input.get(c)) + ") input" + c + "[k]");
+            }
+            List<String> mapped = chain.emit(code, inputs, "i");
+            for (int c = 0; c < element.size(); c++) {
+                code.line("value" + c + "[k] = " + OpenCLKernelGenerator.store(element.get(c), mapped.get(c)) + ";");
+            }
+        }
         List<String> arguments = new ArrayList<>();
-        for (int c = 0; c < input.size(); c++) {
-            arguments.add("(" + OpenCLTypes.valueType(input.get(c)) + ") value" + c + "[k]");
+        for (int c = 0; c < element.size(); c++) {
+            arguments.add("(" + OpenCLTypes.valueType(element.get(c)) + ") value" + c + "[k]");
         }
         List<String> result = OpenCLKernelGenerator.declareComponents(code, "t", List.of(JavaKind.Boolean));
-        code.line("const int reason = " + OpenCLKernelGenerator.call(test, captures, arguments, OpenCLKernelGenerator.addressesOf(result)) + ";");
-        code.open("if (reason != 0)");
-        code.line("jpai_report(jpai_status, reason, i); /* the result is discarded: the filter runs in Java */");
+        code.line("const int testReason = " + OpenCLKernelGenerator.call(test, captures, arguments, OpenCLKernelGenerator.addressesOf(result)) + ";");
+        code.open("if (testReason != 0)");
+        code.line("jpai_report(jpai_status, testReason, i); /* the result is discarded: the filter runs in Java */");
         code.line("} else {");
         code.line("    keep = " + result.get(0) + " != 0;");
         code.close();
+        if (!chain.isEmpty()) {
+            code.close();
+            code.open("if (reason != 0)");
+            code.line("jpai_report(jpai_status, reason, failed); /* a map exited: dropped, reported, the result discarded */");
+            code.line("reason = 0;");
+            code.close();
+        }
         code.close();
         code.line("scratch[e] = (uchar) keep;");
         code.close();
@@ -258,12 +303,12 @@ public final class FilterKernel {
         code.line("const uint mask = masks[row];");
         code.open("if (((mask >> position) & 1u) != 0)");
         code.line("const long at = offset + (row == 0 ? 0 : rows[row - 1]) + popcount(mask & ((1u << position) - 1u));");
-        for (int c = 0; c < input.size(); c++) {
+        for (int c = 0; c < element.size(); c++) {
             code.line("out" + c + "[at] = value" + c + "[k];");
         }
         code.close();
         code.close();
         code.close();
-        return new KernelSource("jpai_filter", code.toString(), generator.buildOptions(), parameters.parameters, predicate.captures());
+        return new KernelSource("jpai_filter", code.toString(), generator.buildOptions(), parameters.parameters, allCaptures);
     }
 }

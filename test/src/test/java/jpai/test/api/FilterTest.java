@@ -105,6 +105,62 @@ class FilterTest {
         }
     }
 
+    /**
+     * Maps before a filter run inside the single-pass filter's kernel (two launches: the status words
+     * zeroed, the filter): the mapped elements that pass, Java's bits, for one and two maps and a map
+     * to tuples; an exception in a map is Java's, stage by stage.
+     */
+    @org.junit.jupiter.api.Test
+    void mapsBeforeAFilterRunInsideItsKernel() {
+        Random random = new Random(41);
+        int n = (1 << 20) + 3;
+        float[] floats = new float[n];
+        for (int i = 0; i < n; i++) {
+            floats[i] = random.nextFloat() * 4 - 2;
+        }
+        java.util.function.Function<Float, Float> square = x -> x * x;
+        java.util.function.Function<Float, Double> wide = x -> (double) x + 0.5;
+        java.util.function.Function<Float, Tuple2<Float, Integer>> pair = x -> new Tuple2<>(x, (int) (x * 100));
+        Predicate<Float> big = x -> x > 1f;
+        Predicate<Double> positive = x -> x > 0;
+        Predicate<Tuple2<Float, Integer>> even = t -> (t._2() & 1) == 0;
+        try (PArray<Float> input = PArray.of(floats)) {
+            List<Float> squares = new ArrayList<>();
+            List<Double> wides = new ArrayList<>();
+            List<Tuple2<Float, Integer>> pairs = new ArrayList<>();
+            for (float x : floats) {
+                if (big.test(square.apply(x))) {
+                    squares.add(square.apply(x));
+                }
+                if (positive.test(wide.apply(square.apply(x)))) {
+                    wides.add(wide.apply(square.apply(x)));
+                }
+                if (even.test(pair.apply(x))) {
+                    pairs.add(pair.apply(x));
+                }
+            }
+            long launches = KernelLaunches.count();
+            assertFilters(squares, AF.map(square, Float.class).filter(big), Executor.ACCELERATOR, input, "a map then a filter");
+            if (ExecutorCase.openCLExpected()) {
+                assertEquals(2, KernelLaunches.count() - launches, "the map inside the filter's kernel");
+            }
+            assertFilters(wides, AF.map(square, Float.class).andThen(AF.map(wide, Double.class)).filter(positive), Executor.ACCELERATOR, input, "two maps then a filter");
+            assertFilters(pairs, AF.map(pair).filter(even), Executor.ACCELERATOR, input, "a map to pairs then a filter");
+        }
+        int[] ints = new int[100_000];
+        java.util.Arrays.setAll(ints, i -> i);
+        java.util.function.Function<Integer, Integer> failing = x -> {
+            if (x == 70_001) {
+                throw new IllegalStateException("the map at " + x);
+            }
+            return x * 2;
+        };
+        try (PArray<Integer> input = PArray.of(ints)) {
+            ArrayFunction<Integer, Integer> pipeline = AF.map(failing).filter((Integer x) -> x % 3 == 0).on(Executor.ACCELERATOR);
+            assertEquals("the map at 70001", assertThrows(IllegalStateException.class, () -> pipeline.apply(input).close()).getMessage());
+        }
+    }
+
     private static void restore(String property, String previous) {
         if (previous == null) {
             System.clearProperty(property);
