@@ -96,9 +96,7 @@ public final class Pipeline<T, R> implements ArrayFunction<T, R> {
             }
         } else if (function instanceof MapReduceFunction<?, ?> fused) {
             stages.addAll(fused.stages());
-        } else if (function instanceof MapScanFunction<?, ?> fused) {
-            stages.addAll(fused.stages());
-        } else if (function instanceof MapFilterFunction<?, ?> fused) {
+        } else if (function instanceof MapsFusedInto<?, ?> fused) {
             stages.addAll(fused.stages());
         } else if (function instanceof FusedMapFunction<?, ?> fused) {
             stages.addAll(fused.stages());
