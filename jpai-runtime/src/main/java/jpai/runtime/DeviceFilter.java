@@ -33,7 +33,6 @@ final class DeviceFilter {
 
     private static final KernelSource CLEAR = ClearKernel.source();
 
-
     private DeviceFilter() {
     }
 
@@ -47,7 +46,6 @@ final class DeviceFilter {
     }
 
     /** The elements of {@code input} for which {@code compiled}'s predicate holds, in order; a new array the caller owns. */
-    @SuppressWarnings("unchecked")
     static <T> PArray<T> run(DeviceChoice.OpenCL device, KernelCache.Compiled compiled, PArray<T> input) {
         return run(device, compiled, input, input.type());
     }

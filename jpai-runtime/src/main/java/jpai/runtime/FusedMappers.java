@@ -7,9 +7,9 @@ import jpai.DataType;
 import jpai.PArray;
 
 /**
- * Maps fused in front of a reduction's or a scan's kernel ({@code ocl.MapperChain}): their kernel
- * caches in order of application, and the input's type followed by each map's result type (the last
- * being the reduced or scanned elements' type). None: the elements are the input's.
+ * Maps fused in front of a reduction's, a scan's or a filter's kernel ({@code ocl.MapperChain}):
+ * their kernel caches in order of application, and the input's type followed by each map's result
+ * type (the last being the reduced, scanned or filtered elements' type). None: the elements are the input's.
  */
 record FusedMappers(List<KernelCache> kernels, List<DataType> types) {
 
@@ -54,15 +54,7 @@ record FusedMappers(List<KernelCache> kernels, List<DataType> types) {
         if (maps.size() == 1) {
             return new FusedMappers(List.of(maps.get(0).kernels()), List.of(input.type(), elementType));
         }
-        List<DataType> types = typesOf(maps, input);
-        if (types == null) {
-            return null;
-        }
-        List<KernelCache> kernels = new ArrayList<>();
-        for (MapFunction<?, ?> map : maps) {
-            kernels.add(map.kernels());
-        }
-        return new FusedMappers(kernels, types);
+        return of(maps, input);
     }
 
     /**

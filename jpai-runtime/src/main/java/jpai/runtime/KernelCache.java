@@ -507,19 +507,10 @@ final class KernelCache {
         return kernels.computeIfAbsent(List.of("filter", mappers, plugins.key(), options), key -> compile(() -> {
             KernelGraph graph = graph(new KernelSignature(argumentsFor(element), KernelShapes.of(jpai.ElementType.BOOLEAN), captures()), plugins.configured(),
                             Speculations.NONE);
+            MapperGraphs maps = mapperGraphs(mappers, plugins.configured(), java.util.Collections.nCopies(mappers.kernels().size(), Speculations.NONE));
             List<Object> owners = new ArrayList<>(ownersOf(graph, function));
-            List<KernelGraph> stages = new ArrayList<>();
-            List<List<JavaKind>> components = new ArrayList<>();
-            components.add(KernelShapes.kinds(mappers.inputType()));
-            for (int k = 0; k < mappers.kernels().size(); k++) {
-                KernelCache stage = mappers.kernels().get(k);
-                KernelGraph stageGraph = stage.graph(new KernelSignature(stage.argumentsFor(mappers.types().get(k)), KernelShapes.of(mappers.types().get(k + 1)),
-                                stage.captures()), plugins.configured(), Speculations.NONE);
-                stages.add(stageGraph);
-                components.add(KernelShapes.kinds(mappers.types().get(k + 1)));
-                owners.addAll(ownersOf(stageGraph, stage.function)); // the predicate's captured values first, then the maps'
-            }
-            Compiled compiled = generate(graph, options, generator -> new FilterKernel(generator).singlePass(graph, stages, components), owners);
+            owners.addAll(maps.owners()); // the predicate's captured values first, then the maps'
+            Compiled compiled = generate(graph, options, generator -> new FilterKernel(generator).singlePass(graph, maps.graphs(), maps.components()), owners);
             if (!mappers.isEmpty()) {
                 Explain.fused(fusedDescription(mappers.kernels()) + " then the filter of " + description(), "one kernel, no mapped array");
             }
@@ -552,19 +543,10 @@ final class KernelCache {
             ValueShape shape = KernelShapes.of(type);
             KernelGraph combiner = graph(new KernelSignature(List.of(shape, shape), shape, captures()), plugins.configured(), Speculations.NONE);
             ScanKernelSpec spec = new ScanKernelSpec(KernelShapes.kinds(type), CombiningTree.LEAF, singlePass);
+            MapperGraphs maps = mapperGraphs(mappers, plugins.configured(), java.util.Collections.nCopies(mappers.kernels().size(), Speculations.NONE));
             List<Object> owners = new ArrayList<>(ownersOf(combiner, function));
-            List<KernelGraph> stages = new ArrayList<>();
-            List<List<JavaKind>> components = new ArrayList<>();
-            components.add(KernelShapes.kinds(mappers.inputType()));
-            for (int k = 0; k < mappers.kernels().size(); k++) {
-                KernelCache stage = mappers.kernels().get(k);
-                KernelGraph graph = stage.graph(new KernelSignature(stage.argumentsFor(mappers.types().get(k)), KernelShapes.of(mappers.types().get(k + 1)), stage.captures()),
-                                plugins.configured(), Speculations.NONE);
-                stages.add(graph);
-                components.add(KernelShapes.kinds(mappers.types().get(k + 1)));
-                owners.addAll(ownersOf(graph, stage.function)); // the combiner's captured values first, then the maps'
-            }
-            Compiled compiled = generate(combiner, options, generator -> generator.scan(combiner, stages, components, spec), owners);
+            owners.addAll(maps.owners()); // the combiner's captured values first, then the maps'
+            Compiled compiled = generate(combiner, options, generator -> generator.scan(combiner, maps.graphs(), maps.components(), spec), owners);
             if (!mappers.isEmpty()) {
                 Explain.fused(fusedDescription(mappers.kernels()) + " then the scan of " + description(), "one kernel, no mapped array");
             }
@@ -621,21 +603,11 @@ final class KernelCache {
         return compileUnlessCurrent(List.of("reduce", type, mappers, plugins.key(), options), allowed, () -> compile(() -> {
             ValueShape shape = KernelShapes.of(type);
             KernelGraph combiner = graph(new KernelSignature(List.of(shape, shape), shape, captures()), plugins.configured(), allowed.get(allowed.size() - 1));
-            List<KernelGraph> stages = new ArrayList<>();
-            List<List<JavaKind>> components = new ArrayList<>();
-            List<Object> owners = new ArrayList<>();
-            components.add(KernelShapes.kinds(mappers.inputType()));
-            for (int k = 0; k < mappers.kernels().size(); k++) {
-                KernelCache stage = mappers.kernels().get(k);
-                KernelGraph graph = stage.graph(new KernelSignature(stage.argumentsFor(mappers.types().get(k)), KernelShapes.of(mappers.types().get(k + 1)), stage.captures()),
-                                plugins.configured(), allowed.get(k));
-                stages.add(graph);
-                components.add(KernelShapes.kinds(mappers.types().get(k + 1)));
-                owners.addAll(ownersOf(graph, stage.function)); // the maps' captured values first, then the combiner's
-            }
+            MapperGraphs maps = mapperGraphs(mappers, plugins.configured(), allowed.subList(0, mappers.kernels().size()));
+            List<Object> owners = new ArrayList<>(maps.owners()); // the maps' captured values first, then the combiner's
             owners.addAll(ownersOf(combiner, function));
             ReduceKernelSpec spec = new ReduceKernelSpec(KernelShapes.kinds(mappers.inputType()), KernelShapes.kinds(type), CombiningTree.LEAF);
-            Compiled compiled = generate(combiner, options, generator -> generator.reduce(combiner, stages, components, spec), owners);
+            Compiled compiled = generate(combiner, options, generator -> generator.reduce(combiner, maps.graphs(), maps.components(), spec), owners);
             if (mappers.kernels().size() > 1) {
                 Explain.fused(fusedDescription(mappers.kernels()) + " then the reduction of " + description(), "one kernel, no mapped array");
             }
@@ -777,6 +749,27 @@ final class KernelCache {
                                 default -> new KeyedReduceKernels(generator).combineChunks(combiner, values);
                             }, owners);
                         }));
+    }
+
+    /** The graphs of maps fused before a kernel, the input's components and each map's result's, and the owners of their captured values, in slot order. */
+    private record MapperGraphs(List<KernelGraph> graphs, List<List<JavaKind>> components, List<Object> owners) {
+    }
+
+    /** {@code mappers}' graphs, map {@code k} compiled with {@code allowed.get(k)}. */
+    private static MapperGraphs mapperGraphs(FusedMappers mappers, PhasePlugins plugins, List<Speculations> allowed) {
+        List<KernelGraph> graphs = new ArrayList<>();
+        List<List<JavaKind>> components = new ArrayList<>();
+        List<Object> owners = new ArrayList<>();
+        components.add(KernelShapes.kinds(mappers.inputType()));
+        for (int k = 0; k < mappers.kernels().size(); k++) {
+            KernelCache stage = mappers.kernels().get(k);
+            KernelGraph graph = stage.graph(new KernelSignature(stage.argumentsFor(mappers.types().get(k)), KernelShapes.of(mappers.types().get(k + 1)), stage.captures()),
+                            plugins, allowed.get(k));
+            graphs.add(graph);
+            components.add(KernelShapes.kinds(mappers.types().get(k + 1)));
+            owners.addAll(ownersOf(graph, stage.function));
+        }
+        return new MapperGraphs(graphs, components, owners);
     }
 
     /** What one compilation does, bailouts included. */

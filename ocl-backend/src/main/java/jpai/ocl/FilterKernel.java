@@ -128,9 +128,8 @@ public final class FilterKernel {
 
         List<EmittedFunction> functions = new ArrayList<>(chain.functions());
         functions.add(test);
-        String plugins = OpenCLKernelGenerator.pluginsOf(predicate, null);
         CodeWriter code = generator.prelude(chain.descriptionPrefix() + predicate.lambda().displayName() + " (a single-pass filter)",
-                        chain.plugins() == null ? plugins : plugins == null ? chain.plugins() : chain.plugins() + "; " + plugins, functions, input, chain.allKinds());
+                        OpenCLKernelGenerator.joinPlugins(chain.plugins(), OpenCLKernelGenerator.pluginsOf(predicate, null)), functions, input, chain.allKinds());
         code.line("#pragma OPENCL EXTENSION " + EXTENSION + " : enable");
         code.line("#define PER_ITEM " + ELEMENTS_PER_WORK_ITEM);
         code.line("#define WINDOW " + LOOK_BACK_WINDOW);

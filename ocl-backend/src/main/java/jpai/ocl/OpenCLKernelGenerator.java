@@ -1039,7 +1039,7 @@ public final class OpenCLKernelGenerator {
     }
 
     /** Two programs' phase plugins as one header line, or null for none. */
-    private static String joinPlugins(String first, String second) {
+    static String joinPlugins(String first, String second) {
         return first == null ? second : second == null || second.equals(first) ? first : first + "; " + second;
     }
 
