@@ -21,11 +21,19 @@ import jpai.Devices;
  * <p>Usage: {@code bin/jpai run jpai.bench.SplitScaling DEVICES [PROGRAMS] [CALLS] [SIZE]}: DEVICES
  * is a comma-separated list of device specs ({@code 0,1}); PROGRAMS a comma-separated list (default
  * nbody,matmul,mandelbrot,dft,blackscholes); CALLS timed calls per case (default 20); SIZE
- * {@code large} (default), {@code large4} (four times the elements) or {@code small}. The first
- * row of each program is its first device unsplit (the single-device path), for comparison.
- * Prints {@code program,size,devices,e2e_ms,kernel_ms,scaling_e2e,scaling_kernel,imbalance,split}:
- * imbalance is the longest part's kernel time over the mean of the parts' (1 when even), from the
- * last timed call's profile.
+ * {@code large} (default), {@code small}, or {@code largeK}: K times the large size's elements
+ * ({@code large4}: the issue's "a size four times larger"; a 2-D program's side grows by the square
+ * root of K, rounded to a multiple of 16). Sizes past the large one are checked against the
+ * single-device result (the same kernel, so the same bits), which the large size checks against
+ * sequential Java. The first row of each program is its first device unsplit (the single-device
+ * path), for comparison.
+ * Prints {@code program,size,devices,e2e_ms,kernel_ms,h2d_ms,d2h_ms,scaling_e2e,scaling_kernel,imbalance,split}:
+ * medians of the timed calls; h2d and d2h as JPAI's profile counts them (for a split, the longest
+ * part's, its copy-back included; unsplit, the copy-back at the host's read too); imbalance is the
+ * longest part's kernel time over the mean of the parts' (1 when even), from the last timed call's
+ * profile. Every call's results are closed after it, untimed, as a program applying a function
+ * again and again would (results left to the garbage collector keep their pinned memory until
+ * then, and every apply would pin fresh memory).
  */
 public final class SplitScaling {
 
@@ -40,29 +48,30 @@ public final class SplitScaling {
         String[] specs = args[0].split(",");
         List<String> names = Arrays.asList((args.length > 1 ? args[1] : "nbody,matmul,mandelbrot,dft,blackscholes").split(","));
         int calls = args.length > 2 ? Integer.parseInt(args[2]) : 20;
-        SizeClass size = args.length > 3 && args[3].equals("small") ? SizeClass.SMALL : SizeClass.LARGE;
-        boolean fourTimes = args.length > 3 && args[3].equals("large4");
+        String sizeArg = args.length > 3 ? args[3] : "large";
+        SizeClass size = sizeArg.equals("small") ? SizeClass.SMALL : SizeClass.LARGE;
+        int times = sizeArg.matches("large\\d+") ? Integer.parseInt(sizeArg.substring("large".length())) : 1;
         boolean ok = true;
-        System.out.println("program,size,devices,e2e_ms,kernel_ms,scaling_e2e,scaling_kernel,imbalance,split");
+        System.out.println("program,size,devices,e2e_ms,kernel_ms,h2d_ms,d2h_ms,scaling_e2e,scaling_kernel,imbalance,split");
         for (Program<?> program : Programs.all()) {
             if (names.contains(program.name())) {
-                ok &= measure(program, specs, calls, size, fourTimes);
+                ok &= measure(program, specs, calls, size, times);
             }
         }
         System.exit(ok ? 0 : 1);
     }
 
-    private static <D> boolean measure(Program<D> program, String[] specs, int calls, SizeClass size, boolean fourTimes) {
+    private static <D> boolean measure(Program<D> program, String[] specs, int calls, SizeClass size, int times) {
         int n = program.size(size);
-        if (fourTimes) {
-            // four times the elements: a 2-D program's size is its side ("4096^2 pixels"), a 1-D program's its length
-            n = program.sizeLabel(n).contains("^2") ? 2 * n : 4 * n;
+        if (times > 1) {
+            // K times the elements: a 2-D program's size is its side ("4096^2 pixels"), a 1-D program's its length
+            n = program.sizeLabel(n).contains("^2") ? (int) (Math.round(n * Math.sqrt(times) / 16) * 16) : times * n;
         }
         D data = program.createData(n, new Random(42));
-        // Four times the elements would take sequential Java minutes (matmul, N-Body): there the
-        // splits are checked against the single-device result (the same kernel: the same bits), which
-        // the large size checks against Java.
-        Output reference = fourTimes ? null : program.reference(data);
+        // Larger sizes would take sequential Java minutes (matmul, N-Body): there the splits are
+        // checked against the single-device result (the same kernel: the same bits), which the large
+        // size checks against Java.
+        Output reference = times > 1 ? null : program.reference(data);
         double baseE2e = 0;
         double baseKernel = 0;
         boolean ok = true;
@@ -86,18 +95,26 @@ public final class SplitScaling {
                     ok = false;
                     continue;
                 }
+                jpai.discard();
                 for (int w = 0; w < 5; w++) {
                     jpai.run();
+                    jpai.discard();
                 }
                 List<Long> e2e = new ArrayList<>();
                 List<Long> kernel = new ArrayList<>();
+                List<Long> h2d = new ArrayList<>();
+                List<Long> d2h = new ArrayList<>();
                 String split = "";
                 for (int c = 0; c < calls; c++) {
                     long start = System.nanoTime();
                     jpai.run();
                     e2e.add(System.nanoTime() - start);
+                    java.util.Map<String, Long> parts = JpaiRun.lastSplit();
+                    jpai.discard();
                     ApplyProfile profile = AF.lastProfile();
                     kernel.add(profile.kernelNanos());
+                    h2d.add(parts == null ? 0 : parts.get("h2d"));
+                    d2h.add(parts == null ? 0 : parts.get("d2h"));
                     split = profile.device();
                     if (profile.fellBack()) {
                         System.out.println(program.name() + ": FELL BACK on " + k + " devices: " + profile.fallbackReason());
@@ -111,7 +128,8 @@ public final class SplitScaling {
                     baseE2e = e2eMs;
                     baseKernel = kernelMs;
                 }
-                System.out.printf("%s,%s,%s,%.3f,%.3f,%.2f,%.2f,%.2f,%s%n", program.name(), program.sizeLabel(n), k == 0 ? "1 unsplit" : Integer.toString(k), e2eMs, kernelMs, baseE2e / e2eMs,
+                System.out.printf("%s,%s,%s,%.3f,%.3f,%.3f,%.3f,%.2f,%.2f,%.2f,%s%n", program.name(), program.sizeLabel(n), k == 0 ? "1 unsplit" : Integer.toString(k), e2eMs, kernelMs,
+                                median(h2d) / 1e6, median(d2h) / 1e6, baseE2e / e2eMs,
                                 kernelMs > 0 ? baseKernel / kernelMs : 0, imbalance(split), split.replace(',', ';'));
             } finally {
                 JpaiRun.splitOver(null);
