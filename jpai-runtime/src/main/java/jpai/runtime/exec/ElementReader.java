@@ -30,30 +30,17 @@ abstract sealed class ElementReader {
     /** Element {@code index}; the caller keeps it within the array. */
     abstract Object read(long index);
 
-    /** A reader of {@code array}'s current contents, through segments that die with the array. */
-    static ElementReader of(PArray<?> array) {
-        return of(array, false);
-    }
-
     /**
      * A reader of {@code array}'s current contents through its unscoped memory: the caller holds
      * the array's leases ({@code BufferLeases}) for as long as the reader is used.
      */
     static ElementReader ofLeased(PArray<?> array) {
-        return of(array, true);
-    }
-
-    private static MemorySegment memory(PArray<?> array, int component, boolean leased) {
-        return leased ? PArrayStorage.buffer(array, component).leasedForHostRead() : PArrayStorage.buffer(array, component).forHostRead();
-    }
-
-    private static ElementReader of(PArray<?> array, boolean leased) {
         if (!array.isTuples()) {
-            return scalar(PArrayStorage.buffer(array, 0).type(), memory(array, 0, leased));
+            return scalar(PArrayStorage.buffer(array, 0).type(), PArrayStorage.buffer(array, 0).leasedForHostRead());
         }
         ElementReader[] c = new ElementReader[array.componentCount()];
         for (int i = 0; i < c.length; i++) {
-            c[i] = scalar(PArrayStorage.buffer(array, i).type(), memory(array, i, leased));
+            c[i] = scalar(PArrayStorage.buffer(array, i).type(), PArrayStorage.buffer(array, i).leasedForHostRead());
         }
         return switch (c.length) {
             case 2 -> new Of2(c[0], c[1]);

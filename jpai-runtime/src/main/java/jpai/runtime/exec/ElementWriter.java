@@ -43,31 +43,18 @@ abstract sealed class ElementWriter {
      */
     abstract void write(long index, Object value);
 
-    /** A writer into {@code array}, whose contents it replaces, through segments that die with the array. */
-    static ElementWriter of(PArray<?> array) {
-        return of(array, false);
-    }
-
     /**
      * A writer into {@code array}, whose contents it replaces, through its unscoped memory: the
      * caller holds the array's leases ({@code BufferLeases}) for as long as the writer is used, so
      * closing the array later costs no thread handshake (every apply makes a new output).
      */
     static ElementWriter ofLeased(PArray<?> array) {
-        return of(array, true);
-    }
-
-    private static MemorySegment memory(PArray<?> array, int component, boolean leased) {
-        return leased ? PArrayStorage.buffer(array, component).leasedForHostWrite() : PArrayStorage.buffer(array, component).forHostWrite();
-    }
-
-    private static ElementWriter of(PArray<?> array, boolean leased) {
         if (!array.isTuples()) {
-            return scalar(PArrayStorage.buffer(array, 0).type(), memory(array, 0, leased));
+            return scalar(PArrayStorage.buffer(array, 0).type(), PArrayStorage.buffer(array, 0).leasedForHostWrite());
         }
         Scalar[] c = new Scalar[array.componentCount()];
         for (int i = 0; i < c.length; i++) {
-            c[i] = scalar(PArrayStorage.buffer(array, i).type(), memory(array, i, leased));
+            c[i] = scalar(PArrayStorage.buffer(array, i).type(), PArrayStorage.buffer(array, i).leasedForHostWrite());
         }
         DataType type = array.type();
         return switch (c.length) {

@@ -5,6 +5,7 @@ import java.util.function.BinaryOperator;
 import java.util.function.Function;
 
 import jpai.PArray;
+import jpai.runtime.memory.BufferLeases;
 
 /**
  * A keyed reduction on the JVM: the elements in order, each element's key then value computed as
@@ -31,10 +32,12 @@ public final class JavaKeyedReduce {
         if (length == 0) {
             return result;
         }
-        ElementReader reader = ElementReader.of(input);
         long chunkLength = KeyedChunks.chunkLength(length, keys);
-        for (long start = 0; start < length; start += chunkLength) {
-            combineRow(operator, result, row(key, value, operator, identity, keys, reader, start, Math.min(length, start + chunkLength)));
+        try (BufferLeases leases = BufferLeases.of(input)) { // leased, not through an arena: see JavaReduce
+            ElementReader reader = ElementReader.ofLeased(input);
+            for (long start = 0; start < length; start += chunkLength) {
+                combineRow(operator, result, row(key, value, operator, identity, keys, reader, start, Math.min(length, start + chunkLength)));
+            }
         }
         return result;
     }
@@ -51,15 +54,18 @@ public final class JavaKeyedReduce {
         if (length == 0) {
             return result;
         }
-        ElementReader reader = ElementReader.of(input); // taken on the calling thread: the workers only read memory
         long chunkLength = KeyedChunks.chunkLength(length, keys);
         Object[][] rows = new Object[(int) KeyedChunks.chunks(length, chunkLength)][];
         long span = Math.max(1, Chunks.chunkSize(length) / chunkLength) * chunkLength; // whole chunks per task
-        Chunks.forEach(length, span, (from, to) -> {
-            for (long start = from; start < to; start += chunkLength) {
-                rows[(int) (start / chunkLength)] = row(key, value, operator, identity, keys, reader, start, Math.min(to, start + chunkLength));
-            }
-        });
+        // leased, not through an arena (see JavaReduce); taken on the calling thread: the workers only read memory, and are done when forEach returns
+        try (BufferLeases leases = BufferLeases.of(input)) {
+            ElementReader reader = ElementReader.ofLeased(input);
+            Chunks.forEach(length, span, (from, to) -> {
+                for (long start = from; start < to; start += chunkLength) {
+                    rows[(int) (start / chunkLength)] = row(key, value, operator, identity, keys, reader, start, Math.min(to, start + chunkLength));
+                }
+            });
+        }
         for (Object[] row : rows) {
             combineRow(operator, result, row);
         }

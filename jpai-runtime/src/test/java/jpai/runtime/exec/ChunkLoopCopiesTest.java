@@ -35,10 +35,12 @@ class ChunkLoopCopiesTest {
     void aCopyRunsTheTemplatesLoopsOverTheGivenRange() {
         try (PArray<Float> input = PArray.of(1f, 2f, 3f, 4f); PArray<Float> output = PArray.allocate(Float.class, 4)) {
             ChunkLoops loops = ChunkLoopCopies.of(scale(2f));
-            loops.map(scale(10f), ElementReader.of(input), ElementWriter.of(output), 1, 3);
-            assertEquals(java.util.List.of(0f, 20f, 30f, 0f), java.util.List.of(output.get(0), output.get(1), output.get(2), output.get(3)));
             java.util.function.BinaryOperator<Object> sum = (a, b) -> (Float) a + (Float) b;
-            assertEquals(11f, ChunkLoopCopies.of(sum).fold(sum, 1f, ElementReader.of(input), 0, 4));
+            try (jpai.runtime.memory.BufferLeases leases = jpai.runtime.memory.BufferLeases.of(input, output)) {
+                loops.map(scale(10f), ElementReader.ofLeased(input), ElementWriter.ofLeased(output), 1, 3);
+                assertEquals(11f, ChunkLoopCopies.of(sum).fold(sum, 1f, ElementReader.ofLeased(input), 0, 4));
+            }
+            assertEquals(java.util.List.of(0f, 20f, 30f, 0f), java.util.List.of(output.get(0), output.get(1), output.get(2), output.get(3)));
         }
     }
 }
