@@ -122,11 +122,12 @@ final class SplitMap {
     }
 
     /**
-     * What one part did: its device's position in the set, its elements, its time, what it sent and
-     * copied back, and, after a kernel exit, the exit and the element Java must run from.
+     * What one part did: its device's position in the set, its elements, its time, what it sent
+     * (its launch's profile has the copy back), and, after a kernel exit, the exit and the element
+     * Java must run from.
      */
-    private record Part(int device, long elements, long nanos, LaunchProfile profile, SplitPlan.Sent sent, long copiedBackBytes, long copyBackNanos, long javaFrom,
-                    KernelDeoptimizedException exit) implements SplitPlan.PartReport {
+    private record Part(int device, long elements, long nanos, LaunchProfile profile, SplitPlan.Sent sent, long javaFrom, KernelDeoptimizedException exit)
+                    implements SplitPlan.PartReport {
     }
 
     private static Part runPart(int device, DeviceContext context, KernelCache.Compiled compiled, PArray<?> input, PArray<?> output, int[] indexSpace, long firstRow,
@@ -137,6 +138,12 @@ final class SplitMap {
         long firstElement = firstRow * rowLength;
         long endElement = endRow * rowLength;
         SplitPlan.Sent sent = SplitPlan.place(launch, context, partInputs, firstElement, endElement, firstElement, endElement);
+        for (ComponentBuffer buffer : launch.boundBuffers()) {
+            if (launch.writes(buffer)) { // the part's results come back within the launch's one wait
+                long elementBytes = buffer.type().byteSize();
+                launch.copyPlacedBack(buffer, firstElement * elementBytes, endElement * elementBytes);
+            }
+        }
         LaunchResult result = context.launch(compiled.kernel(), launch);
         KernelDeoptimizedException exit = null;
         long javaFrom = endElement;
@@ -146,18 +153,9 @@ final class SplitMap {
             exit = e;
             javaFrom = e.kernelExited() ? Math.max(firstElement, e.element()) : firstElement;
         }
-        long copiedBack = 0;
-        long copyStart = System.nanoTime();
-        for (ComponentBuffer buffer : launch.boundBuffers()) {
-            if (launch.writes(buffer)) {
-                long elementBytes = buffer.type().byteSize();
-                copiedBack += DeviceReplicas.of(buffer).copyBack(context, buffer, firstElement * elementBytes, Math.min(endElement, Math.max(firstElement, javaFrom)) * elementBytes);
-            }
-        }
-        long copyBackNanos = System.nanoTime() - copyStart;
         long nanos = System.nanoTime() - start;
         nanos += SplitPlan.slowedDown(device, result.profile().kernelNanos());
-        return new Part(device, endElement - firstElement, nanos, result.profile(), sent, copiedBack, copyBackNanos, exit == null ? Long.MAX_VALUE : javaFrom, exit);
+        return new Part(device, endElement - firstElement, nanos, result.profile(), sent, exit == null ? Long.MAX_VALUE : javaFrom, exit);
     }
 
     /** Records the parts' times and tells the profile and explain how this apply was split ({@link SplitPlan#report}), and what it moved. */
@@ -174,8 +172,8 @@ final class SplitMap {
             kernel = Math.max(kernel, profile.kernelNanos());
             toDevice = Math.max(toDevice, profile.hostToDeviceNanos() + part.sent().nanos());
             toDeviceBytes += profile.hostToDeviceBytes() + part.sent().bytes();
-            toHost = Math.max(toHost, profile.deviceToHostNanos() + part.copyBackNanos());
-            toHostBytes += profile.deviceToHostBytes() + part.copiedBackBytes();
+            toHost = Math.max(toHost, profile.deviceToHostNanos());
+            toHostBytes += profile.deviceToHostBytes();
         }
         Profiler.hostToDevice(toDevice, toDeviceBytes, parts.size());
         Profiler.kernel(kernel, parts.size());

@@ -145,17 +145,20 @@ final class SplitReduce {
             KernelLaunch launch = binding.launch();
             launch.localSize(localSize).globalSize((endGroup - firstGroup) * localSize).firstItem(firstGroup * localSize);
             SplitPlan.Sent sent = SplitPlan.place(launch, context, partInputs, from, to, firstGroup, endGroup); // the kernel writes its groups' partials
+            long nodeBytes = 0;
+            for (int c = 0; c < partials.componentCount(); c++) { // the partials come back within the launch's one wait
+                ComponentBuffer buffer = PArrayStorage.buffer(partials, c);
+                launch.copyPlacedBack(buffer, firstGroup * buffer.type().byteSize(), endGroup * buffer.type().byteSize());
+                nodeBytes += (endGroup - firstGroup) * buffer.type().byteSize();
+            }
             LaunchResult result = context.launch(first.kernel(), launch);
             try {
                 KernelBinding.checkStatus(result);
             } catch (KernelDeoptimizedException e) {
                 return new Part(device, to - from, new Object[0], 0, 0, System.nanoTime() - start, result.profile(), sent, e);
             }
-            long nodeBytes = 0;
             for (int c = 0; c < partials.componentCount(); c++) {
-                ComponentBuffer buffer = PArrayStorage.buffer(partials, c);
-                nodeBytes += DeviceReplicas.of(buffer).copyBack(context, buffer, firstGroup * buffer.type().byteSize(), endGroup * buffer.type().byteSize());
-                buffer.hostWritten();
+                PArrayStorage.buffer(partials, c).hostWritten();
             }
             Object[] nodes = new Object[(int) (endGroup - firstGroup)];
             for (int g = 0; g < nodes.length; g++) {
@@ -173,8 +176,10 @@ final class SplitReduce {
         long kernel = 0;
         long toDevice = 0;
         long toDeviceBytes = 0;
+        long toHost = 0;
         long toHostBytes = 0;
         for (Part part : parts) {
+            toHost = Math.max(toHost, part.profile().deviceToHostNanos()); // the partials' copy back, in the launch
             kernel = Math.max(kernel, part.profile().kernelNanos()); // the parts run at once: the apply waits for the longest
             toDevice = Math.max(toDevice, part.sent().nanos());
             toDeviceBytes += part.sent().bytes();
@@ -182,6 +187,6 @@ final class SplitReduce {
         }
         Profiler.hostToDevice(toDevice, toDeviceBytes, parts.size());
         Profiler.kernel(kernel, parts.size());
-        Profiler.deviceToHost(0, toHostBytes, parts.size());
+        Profiler.deviceToHost(toHost, toHostBytes, parts.size());
     }
 }

@@ -1,6 +1,5 @@
 package jpai.runtime.opencl;
 
-import static org.jocl.CL.clEnqueueReadBuffer;
 import static org.jocl.CL.clEnqueueWriteBuffer;
 
 import java.util.IdentityHashMap;
@@ -18,7 +17,7 @@ import jpai.runtime.opencl.LaunchEvents.Kind;
  * devices: each device's copy holds a byte range of the array's contents at one
  * {@linkplain ComponentBuffer#contentVersion() content version} (the part that device reads, or the
  * part it wrote), and is sent again only when the array has changed or the part has moved. They are
- * never newer than the array: a part a kernel writes is copied back to the host in the same apply,
+ * never newer than the array: a part a kernel writes is copied back to the host by its launch,
  * and the copy then holds that part of the new contents. Kept apart from the buffer's
  * {@linkplain ComponentBuffer#mirror() mirror}, which single-device operations use and which holds
  * at most one copy.
@@ -109,7 +108,8 @@ public final class DeviceReplicas implements ComponentBuffer.Replicas {
 
     /**
      * A kernel on {@code context} is about to write bytes {@code [from, to)} of the array into the copy
-     * there: the copy holds nothing current until {@link #copyBack} and {@link #partsWritten}.
+     * there: the copy holds nothing current until the launch has copied them back to the host
+     * ({@code KernelLaunch.copyPlacedBack}) and the caller has called {@link #partsWritten}.
      */
     public cl_mem forPartWrite(DeviceContext context, ComponentBuffer host, long from, long to) {
         Copy copy = copy(context, host);
@@ -119,20 +119,6 @@ public final class DeviceReplicas implements ComponentBuffer.Replicas {
             copy.from = from;
             copy.to = to;
             return copy.buffer.memory();
-        }
-    }
-
-    /**
-     * Copies the part {@code context}'s kernel wrote (bytes {@code [from, to)}) into the host memory,
-     * blocking. The caller then records the host write ({@link ComponentBuffer#hostWritten()}) once every
-     * part is back, and calls {@link #partsWritten}.
-     *
-     * @return the bytes copied
-     */
-    public long copyBack(DeviceContext context, ComponentBuffer host, long from, long to) {
-        Copy copy = copy(context, host);
-        synchronized (copy) {
-            return transfer(copy, host, from, to, false);
         }
     }
 
@@ -157,21 +143,13 @@ public final class DeviceReplicas implements ComponentBuffer.Replicas {
         }
     }
 
-    /** Sends bytes {@code [from, to)} of the host memory to the same bytes of the copy, blocking. */
+    /** Sends bytes {@code [from, to)} of the host memory to the same bytes of the copy, blocking, on a queue of its own; returns the bytes sent. */
     private static long send(Copy copy, ComponentBuffer host, long from, long to) {
-        return transfer(copy, host, from, to, true);
-    }
-
-    /**
-     * Copies bytes {@code [from, to)} between the host memory and the same bytes of the copy (to the
-     * device when {@code toDevice}), blocking, on a queue of its own; returns the bytes copied.
-     */
-    private static long transfer(Copy copy, ComponentBuffer host, long from, long to, boolean toDevice) {
         if (to <= from) {
             return 0;
         }
         DeviceContext context = copy.context;
-        String what = toDevice ? "sending a split function's part" : "copying a split function's part back to the host";
+        String what = "sending a split function's part";
         cl_command_queue queue = context.queues().take(what);
         LaunchEvents events = LaunchEvents.take(queue);
         try {
@@ -181,11 +159,7 @@ public final class DeviceReplicas implements ComponentBuffer.Replicas {
                 boolean last = offset + length >= to;
                 org.jocl.Pointer slice = Transfers.pointerTo(host.leasedMemory().asSlice(offset, length));
                 DriverCalls.count(DriverCalls.Call.ENQUEUE_TRANSFER);
-                if (toDevice) {
-                    clEnqueueWriteBuffer(queue, copy.buffer.memory(), last, offset, length, slice, 0, null, events.next(Kind.HOST_TO_DEVICE, length));
-                } else {
-                    clEnqueueReadBuffer(queue, copy.buffer.memory(), last, offset, length, slice, 0, null, events.next(Kind.DEVICE_TO_HOST, length));
-                }
+                clEnqueueWriteBuffer(queue, copy.buffer.memory(), last, offset, length, slice, 0, null, events.next(Kind.HOST_TO_DEVICE, length));
             }
             return to - from;
         } catch (CLException e) {

@@ -128,6 +128,39 @@ public final class KernelLaunch {
         return this;
     }
 
+    /** Bytes {@code [from, to)} of a placed buffer's memory that the launch copies into the buffer's host memory ({@link #copyPlacedBack}). */
+    record PlacedCopyBack(ComponentBuffer buffer, long from, long to) {
+    }
+
+    /** What the launch copies back of placed buffers; empty for most launches. */
+    private List<PlacedCopyBack> placedCopyBacks = List.of();
+
+    /**
+     * After the kernel, copies bytes {@code [from, to)} of the memory placed for {@code buffer}
+     * ({@link #place}) into the same bytes of the buffer's host memory, before the launch returns:
+     * enqueued behind the kernel, covered by the launch's one wait (no second round trip to the
+     * device), timed with its transfers to the host. The caller holds a lease of the buffer and
+     * records the host write itself. Copied whatever the kernel's status: after an exit the caller
+     * has Java write the elements from the exit on again.
+     */
+    public KernelLaunch copyPlacedBack(ComponentBuffer buffer, long from, long to) {
+        if (!isPlaced(buffer)) {
+            throw new IllegalArgumentException("copyPlacedBack: the buffer has no placed memory on this launch");
+        }
+        if (from < 0 || to > buffer.byteSize() || from > to) {
+            throw new IllegalArgumentException("copyPlacedBack: bytes [" + from + ", " + to + ") are not within the buffer's " + buffer.byteSize());
+        }
+        if (placedCopyBacks.isEmpty()) {
+            placedCopyBacks = new ArrayList<>();
+        }
+        placedCopyBacks.add(new PlacedCopyBack(buffer, from, to));
+        return this;
+    }
+
+    List<PlacedCopyBack> placedCopyBacks() {
+        return placedCopyBacks;
+    }
+
     /** The array buffers bound so far (read, written or updated), in binding order, each once. */
     public List<ComponentBuffer> boundBuffers() {
         List<ComponentBuffer> buffers = new ArrayList<>();

@@ -500,6 +500,12 @@ final class KernelLauncher {
                         events.next(Kind.DEVICE_TO_HOST, readBack.bytes()));
             }
         }
+        for (KernelLaunch.PlacedCopyBack back : launch.placedCopyBacks()) {
+            step = "copying a placed part back to the host";
+            if (back.to() > back.from()) {
+                context.transfers().toHost(launch.placed(back.buffer()), back.from(), back.buffer().leasedMemory().asSlice(back.from(), back.to() - back.from()), events, false);
+            }
+        }
         if (!launch.keepsResultOnDevice()) {
             step = "bringing the results back";
             for (int b = 0; b < launch.bindings().size(); b++) {

@@ -77,6 +77,11 @@ final class Transfers {
      * are awaited). The first slice waits for the events of {@link LaunchEvents#waitList()}.
      */
     void toHost(cl_mem source, MemorySegment target, LaunchEvents events, boolean blocking) {
+        toHost(source, 0, target, events, blocking);
+    }
+
+    /** {@link #toHost(cl_mem, MemorySegment, LaunchEvents, boolean)} from byte {@code sourceOffset} of {@code source} on. */
+    void toHost(cl_mem source, long sourceOffset, MemorySegment target, LaunchEvents events, boolean blocking) {
         cl_event[] after = events.waitList();
         for (long offset = 0; offset < target.byteSize(); offset += sliceBytes) {
             long length = Math.min(sliceBytes, target.byteSize() - offset);
@@ -87,7 +92,7 @@ final class Transfers {
             try {
                 // Only the last slice blocks: the queue is in order, so the earlier ones are done by then.
                 DriverCalls.count(DriverCalls.Call.ENQUEUE_TRANSFER);
-                clEnqueueReadBuffer(events.queue(), source, blocking && last, offset, length, pointerTo(offset == 0 && last ? target : target.asSlice(offset, length)), waits ? after.length : 0,
+                clEnqueueReadBuffer(events.queue(), source, blocking && last, sourceOffset + offset, length, pointerTo(offset == 0 && last ? target : target.asSlice(offset, length)), waits ? after.length : 0,
                         waits ? after : null, event);
             } catch (RuntimeException e) {
                 events.dropLast();
