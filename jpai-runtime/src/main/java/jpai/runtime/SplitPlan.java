@@ -178,9 +178,9 @@ final class SplitPlan {
         return thread;
     });
 
-    /** Runs one part of a split apply on a thread of its own. */
+    /** Runs one part of a split apply on a thread of its own (what its launch measures the caller reports: {@link Profiler#uncollected}). */
     static <P> java.util.concurrent.Future<P> submit(java.util.concurrent.Callable<P> part) {
-        return PARTS.submit(part);
+        return PARTS.submit(() -> Profiler.uncollected(part));
     }
 
     /** What the parts of one apply gave, in the order they were submitted, and the first driver failure of any (the whole apply then runs in Java). */

@@ -87,6 +87,24 @@ public final class Profiler {
         return profile;
     }
 
+    /**
+     * Runs {@code work} inside a collection of its own that is then dropped: for a part of an apply
+     * run on another thread (a split function's part), whose caller takes what it needs from the
+     * part's launch profile into its own collection. Without it the part's launch would report its
+     * copies back as a host read after an apply ({@link #lazyDeviceToHost()}), counting them twice.
+     */
+    public static <V> V uncollected(java.util.concurrent.Callable<V> work) throws Exception {
+        begin("a part of an apply on another thread");
+        Collector collector = OPEN.get();
+        try {
+            return work.call();
+        } finally {
+            OPEN.set(collector.parent);
+            collector.open(null, null);
+            SPARE.set(collector);
+        }
+    }
+
     /** The profile of the last apply that ended on this thread, or null. */
     public static ApplyProfile last() {
         return LAST.get();
