@@ -2,7 +2,6 @@ package jpai.runtime;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Future;
 import java.util.function.Supplier;
 
 import jpai.Devices;
@@ -78,15 +77,15 @@ final class SplitMap {
                 leased.add(buffer);
             }
             List<ComponentBuffer> partInputs = indexSpace == null ? SplitPlan.partInputs(input, probe) : List.of(); // an index space is read from no buffer
-            List<Future<Part>> running = new ArrayList<>();
+            List<java.util.concurrent.Callable<Part>> running = new ArrayList<>();
             for (int d = 0; d < set.size(); d++) {
                 if (bounds[d + 1] > bounds[d]) {
                     int device = d;
                     DeviceContext context = contexts.get(d);
-                    running.add(SplitPlan.submit(() -> runPart(device, context, compiled, input, output, indexSpace, bounds[device], bounds[device + 1], rowLength, partInputs)));
+                    running.add(() -> runPart(device, context, compiled, input, output, indexSpace, bounds[device], bounds[device + 1], rowLength, partInputs));
                 }
             }
-            SplitPlan.Parts<Part> outcome = SplitPlan.await(running, "a split map's parts");
+            SplitPlan.Parts<Part> outcome = SplitPlan.runAll(running);
             List<Part> parts = outcome.done();
             OpenCLRuntimeException failed = outcome.failed();
             // every part is back in the host result (up to its exit): a host write, and each device's copy holds its part of it

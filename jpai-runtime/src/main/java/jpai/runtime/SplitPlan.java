@@ -178,36 +178,81 @@ final class SplitPlan {
         return thread;
     });
 
-    /** Runs one part of a split apply on a thread of its own (what its launch measures the caller reports: {@link Profiler#uncollected}). */
-    static <P> java.util.concurrent.Future<P> submit(java.util.concurrent.Callable<P> part) {
-        return PARTS.submit(() -> Profiler.uncollected(part));
-    }
-
-    /** What the parts of one apply gave, in the order they were submitted, and the first driver failure of any (the whole apply then runs in Java). */
+    /** What the parts of one apply gave, in the order they were given, and the first driver failure of any (the whole apply then runs in Java). */
     record Parts<P>(List<P> done, jpai.runtime.opencl.OpenCLRuntimeException failed) {
     }
 
-    /** Waits for every part; rethrows what a part threw other than a driver failure. */
-    static <P> Parts<P> await(List<java.util.concurrent.Future<P>> running, String what) {
+    /**
+     * Runs the parts of one apply at once: every part but the first on a thread of its own, the
+     * first on the calling thread, which would only wait otherwise (one thread handoff fewer per
+     * apply). Each runs inside a profile collection of its own, then dropped ({@link
+     * Profiler#uncollected}): the caller reports what the parts' launches measured. Returns when
+     * every part has ended, whatever any threw (the caller's leases must outlive them); rethrows
+     * what a part threw other than a driver failure.
+     */
+    static <P> Parts<P> runAll(List<java.util.concurrent.Callable<P>> parts) {
+        List<java.util.concurrent.Future<P>> running = new ArrayList<>();
+        for (int p = 1; p < parts.size(); p++) {
+            java.util.concurrent.Callable<P> part = parts.get(p);
+            running.add(PARTS.submit(() -> Profiler.uncollected(part)));
+        }
+        P first = null;
+        Throwable firstFailure = null;
+        if (!parts.isEmpty()) {
+            try {
+                first = Profiler.uncollected(parts.get(0));
+            } catch (Throwable e) { // kept until the other parts have ended
+                firstFailure = e;
+            }
+        }
         List<P> done = new ArrayList<>();
         jpai.runtime.opencl.OpenCLRuntimeException failed = null;
-        for (java.util.concurrent.Future<P> part : running) {
-            try {
-                done.add(part.get());
-            } catch (java.util.concurrent.ExecutionException e) {
-                if (e.getCause() instanceof jpai.runtime.opencl.OpenCLRuntimeException openCL) {
-                    failed = failed == null ? openCL : failed;
-                } else if (e.getCause() instanceof RuntimeException runtime) {
-                    throw runtime;
-                } else if (e.getCause() instanceof Error error) {
-                    throw error;
-                } else {
-                    throw new IllegalStateException(e.getCause());
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while " + what + " ran", e);
+        RuntimeException thrown = null;
+        Error error = null;
+        if (firstFailure == null) {
+            if (!parts.isEmpty()) {
+                done.add(first);
             }
+        } else if (firstFailure instanceof jpai.runtime.opencl.OpenCLRuntimeException openCL) {
+            failed = openCL;
+        } else if (firstFailure instanceof RuntimeException runtime) {
+            thrown = runtime;
+        } else if (firstFailure instanceof Error e) {
+            error = e;
+        } else {
+            thrown = new IllegalStateException(firstFailure);
+        }
+        boolean interrupted = false;
+        for (java.util.concurrent.Future<P> part : running) {
+            while (true) {
+                try {
+                    done.add(part.get());
+                    break;
+                } catch (java.util.concurrent.ExecutionException e) {
+                    Throwable cause = e.getCause();
+                    if (cause instanceof jpai.runtime.opencl.OpenCLRuntimeException openCL) {
+                        failed = failed == null ? openCL : failed;
+                    } else if (cause instanceof RuntimeException runtime) {
+                        thrown = thrown == null ? runtime : thrown;
+                    } else if (cause instanceof Error e2) {
+                        error = error == null ? e2 : error;
+                    } else {
+                        thrown = thrown == null ? new IllegalStateException(cause) : thrown;
+                    }
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true; // the part still uses leased memory: wait for it all the same
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (error != null) {
+            throw error;
+        }
+        if (thrown != null) {
+            throw thrown;
         }
         return new Parts<>(done, failed);
     }

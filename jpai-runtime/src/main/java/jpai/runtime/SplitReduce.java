@@ -2,7 +2,6 @@ package jpai.runtime;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Future;
 import java.util.function.BinaryOperator;
 import java.util.function.Supplier;
 
@@ -95,17 +94,17 @@ final class SplitReduce {
                 SplitPlan.leaseReadArrays(probe.launch(), leased); // each part's partials are its own
                 partInputs = SplitPlan.partInputs(input, probe);
             }
-            List<Future<Part>> running = new ArrayList<>();
+            List<java.util.concurrent.Callable<Part>> running = new ArrayList<>();
             for (int d = 0; d < set.size(); d++) {
                 long from = Math.min(n, bounds[d] * block);
                 long to = Math.min(n, bounds[d + 1] * block);
                 if (to > from) {
                     int device = d;
-                    running.add(SplitPlan.submit(() -> runPart(device, contexts.get(device), first, identity, type, input, from, to, localSizes[device], leavesPerGroup[device],
-                                    partInputs)));
+                    running.add(() -> runPart(device, contexts.get(device), first, identity, type, input, from, to, localSizes[device], leavesPerGroup[device],
+                                    partInputs));
                 }
             }
-            SplitPlan.Parts<Part> outcome = SplitPlan.await(running, "a split reduction's parts");
+            SplitPlan.Parts<Part> outcome = SplitPlan.runAll(running);
             List<Part> parts = outcome.done();
             OpenCLRuntimeException failed = outcome.failed();
             if (failed != null) {
