@@ -4,7 +4,7 @@ package jpai;
  * The tuples {@link Tuple2} to {@link Tuple8}: immutable values with components {@code _1()},
  * {@code _2()}, ... of the {@link ElementType}s a {@link PArray} stores.
  */
-public sealed interface Tuple permits Tuple2, Tuple3, Tuple4, Tuple5, Tuple6, Tuple7, Tuple8 {
+public sealed interface Tuple extends java.io.Serializable permits Tuple2, Tuple3, Tuple4, Tuple5, Tuple6, Tuple7, Tuple8 {
 
     /** The number of components. */
     int arity();
