@@ -13,14 +13,15 @@ import jpai.runtime.device.OpenCLDeviceInfo;
 import jpai.runtime.device.OpenCLPlatforms;
 
 /**
- * The device of this executor JVM: the GPU Spark gave its tasks ({@code
- * spark.executor.resource.gpu.amount}, the addresses of the discovery script: 0, 1, ... in the
- * order the GPUs' OpenCL platform lists them), set as {@code -Djpai.device} before JPAI chooses a
- * device, on the first task. Left alone when the executor's options name a device already, and when
- * Spark gave no GPU: JPAI then chooses as anywhere else (a GPU if there is one, else an OpenCL CPU
- * device such as PoCL, else Java threads, which {@code -Djpai.explain=true} says).
+ * An executor JVM made ready for JPAI, once: JVMCI and Graal started, and its device chosen: the
+ * GPU Spark gave the executor ({@code spark.executor.resource.gpu.amount}; the discovery script's
+ * addresses 0, 1, ... in the order the GPUs' OpenCL platform lists them), set as {@code
+ * -Djpai.device} before JPAI chooses a device. The device is left alone when the executor's options
+ * name one already, and when Spark gave no GPU: JPAI then chooses as anywhere else (a GPU if there is
+ * one, else an OpenCL CPU device such as PoCL, else Java threads, which {@code -Djpai.explain=true}
+ * says). Done by {@link JpaiSparkPlugin} when the executor starts, else by its first JPAI task.
  *
- * <p>Thread-safe: the first task of the JVM decides, under this class's lock.
+ * <p>Thread-safe: the first caller decides, under this class's lock.
  */
 final class ExecutorDevice {
 
@@ -29,20 +30,33 @@ final class ExecutorDevice {
     private ExecutorDevice() {
     }
 
-    /** Sets the executor's device from the running task's resources, once per JVM. */
-    static synchronized void chooseOnce() {
+    /** Prepares this JVM from the running task's resources, unless {@link JpaiSparkPlugin} did at the executor's start. */
+    static void chooseOnce() {
+        TaskContext task = TaskContext.get();
+        prepareOnce(task == null ? null : task.resourcesJMap());
+    }
+
+    /**
+     * Once per JVM: starts JVMCI and Graal, then sets the executor's device from Spark's resources
+     * for it. JVMCI is started first and on purpose: started for the first time inside a task of a
+     * Spark SQL stage, it found no compiler (HotSpot's "No JVMCI compiler found", the same flags
+     * as the executor beside it, where it started in an RDD task): JPAI then ran that executor's
+     * partitions on Java threads, even with JVMCI started first thing in that task. Started at the
+     * executor's start ({@link JpaiSparkPlugin}) it never failed; an RDD task is the fallback.
+     */
+    static synchronized void prepareOnce(Map<String, ResourceInformation> resources) {
         if (decided) {
             return;
         }
         decided = true;
+        try {
+            jpai.compiler.GraalAccess.get();
+        } catch (RuntimeException | LinkageError e) {
+            // a JVM without JPAI's flags: the first apply runs on Java threads and says why (-Djpai.explain=true)
+        }
         if (System.getProperty(DeviceSelector.PROPERTY) != null) {
             return;
         }
-        TaskContext task = TaskContext.get();
-        if (task == null) {
-            return;
-        }
-        Map<String, ResourceInformation> resources = task.resourcesJMap();
         ResourceInformation gpus = resources == null ? null : resources.get("gpu");
         if (gpus == null || gpus.addresses().length == 0) {
             return;

@@ -32,9 +32,29 @@ final class LoopbackCluster {
                         .setMaster("local-cluster[" + executors + ",1,1024]")
                         .setAppName(name)
                         .set("spark.executor.extraJavaOptions", "@" + argfile + " -XX:-OmitStackTraceInFastThrow")
+                        .set("spark.plugins", JpaiSparkPlugin.class.getName())
                         .set("spark.ui.enabled", "false")
                         .set("spark.driver.host", "127.0.0.1")
                         .set("spark.driver.bindAddress", "127.0.0.1");
-        return new JavaSparkContext(conf);
+        JavaSparkContext spark = new JavaSparkContext(conf);
+        awaitExecutors(spark, executors);
+        return spark;
+    }
+
+    /** Waits (at most a minute) until {@code executors} executor JVMs have registered with the driver. */
+    static void awaitExecutors(JavaSparkContext spark, int executors) {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        // the driver is listed too
+        while (spark.statusTracker().getExecutorInfos().length < executors + 1) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("only " + (spark.statusTracker().getExecutorInfos().length - 1) + " of " + executors + " executors registered within a minute");
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
     }
 }

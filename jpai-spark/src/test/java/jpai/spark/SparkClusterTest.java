@@ -23,6 +23,7 @@ import jpai.Tuple2;
 
 /** JPAI in the executors of a loopback standalone cluster: a Master, a Worker and two executor JVMs, started and stopped here. */
 @Timeout(300)
+@org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
 class SparkClusterTest {
 
     private static JavaSparkContext spark;
@@ -68,9 +69,10 @@ class SparkClusterTest {
      * executor JVMs took part.
      */
     @Test
+    @org.junit.jupiter.api.Order(Integer.MAX_VALUE - 1)
     void everyPartitionRunsOnTheExecutorsOpenCLDeviceAndBothExecutorsWork() {
         List<Float> values = new ArrayList<>();
-        for (int i = 0; i < 40_000; i++) {
+        for (int i = 0; i < 800_000; i++) {
             values.add(i * 0.5f);
         }
         List<String> reports = JpaiSpark.mapPartitions(spark.parallelize(values, 8), ElementLayout.of(Float.class), () -> AF.map((Float x) -> x * x)).mapPartitions(results -> {
@@ -80,7 +82,7 @@ class SparkClusterTest {
                 count++;
             }
             ApplyProfile profile = AF.lastProfile();
-            return List.of(ProcessHandle.current().pid() + "|" + profile.device() + "|" + profile.kernelCount() + "|" + profile.fellBack() + "|" + count).iterator();
+            return List.of(ProcessHandle.current().pid() + "|" + profile.device() + "|" + profile.kernelCount() + "|" + profile.fellBack() + "|" + count + "|" + profile.fallbackReason()).iterator();
         }).collect();
         assertEquals(8, reports.size(), reports.toString());
         Set<String> executors = new TreeSet<>();
@@ -88,7 +90,7 @@ class SparkClusterTest {
             String[] parts = report.split("\\|");
             executors.add(parts[0]);
             assertTrue(!parts[1].equals("Java threads") && Long.parseLong(parts[2]) > 0 && parts[3].equals("false"), "a partition not run by a kernel on an OpenCL device: " + report);
-            assertEquals("5000", parts[4], report);
+            assertEquals("100000", parts[4], report);
         }
         assertEquals(2, executors.size(), "both executors mapped partitions: " + reports);
     }
@@ -116,6 +118,7 @@ class SparkClusterTest {
      * dead or finished task left on a device can reach the retry.
      */
     @Test
+    @org.junit.jupiter.api.Order(Integer.MAX_VALUE) // last: the cluster then runs on with an executor started anew
     void aTaskKilledMidwayIsRetriedAndTheResultIsRight() {
         List<Float> values = new ArrayList<>();
         for (int i = 0; i < 30_000; i++) {
@@ -135,6 +138,26 @@ class SparkClusterTest {
         assertEquals(values.size(), got.size());
         for (int i = 0; i < values.size(); i++) {
             assertEquals(values.get(i) + 1f, got.get(i), "element " + i);
+        }
+    }
+
+    /** A DataFrame's column mapped partition by partition: the Dataset API gives the RDD API's results. */
+    @Test
+    void aDataFrameColumnMapsToTheSameResultsAsWithoutSpark() {
+        org.apache.spark.sql.SparkSession session = org.apache.spark.sql.SparkSession.builder().getOrCreate();
+        List<org.apache.spark.sql.Row> rows = new ArrayList<>();
+        for (int i = 0; i < 20_000; i++) {
+            rows.add(org.apache.spark.sql.RowFactory.create(i, i * 0.75f - 3f));
+        }
+        org.apache.spark.sql.types.StructType schema = new org.apache.spark.sql.types.StructType().add("id", "int").add("spot", "float");
+        org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> frame = session.createDataFrame(rows, schema).repartition(4);
+        float rate = 1.25f;
+        List<Float> got = JpaiSpark.mapColumn(frame.orderBy("id").coalesce(3), "spot", ElementLayout.of(Float.class), org.apache.spark.sql.Encoders.FLOAT(),
+                        org.apache.spark.sql.Encoders.FLOAT(), () -> AF.map((Float s) -> s * rate - 0.5f)).collectAsList();
+        assertEquals(rows.size(), got.size());
+        for (int i = 0; i < rows.size(); i++) {
+            float spot = i * 0.75f - 3f;
+            assertEquals(Float.floatToRawIntBits(spot * rate - 0.5f), Float.floatToRawIntBits(got.get(i)), "row " + i);
         }
     }
 }
