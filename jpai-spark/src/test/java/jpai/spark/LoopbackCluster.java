@@ -33,6 +33,8 @@ final class LoopbackCluster {
                         .setAppName(name)
                         .set("spark.executor.extraJavaOptions", "@" + argfile + " -XX:-OmitStackTraceInFastThrow")
                         .set("spark.plugins", JpaiSparkPlugin.class.getName())
+                        // HotSpot's signal chaining, or an OpenCL driver's SIGFPE handler makes integer division by zero give a wrong value
+                        .set("spark.executorEnv.LD_PRELOAD", System.getProperty("java.home") + "/lib/libjsig.so")
                         .set("spark.ui.enabled", "false")
                         .set("spark.driver.host", "127.0.0.1")
                         .set("spark.driver.bindAddress", "127.0.0.1");

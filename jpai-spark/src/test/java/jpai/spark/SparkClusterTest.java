@@ -160,4 +160,20 @@ class SparkClusterTest {
             assertEquals(Float.floatToRawIntBits(spot * rate - 0.5f), Float.floatToRawIntBits(got.get(i)), "row " + i);
         }
     }
+
+    /**
+     * Java's exception from inside an executor: an integer division by zero in the lambda (the
+     * kernel exits, the partition runs again in Java, which throws) fails the task as the same
+     * function would fail without Spark, and Spark reports Java's exception after its retries.
+     */
+    @Test
+    void aJavaExceptionInTheLambdaFailsTheJobWithJavasMessage() {
+        List<Integer> values = new ArrayList<>();
+        for (int i = 0; i < 5_000; i++) {
+            values.add(i == 3_333 ? 0 : i % 50 + 1);
+        }
+        org.apache.spark.SparkException e = org.junit.jupiter.api.Assertions.assertThrows(org.apache.spark.SparkException.class,
+                        () -> JpaiSpark.mapPartitions(spark.parallelize(values, 4), ElementLayout.of(Integer.class), () -> AF.map((Integer x) -> 1000 / x)).collect());
+        assertTrue(e.getMessage().contains("java.lang.ArithmeticException: / by zero"), e.getMessage());
+    }
 }
