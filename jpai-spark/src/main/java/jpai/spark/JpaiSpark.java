@@ -34,7 +34,18 @@ import jpai.PArray;
  */
 public final class JpaiSpark {
 
+    private static final ThreadLocal<PartitionTimes> LAST_TIMES = new ThreadLocal<>();
+
     private JpaiSpark() {
+    }
+
+    /**
+     * Where the last partition this thread mapped spent its time, or null: read it in a later
+     * transformation of the same stage (Spark runs them in the task's thread, after the results'
+     * iterator is drained), as {@code AF.lastProfile()} is read after an apply.
+     */
+    public static PartitionTimes lastPartitionTimes() {
+        return LAST_TIMES.get();
     }
 
     /**
@@ -113,12 +124,19 @@ public final class JpaiSpark {
         public Iterator<R> call(Iterator<T> elements) {
             ExecutorDevice.chooseOnce();
             ArrayFunction<T, R> function = ExecutorFunctions.of(recipe);
-            try (PArray<T> input = layout.toPArray(elements); PArray<R> output = function.apply(input)) {
-                List<R> results = new ArrayList<>((int) Math.min(Integer.MAX_VALUE - 8, output.length()));
-                for (long i = 0; i < output.length(); i++) {
-                    results.add(output.get(i));
+            long start = System.nanoTime();
+            try (PArray<T> input = layout.toPArray(elements)) {
+                long laidOut = System.nanoTime();
+                try (PArray<R> output = function.apply(input)) {
+                    long applied = System.nanoTime();
+                    List<R> results = new ArrayList<>((int) Math.min(Integer.MAX_VALUE - 8, output.length()));
+                    for (long i = 0; i < output.length(); i++) {
+                        results.add(output.get(i));
+                    }
+                    jpai.ApplyProfile profile = jpai.AF.lastProfile();
+                    LAST_TIMES.set(new PartitionTimes(input.length(), laidOut - start, applied - laidOut, System.nanoTime() - applied, profile == null ? "?" : profile.device()));
+                    return results.iterator();
                 }
-                return results.iterator();
             }
         }
     }

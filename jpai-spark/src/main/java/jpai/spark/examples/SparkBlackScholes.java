@@ -15,6 +15,7 @@ import jpai.Tuple2;
 import jpai.spark.ElementLayout;
 import jpai.spark.FunctionRecipe;
 import jpai.spark.JpaiSpark;
+import jpai.spark.PartitionTimes;
 
 /**
  * Black-Scholes prices of European options with JPAI in Spark's executors: a JPAI map over each
@@ -25,8 +26,9 @@ import jpai.spark.JpaiSpark;
  * Spark"): {@code SparkBlackScholes [OPTIONS [PARTITIONS [JOBS]]]} with the master given by
  * {@code spark-submit --master} or {@code -Dspark.master=...}. It checks every price against the
  * same function applied by JPAI on the driver, without Spark (bit for bit), then times JOBS jobs
- * over the cached input (each the prices and their sum) and prints the median, with the devices
- * the executors used.
+ * over the cached input (each the prices and their sum) and prints the median beside Spark alone
+ * summing the same input, and where each partition's task spent its time ({@link PartitionTimes})
+ * on which device.
  */
 public final class SparkBlackScholes {
 
@@ -98,15 +100,32 @@ public final class SparkBlackScholes {
             JavaRDD<Tuple2<Float, Float>> priced = JpaiSpark.mapPartitions(input, ElementLayout.of(Float.class), prices());
             check(priced, options);
             long[] nanos = new long[jobs];
+            long[] baseline = new long[jobs];
             double sum = 0;
+            List<String> times = List.of();
             for (int j = 0; j < jobs; j++) {
                 long start = System.nanoTime();
+                input.map(x -> (double) x).reduce(Double::sum); // Spark alone: the same cached elements read and summed
+                baseline[j] = System.nanoTime() - start;
+                start = System.nanoTime();
                 sum = priced.map(t -> (double) t._1() + t._2()).reduce(Double::sum);
                 nanos[j] = System.nanoTime() - start;
+                if (j == jobs - 1) { // where the tasks spent their time, from a job of their own
+                    times = priced.mapPartitions(results -> {
+                        while (results.hasNext()) {
+                            results.next();
+                        }
+                        PartitionTimes t = JpaiSpark.lastPartitionTimes();
+                        return List.of(String.format("%s: %d elements, layout %.1f ms, apply %.1f ms, results %.1f ms", t.device(), t.elements(), t.layoutNanos() / 1e6,
+                                        t.applyNanos() / 1e6, t.resultNanos() / 1e6)).iterator();
+                    }).collect();
+                }
             }
             Arrays.sort(nanos);
-            System.out.printf("SparkBlackScholes: %d options in %d partitions, %d executor(s) (%s): median job %.1f ms over %d jobs (sum of prices %.6e)%n", count, partitions,
-                            spark.sc().getExecutorMemoryStatus().size() - 1, spark.master(), nanos[jobs / 2] / 1e6, jobs, sum);
+            Arrays.sort(baseline);
+            System.out.printf("SparkBlackScholes: %d options in %d partitions, %d executor(s) (%s): median job %.1f ms over %d jobs (sum of prices %.6e); Spark alone summing the input %.1f ms%n",
+                            count, partitions, spark.sc().getExecutorMemoryStatus().size() - 1, spark.master(), nanos[jobs / 2] / 1e6, jobs, sum, baseline[jobs / 2] / 1e6);
+            times.forEach(t -> System.out.println("  partition on " + t));
         } finally {
             session.stop();
         }
