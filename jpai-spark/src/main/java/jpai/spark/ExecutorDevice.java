@@ -72,10 +72,13 @@ final class ExecutorDevice {
         try {
             index = Integer.parseInt(address.strip());
         } catch (NumberFormatException e) {
-            throw new IllegalStateException("Spark gave this executor the GPU \"" + address + "\": JPAI expects the discovery script to name GPUs 0, 1, ... (see the README, \"JPAI in Spark\")", e);
+            index = -1;
         }
         if (index < 0 || index >= listed.size()) {
-            throw new IllegalStateException("Spark gave this executor GPU " + index + ", but OpenCL lists " + listed.size() + " GPU(s) here");
+            // not fatal: the executor still runs its tasks, on the device JPAI chooses itself
+            jpai.runtime.Explain.notice("Spark gave this executor the GPU \"" + address + "\", but OpenCL lists " + listed.size() + " GPU(s) here, numbered from 0: JPAI chooses "
+                            + "this executor's device itself; give Spark bin/jpai-spark-gpus as the discovery script (README, \"JPAI in Spark\")");
+            return;
         }
         System.setProperty(DeviceSelector.PROPERTY, Integer.toString(listed.get(index).globalIndex()));
     }

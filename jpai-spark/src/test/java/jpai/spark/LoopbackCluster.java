@@ -22,6 +22,11 @@ final class LoopbackCluster {
     }
 
     static JavaSparkContext start(String name, int executors) throws IOException {
+        return start(name, executors, "");
+    }
+
+    /** {@link #start(String, int)} with {@code executorOptions} added to the executors' JVM options. */
+    static JavaSparkContext start(String name, int executors, String executorOptions) throws IOException {
         Path home = Files.createTempDirectory("jpai-spark-home");
         Files.createDirectories(home.resolve("jars"));
         Files.createDirectories(home.resolve("launcher/target/scala-2.13")); // how Spark's launcher tells its Scala version in a build tree
@@ -31,7 +36,7 @@ final class LoopbackCluster {
         SparkConf conf = new SparkConf()
                         .setMaster("local-cluster[" + executors + ",1,1024]")
                         .setAppName(name)
-                        .set("spark.executor.extraJavaOptions", "@" + argfile + " -XX:-OmitStackTraceInFastThrow")
+                        .set("spark.executor.extraJavaOptions", "@" + argfile + " -XX:-OmitStackTraceInFastThrow " + executorOptions)
                         .set("spark.plugins", JpaiSparkPlugin.class.getName())
                         // HotSpot's signal chaining, or an OpenCL driver's SIGFPE handler makes integer division by zero give a wrong value
                         .set("spark.executorEnv.LD_PRELOAD", System.getProperty("java.home") + "/lib/libjsig.so")
