@@ -26,8 +26,15 @@ import jpai.runtime.device.OpenCLPlatforms;
 final class ExecutorDevice {
 
     private static boolean decided;
+    /** What the preparation did with the executor's device, for explain and tests. */
+    private static volatile String decision = "not prepared yet";
 
     private ExecutorDevice() {
+    }
+
+    /** What {@link #prepareOnce} did with this executor's device, in words. */
+    static String decision() {
+        return decision;
     }
 
     /** Prepares this JVM from the running task's resources, unless {@link JpaiSparkPlugin} did at the executor's start. */
@@ -55,10 +62,12 @@ final class ExecutorDevice {
             // a JVM without JPAI's flags: the first apply runs on Java threads and says why (-Djpai.explain=true)
         }
         if (System.getProperty(DeviceSelector.PROPERTY) != null) {
+            decision = "-Djpai.device=" + System.getProperty(DeviceSelector.PROPERTY) + " given: left alone";
             return;
         }
         ResourceInformation gpus = resources == null ? null : resources.get("gpu");
         if (gpus == null || gpus.addresses().length == 0) {
+            decision = "no GPU from Spark: JPAI chooses";
             return;
         }
         String address = gpus.addresses()[0];
@@ -75,11 +84,13 @@ final class ExecutorDevice {
             index = -1;
         }
         if (index < 0 || index >= listed.size()) {
+            decision = "GPU " + address + " from Spark, " + listed.size() + " listed by OpenCL: JPAI chooses";
             // not fatal: the executor still runs its tasks, on the device JPAI chooses itself
             jpai.runtime.Explain.notice("Spark gave this executor the GPU \"" + address + "\", but OpenCL lists " + listed.size() + " GPU(s) here, numbered from 0: JPAI chooses "
                             + "this executor's device itself; give Spark bin/jpai-spark-gpus as the discovery script (README, \"JPAI in Spark\")");
             return;
         }
         System.setProperty(DeviceSelector.PROPERTY, Integer.toString(listed.get(index).globalIndex()));
+        decision = "GPU " + address + " from Spark: -Djpai.device=" + listed.get(index).globalIndex();
     }
 }

@@ -8,8 +8,8 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 
 /**
- * A standalone cluster on this machine for tests: Spark's {@code local-cluster[N,1,1024]} master
- * starts a Master and N Workers in this JVM, each Worker an executor JVM of one core. With
+ * A standalone cluster on this machine for tests: Spark's {@code local-cluster[1,N,...]} master
+ * starts a Master and a Worker of N cores in this JVM, and the Worker N executor JVMs of one core. With
  * {@code spark.testing} the executors get this JVM's class path; {@code spark.test.home} stands for
  * SPARK_HOME (empty {@code jars} and {@code launcher/target/scala-2.13} folders: the class path
  * already holds Spark, and the launcher reads its Scala version from the folder's name). The executors get
@@ -27,6 +27,11 @@ final class LoopbackCluster {
 
     /** {@link #start(String, int)} with {@code executorOptions} added to the executors' JVM options. */
     static JavaSparkContext start(String name, int executors, String executorOptions) throws IOException {
+        return start(name, executors, executorOptions, conf -> conf);
+    }
+
+    /** {@link #start(String, int, String)} with more configuration by {@code configure}. */
+    static JavaSparkContext start(String name, int executors, String executorOptions, java.util.function.UnaryOperator<SparkConf> configure) throws IOException {
         Path home = Files.createTempDirectory("jpai-spark-home");
         Files.createDirectories(home.resolve("jars"));
         Files.createDirectories(home.resolve("launcher/target/scala-2.13")); // how Spark's launcher tells its Scala version in a build tree
@@ -34,7 +39,9 @@ final class LoopbackCluster {
         System.setProperty("spark.test.home", home.toString());
         String argfile = System.getProperty("jpai.argfile");
         SparkConf conf = new SparkConf()
-                        .setMaster("local-cluster[" + executors + ",1,1024]")
+                        .setMaster("local-cluster[1," + executors + "," + 1024 * executors + "]") // one Worker with a core per executor
+                        .set("spark.executor.cores", "1")
+                        .set("spark.executor.memory", "1g")
                         .setAppName(name)
                         .set("spark.executor.extraJavaOptions", "@" + argfile + " -XX:-OmitStackTraceInFastThrow " + executorOptions)
                         .set("spark.plugins", JpaiSparkPlugin.class.getName())
@@ -43,7 +50,7 @@ final class LoopbackCluster {
                         .set("spark.ui.enabled", "false")
                         .set("spark.driver.host", "127.0.0.1")
                         .set("spark.driver.bindAddress", "127.0.0.1");
-        JavaSparkContext spark = new JavaSparkContext(conf);
+        JavaSparkContext spark = new JavaSparkContext(configure.apply(conf));
         awaitExecutors(spark, executors);
         return spark;
     }
