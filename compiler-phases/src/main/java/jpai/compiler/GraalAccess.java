@@ -26,7 +26,7 @@ public final class GraalAccess {
     private final OptionValues options;
 
     private GraalAccess() {
-        Object compiler = JVMCI.getRuntime().getCompiler();
+        Object compiler = jvmciCompiler();
         if (!(compiler instanceof GraalJVMCICompiler graal)) {
             throw new IllegalStateException("The JVMCI compiler is " + compiler.getClass().getName()
                     + ", not Graal: start the JVM with Graal's jars on --upgrade-module-path (README, \"Use JPAI in your project\").");
@@ -35,6 +35,24 @@ public final class GraalAccess {
         this.backend = runtime.getHostBackend();
         this.providers = backend.getProviders();
         this.options = runtime.getOptions();
+    }
+
+    /**
+     * The JVMCI compiler, starting JVMCI if this is its first use, with the system class loader as
+     * the thread's context class loader meanwhile: JVMCI finds Graal's compiler factory through the
+     * thread's context class loader, and a loader that does not delegate to the system one (Spark
+     * SQL's task threads have Spark's {@code ExecutorClassLoader}) makes it find none, after which
+     * JVMCI keeps a compiler-less stand-in for the life of the JVM and every kernel falls back.
+     */
+    private static Object jvmciCompiler() {
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(ClassLoader.getSystemClassLoader());
+        try {
+            return JVMCI.getRuntime().getCompiler();
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
     }
 
     /** The shared instance; starts JVMCI on first call. */

@@ -44,12 +44,8 @@ final class ExecutorDevice {
     }
 
     /**
-     * Once per JVM: starts JVMCI and Graal, then sets the executor's device from Spark's resources
-     * for it. JVMCI is started first and on purpose: started for the first time inside a task of a
-     * Spark SQL stage, it found no compiler (HotSpot's "No JVMCI compiler found", the same flags
-     * as the executor beside it, where it started in an RDD task): JPAI then ran that executor's
-     * partitions on Java threads, even with JVMCI started first thing in that task. Started at the
-     * executor's start ({@link JpaiSparkPlugin}) it never failed; an RDD task is the fallback.
+     * Once per JVM: starts JVMCI and Graal (half a second the first apply would otherwise spend),
+     * then sets the executor's device from Spark's resources for it.
      */
     static synchronized void prepareOnce(Map<String, ResourceInformation> resources) {
         if (decided) {

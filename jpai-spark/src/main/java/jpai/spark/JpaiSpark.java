@@ -91,7 +91,7 @@ public final class JpaiSpark {
     /**
      * Says once, on the driver's standard error, what the application's configuration lacks for JPAI
      * in the executors: JPAI's JVM flags there (without them every partition runs on Java threads,
-     * as each executor would also say), and the plugin that prepares each executor at its start
+     * as each executor would also say), and the plugin that prepares each executor when it starts
      * (README, "JPAI in Spark").
      */
     static void checkConfiguration(org.apache.spark.SparkConf conf) {
@@ -101,9 +101,8 @@ public final class JpaiSpark {
                             + "cannot compile kernels and every partition will run on Java threads (README, \"JPAI in Spark\")");
         }
         if (!conf.get("spark.plugins", "").contains(JpaiSparkPlugin.class.getName())) {
-            jpai.runtime.Explain.notice("spark.plugins does not name " + JpaiSparkPlugin.class.getName() + ": each executor then starts JVMCI and Graal in its first JPAI task, "
-                            + "and inside a Spark SQL task JVMCI has been seen to find no compiler (those partitions then run on Java threads); add --conf spark.plugins="
-                            + JpaiSparkPlugin.class.getName() + " (README, \"JPAI in Spark\")");
+            jpai.runtime.Explain.notice("spark.plugins does not name " + JpaiSparkPlugin.class.getName() + ": each executor starts JVMCI and Graal (about half a second) "
+                            + "and picks its GPU in its first JPAI task instead of when it starts (README, \"JPAI in Spark\")");
         }
     }
 

@@ -11,8 +11,7 @@ import org.apache.spark.api.plugin.SparkPlugin;
  * Prepares each executor JVM for JPAI when it starts ({@code --conf spark.plugins=jpai.spark.JpaiSparkPlugin}):
  * starts JVMCI and Graal (half a second that the first task would otherwise wait for) and sets the
  * executor's device from the GPU Spark gave it ({@link ExecutorDevice}). Without the plugin the
- * first JPAI task of each executor does the same; with it, JVMCI never starts inside a Spark SQL task,
- * where it once found no compiler.
+ * first JPAI task of each executor does the same, and waits for it.
  */
 public final class JpaiSparkPlugin implements SparkPlugin {
 

@@ -82,7 +82,7 @@ class SparkClusterTest {
                 count++;
             }
             ApplyProfile profile = AF.lastProfile();
-            return List.of(ProcessHandle.current().pid() + "|" + profile.device() + "|" + profile.kernelCount() + "|" + profile.fellBack() + "|" + count + "|" + profile.fallbackReason()).iterator();
+            return List.of(ProcessHandle.current().pid() + "|" + profile.device() + "|" + profile.kernelCount() + "|" + profile.fellBack() + "|" + count + "|" + profile.fallbackReason() + "|" + ExecutorDevice.decision()).iterator();
         }).collect();
         assertEquals(8, reports.size(), reports.toString());
         Set<String> executors = new TreeSet<>();
