@@ -58,7 +58,7 @@ public final class JpaiSpark {
         Objects.requireNonNull(rdd, "mapPartitions: the RDD is null");
         checked(layout, recipe);
         checkConfiguration(rdd.context().getConf());
-        return rdd.mapPartitions(new PartitionApply<>(layout, recipe), true);
+        return rdd.mapPartitions(new PartitionApply<>(layout, recipe), false); // new values: a partitioner of the input says nothing of them
     }
 
     /**
