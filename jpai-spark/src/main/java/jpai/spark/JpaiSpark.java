@@ -1,6 +1,5 @@
 package jpai.spark;
 
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
@@ -128,10 +127,7 @@ public final class JpaiSpark {
                 long laidOut = System.nanoTime();
                 try (PArray<R> output = function.apply(input)) {
                     long applied = System.nanoTime();
-                    List<R> results = new ArrayList<>((int) Math.min(Integer.MAX_VALUE - 8, output.length()));
-                    for (long i = 0; i < output.length(); i++) {
-                        results.add(output.get(i));
-                    }
+                    List<R> results = ResultElements.of(output);
                     jpai.ApplyProfile profile = jpai.AF.lastProfile();
                     LAST_TIMES.set(new PartitionTimes(input.length(), laidOut - start, applied - laidOut, System.nanoTime() - applied, profile == null ? "?" : profile.device()));
                     return results.iterator();
