@@ -48,4 +48,42 @@ class SplitPlanTest {
         }
         assertEquals(SplitPlan.SMALLEST_SHARE, shares[1], 1e-3);
     }
+
+    /** The first part runs on the calling thread, the others each on a thread of its own; results in the parts' order. */
+    @Test
+    void runAllGivesThePartsResultsInOrderAndRunsTheFirstOnTheCallingThread() {
+        Thread caller = Thread.currentThread();
+        java.util.List<java.util.concurrent.Callable<String>> parts = java.util.List.of(() -> Thread.currentThread() == caller ? "first here" : "first elsewhere",
+                        () -> Thread.currentThread() == caller ? "second here" : "second elsewhere", () -> "third");
+        SplitPlan.Parts<String> outcome = SplitPlan.runAll(parts);
+        assertEquals(java.util.List.of("first here", "second elsewhere", "third"), outcome.done());
+        assertEquals(null, outcome.failed());
+    }
+
+    /**
+     * A part that throws does not end the wait early: the caller's leases must outlive every part,
+     * so runAll returns (here: rethrows) only after the slow part has finished. A driver failure is
+     * collected, not thrown: the apply then runs in Java.
+     */
+    @Test
+    void runAllWaitsForEveryPartWhateverOneThrows() {
+        java.util.concurrent.atomic.AtomicBoolean slowFinished = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.List<java.util.concurrent.Callable<String>> parts = java.util.List.of(() -> {
+            throw new IllegalStateException("the first part failed");
+        }, () -> {
+            Thread.sleep(300);
+            slowFinished.set(true);
+            return "slow";
+        });
+        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> SplitPlan.runAll(parts));
+        assertEquals("the first part failed", e.getMessage());
+        org.junit.jupiter.api.Assertions.assertTrue(slowFinished.get(), "rethrown only after the other part ended");
+
+        jpai.runtime.opencl.OpenCLRuntimeException driver = new jpai.runtime.opencl.OpenCLRuntimeException("a driver error");
+        SplitPlan.Parts<String> outcome = SplitPlan.runAll(java.util.List.of(() -> "fine", () -> {
+            throw driver;
+        }));
+        assertEquals(java.util.List.of("fine"), outcome.done());
+        org.junit.jupiter.api.Assertions.assertSame(driver, outcome.failed());
+    }
 }
