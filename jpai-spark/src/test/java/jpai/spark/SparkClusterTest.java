@@ -176,4 +176,24 @@ class SparkClusterTest {
                         () -> JpaiSpark.mapPartitions(spark.parallelize(values, 4), ElementLayout.of(Integer.class), () -> AF.map((Integer x) -> 1000 / x)).collect());
         assertTrue(e.getMessage().contains("java.lang.ArithmeticException: / by zero"), e.getMessage());
     }
+
+    /** A Dataset of JPAI tuples (Java serialisation as their encoder) maps to the RDD path's results. */
+    @Test
+    void aDatasetOfTuplesMapsToTheSameResultsAsWithoutSpark() {
+        org.apache.spark.sql.SparkSession session = org.apache.spark.sql.SparkSession.builder().getOrCreate();
+        List<Tuple2<Double, Long>> pairs = new ArrayList<>();
+        for (int i = 0; i < 6_000; i++) {
+            pairs.add(new Tuple2<>(i * 0.001 - 2.5, (long) i * 31 % 97));
+        }
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        org.apache.spark.sql.Encoder<Tuple2<Double, Long>> encoder = (org.apache.spark.sql.Encoder) org.apache.spark.sql.Encoders.javaSerialization(Tuple2.class);
+        org.apache.spark.sql.Dataset<Tuple2<Double, Long>> dataset = session.createDataset(pairs, encoder).coalesce(3);
+        List<Double> got = JpaiSpark.mapPartitions(dataset, ElementLayout.tuple(Double.class, Long.class), org.apache.spark.sql.Encoders.DOUBLE(),
+                        () -> AF.map((Tuple2<Double, Long> t) -> t._1() * t._2() + 0.5)).collectAsList();
+        assertEquals(pairs.size(), got.size());
+        for (int i = 0; i < pairs.size(); i++) {
+            double expected = pairs.get(i)._1() * pairs.get(i)._2() + 0.5;
+            assertEquals(Double.doubleToRawLongBits(expected), Double.doubleToRawLongBits(got.get(i)), "element " + i);
+        }
+    }
 }
