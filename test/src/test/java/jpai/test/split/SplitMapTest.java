@@ -41,15 +41,66 @@ class SplitMapTest {
     private static final int FIRST = Integer.parseInt(TWO.specs().get(0).strip());
     private static final Pattern SHARE = Pattern.compile("\\[(\\d+)\\] (\\d+) %");
 
+    /** The split's minimum work ({@code SplitPlan}): 0 here, so that the small maps these tests cut stay cut on every apply. */
+    private static final String MIN_WORK = "jpai.split.minWorkMicros";
+
     @BeforeAll
     static void twoDevices() {
         int devices = OpenCLPlatforms.discover().devices().size();
         assertTrue(devices >= 2, "these tests need two OpenCL devices (POCL_DEVICES=\"pthread pthread\" on PoCL); found " + devices);
     }
 
+    @org.junit.jupiter.api.BeforeEach
+    void alwaysSplit() {
+        System.setProperty(MIN_WORK, "0");
+    }
+
     @AfterEach
     void noSlowdown() {
         System.clearProperty("jpai.test.splitSlowdown");
+        System.clearProperty(MIN_WORK);
+    }
+
+    /**
+     * Parts too short to pay for a split: after an apply whose parts did less device work than the
+     * minimum, the next applies run whole on one device (the same results), until that device's work
+     * exceeds twice the minimum; then they are split again.
+     */
+    @Test
+    void anApplyTooShortToSplitRunsOnOneDeviceUntilItsWorkGrows() {
+        float[] values = new float[10_000];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = i * 0.5f - 3f;
+        }
+        ArrayFunction<Float, Float> f = AF.map((Float x) -> x * 3f + 1f).on(TWO);
+        try (PArray<Float> input = PArray.of(values)) {
+            System.setProperty(MIN_WORK, "100000000"); // 100 s: every split is too short
+            assertEquals(2, applyAndCheck(f, input, values).size(), "the first apply is split");
+            // applies that built a program (each device's first) decide nothing: within a few, one device runs it whole
+            assertEquals(1, partsAfterApplies(f, input, values, 1), "one device runs the apply whole");
+            System.setProperty(MIN_WORK, "0"); // any work is enough
+            assertEquals(2, partsAfterApplies(f, input, values, 2), "split again");
+        }
+    }
+
+    /** The number of parts of the first of up to 5 applies that has {@code wanted} parts (or of the last). */
+    private static int partsAfterApplies(ArrayFunction<Float, Float> f, PArray<Float> input, float[] values, int wanted) {
+        int parts = 0;
+        for (int apply = 0; apply < 5 && parts != wanted; apply++) {
+            parts = applyAndCheck(f, input, values).size();
+        }
+        return parts;
+    }
+
+    /** Applies {@code f}, checks its results bit for bit against Java's, and returns the devices' shares. */
+    private static Map<Integer, Integer> applyAndCheck(ArrayFunction<Float, Float> f, PArray<Float> input, float[] values) {
+        try (PArray<Float> out = f.apply(input)) {
+            float[] got = out.toFloatArray();
+            for (int i = 0; i < values.length; i++) {
+                assertEquals(Float.floatToRawIntBits(values[i] * 3f + 1f), Float.floatToRawIntBits(got[i]), "element " + i);
+            }
+        }
+        return shares(AF.lastProfile());
     }
 
     /** Each device's share of the last apply, in percent, by flat index; asserts that the apply was split. */

@@ -36,6 +36,17 @@ class SplitReduceTest {
         assertTrue(devices >= 2, "these tests need two OpenCL devices (POCL_DEVICES=\"pthread pthread\" on PoCL); found " + devices);
     }
 
+    /** Every apply split, however short its parts (the split's minimum work is SplitMapTest's subject). */
+    @org.junit.jupiter.api.BeforeEach
+    void alwaysSplit() {
+        System.setProperty("jpai.split.minWorkMicros", "0");
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void defaultMinimum() {
+        System.clearProperty("jpai.split.minWorkMicros");
+    }
+
     private static void assertSplit(ApplyProfile profile, int n) {
         assertTrue(!profile.fellBack() && profile.device().endsWith("(split)"), "a split apply: " + profile);
         if (n >= (1 << 20)) {
