@@ -65,6 +65,29 @@ class SplitReduceTest {
         }
     }
 
+    /** A split reduction too short to pay for its parts runs whole on one device of the set, with the same bits. */
+    @Test
+    void aReductionTooShortToSplitRunsOnOneDeviceWithTheSameBits() {
+        System.setProperty("jpai.split.minWorkMicros", "100000000"); // 100 s: every split is too short
+        Random random = new Random(23);
+        float[] f = new float[(1 << 20) + 5];
+        for (int k = 0; k < f.length; k++) {
+            f[k] = (float) (random.nextGaussian() * Math.pow(10, random.nextInt(8)));
+        }
+        ArrayFunction<Float, Float> sum = AF.reduce((Float a, Float b) -> a + b, 0f);
+        ArrayFunction<Float, Float> split = sum.on(TWO);
+        try (PArray<Float> input = PArray.of(f); PArray<Float> sequential = sum.on(Executor.SEQUENTIAL).apply(input)) {
+            boolean alone = false;
+            for (int apply = 0; apply < 6; apply++) {
+                try (PArray<Float> result = split.apply(input)) {
+                    assertEquals(sequential.get(0), result.get(0), "apply " + apply + ": sequential Java's bits");
+                }
+                alone |= !AF.lastProfile().device().contains(" + ");
+            }
+            assertTrue(alone, "within a few applies one device runs it whole: " + AF.lastProfile().device());
+        }
+    }
+
     @Test
     void sumsOfEveryTypeHaveTheBitsOfJavaAndOfOneDevice() {
         Random random = new Random(17);
