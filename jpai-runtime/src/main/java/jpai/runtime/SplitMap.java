@@ -136,13 +136,7 @@ final class SplitMap {
         KernelLaunch launch = binding.launch();
         long firstElement = firstRow * rowLength;
         long endElement = endRow * rowLength;
-        SplitPlan.Sent sent = SplitPlan.place(launch, context, partInputs, firstElement, endElement, firstElement, endElement);
-        for (ComponentBuffer buffer : launch.boundBuffers()) {
-            if (launch.writes(buffer)) { // the part's results come back within the launch's one wait
-                long elementBytes = buffer.type().byteSize();
-                launch.copyPlacedBack(buffer, firstElement * elementBytes, endElement * elementBytes);
-            }
-        }
+        SplitPlan.Sent sent = SplitPlan.place(launch, context, partInputs, firstElement, endElement, firstElement, endElement); // the results come back within the launch
         LaunchResult result = context.launch(compiled.kernel(), launch);
         KernelDeoptimizedException exit = null;
         long javaFrom = endElement;

@@ -129,9 +129,10 @@ final class SplitPlan {
     /**
      * Places every array {@code launch} binds on {@code context}, in the arrays' {@link
      * jpai.runtime.opencl.DeviceReplicas}: one the kernel writes as the copy it writes elements
-     * {@code [writeFrom, writeTo)} of; one of {@code partInputs} as a copy current for elements
-     * {@code [readFrom, readTo)}; any other (a captured array) as a copy current in full. Sends what
-     * the copies lack, blocking.
+     * {@code [writeFrom, writeTo)} of, which the launch then copies back into the array's host memory
+     * within its one wait ({@code KernelLaunch.copyPlacedBack}); one of {@code partInputs} as a copy
+     * current for elements {@code [readFrom, readTo)}; any other (a captured array) as a copy current
+     * in full. Sends what the copies lack, blocking.
      */
     static Sent place(jpai.runtime.opencl.KernelLaunch launch, jpai.runtime.opencl.DeviceContext context, List<jpai.runtime.memory.ComponentBuffer> partInputs,
                     long readFrom, long readTo, long writeFrom, long writeTo) {
@@ -142,6 +143,7 @@ final class SplitPlan {
             jpai.runtime.opencl.DeviceReplicas replicas = jpai.runtime.opencl.DeviceReplicas.of(buffer);
             if (launch.writes(buffer)) {
                 launch.place(buffer, replicas.forPartWrite(context, buffer, writeFrom * elementBytes, writeTo * elementBytes));
+                launch.copyPlacedBack(buffer, writeFrom * elementBytes, writeTo * elementBytes);
             } else {
                 boolean part = partInputs.contains(buffer);
                 sent += replicas.makeReadable(context, buffer, part ? readFrom * elementBytes : 0, part ? readTo * elementBytes : buffer.byteSize());
@@ -223,32 +225,19 @@ final class SplitPlan {
             java.util.concurrent.Callable<P> part = parts.get(p);
             running.add(PARTS.submit(() -> Profiler.uncollected(part)));
         }
-        P first = null;
-        Throwable firstFailure = null;
-        if (!parts.isEmpty()) {
+        if (!parts.isEmpty()) { // what the first part gives or throws is awaited with the others, in order
+            java.util.concurrent.CompletableFuture<P> first;
             try {
-                first = Profiler.uncollected(parts.get(0));
-            } catch (Throwable e) { // kept until the other parts have ended
-                firstFailure = e;
+                first = java.util.concurrent.CompletableFuture.completedFuture(Profiler.uncollected(parts.get(0)));
+            } catch (Throwable e) {
+                first = java.util.concurrent.CompletableFuture.failedFuture(e);
             }
+            running.add(0, first);
         }
         List<P> done = new ArrayList<>();
         jpai.runtime.opencl.OpenCLRuntimeException failed = null;
         RuntimeException thrown = null;
         Error error = null;
-        if (firstFailure == null) {
-            if (!parts.isEmpty()) {
-                done.add(first);
-            }
-        } else if (firstFailure instanceof jpai.runtime.opencl.OpenCLRuntimeException openCL) {
-            failed = openCL;
-        } else if (firstFailure instanceof RuntimeException runtime) {
-            thrown = runtime;
-        } else if (firstFailure instanceof Error e) {
-            error = e;
-        } else {
-            thrown = new IllegalStateException(firstFailure);
-        }
         boolean interrupted = false;
         for (java.util.concurrent.Future<P> part : running) {
             while (true) {

@@ -143,12 +143,11 @@ final class SplitReduce {
             KernelBinding binding = new KernelBinding(first).common(input).reduction(identity, partials, localSize, CombiningTree.LEAF, leavesPerGroup);
             KernelLaunch launch = binding.launch();
             launch.localSize(localSize).globalSize((endGroup - firstGroup) * localSize).firstItem(firstGroup * localSize);
-            SplitPlan.Sent sent = SplitPlan.place(launch, context, partInputs, from, to, firstGroup, endGroup); // the kernel writes its groups' partials
+            // the kernel writes its groups' partials, which come back within the launch
+            SplitPlan.Sent sent = SplitPlan.place(launch, context, partInputs, from, to, firstGroup, endGroup);
             long nodeBytes = 0;
-            for (int c = 0; c < partials.componentCount(); c++) { // the partials come back within the launch's one wait
-                ComponentBuffer buffer = PArrayStorage.buffer(partials, c);
-                launch.copyPlacedBack(buffer, firstGroup * buffer.type().byteSize(), endGroup * buffer.type().byteSize());
-                nodeBytes += (endGroup - firstGroup) * buffer.type().byteSize();
+            for (jpai.ElementType component : type.components()) {
+                nodeBytes += (endGroup - firstGroup) * component.byteSize();
             }
             LaunchResult result = context.launch(first.kernel(), launch);
             try {
