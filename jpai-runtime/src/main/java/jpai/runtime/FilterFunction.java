@@ -82,7 +82,7 @@ public final class FilterFunction<T> implements ArrayFunction<T, T> {
      */
     @SuppressWarnings("unchecked")
     PArray<T> runOnDevice(PArray<?> input, FusedMappers mappers) {
-        String operation = (mappers.isEmpty() ? "" : KernelCache.fusedDescription(mappers.kernels()) + " then ") + "filter of " + kernels.description();
+        String operation = MapsFusedInto.operation(mappers, "filter of " + kernels.description());
         DeviceChoice.OpenCL device = Offload.device(executor, () -> operation);
         if (device == null) {
             return null;
@@ -114,18 +114,13 @@ public final class FilterFunction<T> implements ArrayFunction<T, T> {
                     SinglePass.gaveUp(device, operation);
                     return runOnDevice(input, mappers); // in several passes now
                 }
-                Offload.deoptimized(operation, e.getMessage() + (mappers.isEmpty() ? "" : "; the maps and the filter run one after the other, as written"), true);
+                Offload.deoptimized(operation, e.getMessage() + MapsFusedInto.unfusedNote(mappers, "filter"), true);
                 return null;
             } catch (OpenCLRuntimeException e) {
                 reason = e.getMessage();
             }
         }
-        if (!mappers.isEmpty()) {
-            // not a fallback: the maps and the filter run one after the other, each with its own device
-            Explain.fallback(operation + " as one kernel", reason + "; the maps and the filter run one after the other");
-            return null;
-        }
-        Offload.fallBack(operation, reason);
+        MapsFusedInto.didNotRun(operation, reason, mappers, "filter");
         return null;
     }
 

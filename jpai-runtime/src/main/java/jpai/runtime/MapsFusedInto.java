@@ -43,6 +43,29 @@ abstract class MapsFusedInto<T, R> implements ArrayFunction<T, R> {
         return executor == Executor.AUTO || executor == Executor.ACCELERATOR;
     }
 
+    /** The name of the operation {@code stage} (a scan's or filter's description) on the elements {@code mappers} make: "map of ... then filter of ...". */
+    static String operation(FusedMappers mappers, String stage) {
+        return (mappers.isEmpty() ? "" : KernelCache.fusedDescription(mappers.kernels()) + " then ") + stage;
+    }
+
+    /** What an exit's message adds when maps were fused in front of the stage ({@code what}): they then run one after the other, as written. */
+    static String unfusedNote(FusedMappers mappers, String what) {
+        return mappers.isEmpty() ? "" : "; the maps and the " + what + " run one after the other, as written";
+    }
+
+    /**
+     * The device did not run {@code operation} for {@code reason}: with maps fused in front, not a
+     * fallback (the maps and the stage, {@code what}, then run one after the other, each with its own
+     * device), which explain says; alone, the stage's fallback to Java.
+     */
+    static void didNotRun(String operation, String reason, FusedMappers mappers, String what) {
+        if (mappers.isEmpty()) {
+            Offload.fallBack(operation, reason);
+        } else {
+            Explain.fallback(operation + " as one kernel", reason + "; the maps and the " + what + " run one after the other");
+        }
+    }
+
     List<MapFunction<?, ?>> maps() {
         return maps;
     }

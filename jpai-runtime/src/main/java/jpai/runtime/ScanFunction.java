@@ -102,7 +102,7 @@ public final class ScanFunction<T> implements ArrayFunction<T, T> {
      * saying why) or is chosen (tiering, the cost model).
      */
     boolean runOnDevice(PArray<?> input, PArray<T> output, FusedMappers mappers) {
-        String operation = (mappers.isEmpty() ? "" : KernelCache.fusedDescription(mappers.kernels()) + " then ") + name(exclusive) + " of " + kernels.description();
+        String operation = MapsFusedInto.operation(mappers, name(exclusive) + " of " + kernels.description());
         DeviceChoice.OpenCL device = Offload.device(executor, () -> operation);
         if (device == null) {
             return false;
@@ -145,18 +145,13 @@ public final class ScanFunction<T> implements ArrayFunction<T, T> {
                     SinglePass.gaveUp(device, operation);
                     return runOnDevice(input, output, mappers); // in several passes now
                 }
-                Offload.deoptimized(operation, e.getMessage() + (mappers.isEmpty() ? "" : "; the maps and the scan run one after the other, as written"), true);
+                Offload.deoptimized(operation, e.getMessage() + MapsFusedInto.unfusedNote(mappers, "scan"), true);
                 return false;
             } catch (OpenCLRuntimeException e) {
                 reason = e.getMessage();
             }
         }
-        if (!mappers.isEmpty()) {
-            // not a fallback: the maps and the scan run one after the other, each with its own device
-            Explain.fallback(operation + " as one kernel", reason + "; the maps and the scan run one after the other");
-            return false;
-        }
-        Offload.fallBack(operation, reason);
+        MapsFusedInto.didNotRun(operation, reason, mappers, "scan");
         return false;
     }
 
