@@ -4,8 +4,8 @@ import java.io.Serializable;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.Iterator;
-import java.util.List;
 
+import jpai.ElementType;
 import jpai.PArray;
 import jpai.Tuple;
 import jpai.Tuple2;
@@ -27,7 +27,9 @@ public final class ElementLayout<T> implements Serializable {
 
     private ElementLayout(Class<?>... components) {
         for (Class<?> component : components) {
-            Column.check(component);
+            if (ElementType.of(component).boxClass() != component) { // ElementType.of names the types it takes
+                throw new IllegalArgumentException("ElementLayout: a component is a boxed type (Float, Integer, ...), not " + component.getName());
+            }
         }
         this.components = components.clone();
     }
@@ -98,25 +100,13 @@ public final class ElementLayout<T> implements Serializable {
 
     /** One component's values, in a primitive array that grows as the partition is read. */
     private static final class Column {
-        private static final List<Class<?>> SCALARS = List.of(Float.class, Double.class, Integer.class, Long.class, Short.class, Byte.class, Character.class, Boolean.class);
-
-        private final Class<?> type;
+        private final ElementType type;
         private Object values;
         private int size;
 
         Column(Class<?> type) {
-            this.type = type;
-            this.values = java.lang.reflect.Array.newInstance(primitive(type), 1024);
-        }
-
-        static void check(Class<?> type) {
-            if (!SCALARS.contains(type)) {
-                throw new IllegalArgumentException("ElementLayout: a component is one of " + SCALARS.stream().map(Class::getSimpleName).toList() + ", not " + type.getName());
-            }
-        }
-
-        private static Class<?> primitive(Class<?> boxed) {
-            return Primitives.unwrap(boxed);
+            this.type = ElementType.of(type);
+            this.values = java.lang.reflect.Array.newInstance(this.type.primitiveClass(), 1024);
         }
 
         void add(Object value) {
@@ -124,7 +114,7 @@ public final class ElementLayout<T> implements Serializable {
                 throw new NullPointerException("a partition's element (or a tuple's component) is null; PArray elements cannot be null");
             }
             if (!type.isInstance(value)) {
-                throw new ClassCastException("a partition's element (or a tuple's component) is a " + value.getClass().getName() + ", not the layout's " + type.getName());
+                throw new ClassCastException("a partition's element (or a tuple's component) is a " + value.getClass().getName() + ", not the layout's " + type.boxClass().getName());
             }
             int capacity = java.lang.reflect.Array.getLength(values);
             if (size == capacity) {
@@ -159,8 +149,8 @@ public final class ElementLayout<T> implements Serializable {
             if (values instanceof boolean[] booleans) {
                 return PArray.of(Arrays.copyOf(booleans, size));
             }
-            PArray<?> array = PArray.allocate(type, size);
-            long bytes = (long) size * Primitives.byteSize(primitive(type));
+            PArray<?> array = PArray.allocate(type.boxClass(), size);
+            long bytes = size * type.byteSize();
             MemorySegment heap = switch (values) {
                 case float[] a -> MemorySegment.ofArray(a);
                 case double[] a -> MemorySegment.ofArray(a);
@@ -173,17 +163,6 @@ public final class ElementLayout<T> implements Serializable {
             };
             array.copyFrom(heap.asSlice(0, bytes), 0);
             return array;
-        }
-    }
-
-    /** Boxed classes to primitive ones, and their sizes. */
-    private static final class Primitives {
-        static Class<?> unwrap(Class<?> boxed) {
-            return java.lang.invoke.MethodType.methodType(boxed).unwrap().returnType();
-        }
-
-        static long byteSize(Class<?> primitive) {
-            return primitive == long.class || primitive == double.class ? 8 : primitive == float.class || primitive == int.class ? 4 : primitive == short.class || primitive == char.class ? 2 : 1;
         }
     }
 }
