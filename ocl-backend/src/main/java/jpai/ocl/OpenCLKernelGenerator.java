@@ -476,10 +476,16 @@ public final class OpenCLKernelGenerator {
             // compilation run for more than 5 minutes (fuzz seed 20261139, program 4710); such a
             // mapper is compute-bound, so it loads, maps and stores one element at a time.
             code.comment("A whole group, one element per work-item: the mapper has loops, so the loads are not the cost.");
+            // A mapper's failure leaves the block around its element, not the loop: with a break out
+            // of this loop, PoCL 3.1 kept the failure of the groups' first work-items only, and a map
+            // with loops then reduce gave a wrong sum where Java throws (found by a tiered
+            // reduction's test, 2026-11-27; ReductionExitTest). The loop's condition then ends it.
             code.line("#pragma unroll 1");
-            code.open("for (int k = 0; k < perWorkItem; k++)");
+            code.open("for (int k = 0; k < perWorkItem && reason == 0; k++)");
             code.line("const int e = k * (int) localSize + (int) lid;");
+            code.open("do");
             storeInTile(code, elementAt(code, chain, "groupStart + e"), element, leaf);
+            code.close(" while (0); /* a failure breaks out of this block */");
             code.close();
         } else {
             code.comment("A whole group: every load first, so that all of this work-item's are in flight at once.");

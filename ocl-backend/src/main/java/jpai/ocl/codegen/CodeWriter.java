@@ -42,6 +42,12 @@ public final class CodeWriter {
         return line("}");
     }
 
+    /** Closes a block with {@code tail} after its brace, such as {@code " while (0);"}. */
+    public CodeWriter close(String tail) {
+        depth--;
+        return line("}" + tail);
+    }
+
     /** A line exactly as given, without this writer's indentation. */
     public CodeWriter raw(String line) {
         text.append(line).append('\n');
