@@ -313,28 +313,37 @@ final class KernelCache {
     }
 
     /**
-     * Tiering for a reduction: the reduce kernel for these types
-     * (with {@code mapper} fused, or null) when it is compiled already or its background compilation
-     * has ended, else null after setting that compilation to start once this apply has ended
-     * ({@link #compiledInBackground}); it also compiles the combiner's own kernel for the passes after
-     * the first.
+     * Tiering's takeover of a reduction ({@link TieredReduce}): the reduce kernel for these types
+     * (with {@code mappers} fused in front) when it was compiled before or its background compilation
+     * has ended, else null; starts nothing ({@link #startReduceCompilation} does).
      */
-    Compiled forReduceWithoutWaiting(DataType type, KernelCache mapper, DataType inputType, Supplier<DeviceContext> context) {
-        return forReduceWithoutWaiting(type, FusedMappers.of(mapper, inputType, type), context);
-    }
-
-    /** {@link #forReduceWithoutWaiting(DataType, KernelCache, DataType, Supplier)} with the maps {@code mappers} fused in front. */
-    Compiled forReduceWithoutWaiting(DataType type, FusedMappers mappers, Supplier<DeviceContext> context) {
+    Compiled reduceKernelIfReady(DataType type, FusedMappers mappers) {
         LastReduce last = lastReduce;
         if (last != null && last.type() == type && last.mappers().equals(mappers)) {
             return forReduce(type, mappers);
         }
-        boolean ready = compiledInBackground(java.util.Arrays.asList("reduce", type, mappers),
-                        () -> mappers.isEmpty() ? List.of(forReduce(type)) : List.of(forReduce(type, mappers), forReduce(type)), context);
-        return ready ? forReduce(type, mappers) : null;
+        CompletableFuture<Void> background = backgroundCompilations.get(reduceCompilationKey(type, mappers));
+        return background != null && background.isDone() ? forReduce(type, mappers) : null;
     }
 
-    /** Tiering for a fused map ({@link #forReduceWithoutWaiting}): its kernel when its background compilation has ended, else null after setting it to start after this apply. */
+    /**
+     * Tiering: starts the background compilation of the reduce kernels for these types (the first
+     * pass with {@code mappers} fused, and the combiner's own for the later passes) and their
+     * programs' builds on {@code context}, {@code delayNanos} from now, unless it was started before.
+     */
+    void startReduceCompilation(DataType type, FusedMappers mappers, Supplier<DeviceContext> context, long delayNanos) {
+        backgroundCompilations.computeIfAbsent(reduceCompilationKey(type, mappers), k -> CompilePool.submit(compilation(reduceCompilation(type, mappers), context), delayNanos));
+    }
+
+    private static List<Object> reduceCompilationKey(DataType type, FusedMappers mappers) {
+        return java.util.Arrays.asList("reduce", type, mappers);
+    }
+
+    private Supplier<List<Compiled>> reduceCompilation(DataType type, FusedMappers mappers) {
+        return () -> mappers.isEmpty() ? List.of(forReduce(type)) : List.of(forReduce(type, mappers), forReduce(type));
+    }
+
+    /** Tiering for a fused map (as {@link #compiledInBackground}): its kernel when its background compilation has ended, else null after setting it to start after this apply. */
     Compiled forFusedMapWithoutWaiting(List<KernelCache> later, List<DataType> types, int indexDimensions, Supplier<DeviceContext> context) {
         boolean ready = compiledInBackground(List.of("fused map", later, types, indexDimensions), () -> List.of(forFusedMap(later, types, indexDimensions)), context);
         return ready ? forFusedMap(later, types, indexDimensions) : null;
@@ -607,7 +616,8 @@ final class KernelCache {
             List<Object> owners = new ArrayList<>(maps.owners()); // the maps' captured values first, then the combiner's
             owners.addAll(ownersOf(combiner, function));
             ReduceKernelSpec spec = new ReduceKernelSpec(KernelShapes.kinds(mappers.inputType()), KernelShapes.kinds(type), CombiningTree.LEAF);
-            Compiled compiled = generate(combiner, options, generator -> generator.reduce(combiner, maps.graphs(), maps.components(), spec), owners);
+            Compiled compiled = generate(combiner, options, generator -> generator.reduce(combiner, maps.graphs(), maps.components(), spec), owners)
+                            .differingFromJvm(options.fastMath() ? "it is built with OpenCL's relaxed math" : differenceFromJvm(maps.graphs(), combiner));
             if (mappers.kernels().size() > 1) {
                 Explain.fused(fusedDescription(mappers.kernels()) + " then the reduction of " + description(), "one kernel, no mapped array");
             }
@@ -752,6 +762,21 @@ final class KernelCache {
     }
 
     /** The graphs of maps fused before a kernel, the input's components and each map's result's, and the owners of their captured values, in slot order. */
+    /**
+     * Why a kernel of {@code mappers} then {@code last} may give other bits than the JVM
+     * ({@link JvmResultDifferences}), or null when it cannot: a tiered reduction's device part then
+     * may take over from Java threads.
+     */
+    private static String differenceFromJvm(List<KernelGraph> mappers, KernelGraph last) {
+        for (KernelGraph graph : mappers) {
+            String difference = JvmResultDifferences.of(graph);
+            if (difference != null) {
+                return difference;
+            }
+        }
+        return JvmResultDifferences.of(last);
+    }
+
     private record MapperGraphs(List<KernelGraph> graphs, List<List<JavaKind>> components, List<Object> owners) {
     }
 

@@ -7,7 +7,6 @@ import jpai.ArrayFunction;
 import jpai.Executor;
 import jpai.PArray;
 import jpai.runtime.device.DeviceChoice;
-import jpai.runtime.opencl.OpenCLRuntime;
 import jpai.runtime.opencl.OpenCLRuntimeException;
 import jpai.runtime.profile.Profiler;
 
@@ -80,11 +79,21 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
             }
             KernelCache.Compiled compiled;
             if (Offload.mayTier(reduce.executor())) {
-                compiled = reduce.kernels().forReduceWithoutWaiting(reduce.type(), mappers, () -> OpenCLRuntime.context(device));
+                compiled = reduce.kernels().reduceKernelIfReady(reduce.type(), mappers);
                 if (compiled == null) {
-                    // on Java threads, as the device would: the reduction has one combining tree for every executor
-                    Offload.ranTiered(this::toString);
-                    return onJavaThreads(input);
+                    // on Java threads, as the device would (the reduction has one combining tree for every executor), and the device may take over the rest
+                    TieredReduce.Result tiered = TieredReduce.run(reduce.operator(), reduce.identity(), reduce.type(), MapChainInJava.of(maps, mappers.types()), mappers,
+                                    reduce.kernels(), device, input, this::toString, () -> {
+                                        try (PArray<M> unfused = mapThenReduceOnJavaThreads(input)) {
+                                            return unfused.get(0);
+                                        }
+                                    }, kernels());
+                    if (Offload.mayRouteByCost(reduce.executor()) && tiered.outcome() != null) {
+                        costs.javaRan(tiered.outcome().takenOverFrom(), tiered.outcome().javaNanos()); // Java's first pace, for the cost model
+                    }
+                    @SuppressWarnings("unchecked")
+                    M value = (M) tiered.value();
+                    return reduce.resultArray(value);
                 }
             } else {
                 compiled = reduce.kernels().forReduce(reduce.type(), mappers);

@@ -9,7 +9,6 @@ import jpai.Executor;
 import jpai.PArray;
 import jpai.runtime.device.DeviceChoice;
 import jpai.runtime.exec.JavaReduce;
-import jpai.runtime.opencl.OpenCLRuntime;
 import jpai.runtime.opencl.OpenCLRuntimeException;
 import jpai.runtime.profile.Profiler;
 
@@ -105,8 +104,9 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
     }
 
     /**
-     * The result computed on the OpenCL device, or null when it must be computed in Java (after
-     * saying why), or is by choice (tiering, the cost model).
+     * The result computed on the OpenCL device (or, tiered, on Java threads and maybe the device:
+     * {@link TieredReduce}), or null when it must be computed in Java (after saying why), or is by
+     * the cost model's choice.
      */
     private T runOnDevice(PArray<T> input) {
         if (split != null) {
@@ -118,11 +118,17 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
         }
         KernelCache.Compiled compiled;
         if (Offload.mayTier(executor)) {
-            // on Java threads the reduction has the device's combining tree: the same bits either way
-            compiled = kernels.forReduceWithoutWaiting(type, null, type, () -> OpenCLRuntime.context(device));
+            compiled = kernels.reduceKernelIfReady(type, FusedMappers.none(type));
             if (compiled == null) {
-                Offload.ranTiered(() -> "reduce of " + kernels.description());
-                return null;
+                // on Java threads the reduction has the device's combining tree: the same bits either way, and the device may take over the rest
+                TieredReduce.Result tiered = TieredReduce.run(operator, identity, type, null, FusedMappers.none(type), kernels, device, input, () -> "reduce of " + kernels.description(),
+                                () -> JavaReduce.threads(operator, identity, input), kernels);
+                if (Offload.mayRouteByCost(executor) && tiered.outcome() != null) {
+                    costs.javaRan(tiered.outcome().takenOverFrom(), tiered.outcome().javaNanos()); // Java's first pace, for the cost model
+                }
+                @SuppressWarnings("unchecked")
+                T value = (T) tiered.value();
+                return value;
             }
         } else {
             compiled = kernels.forReduce(type);

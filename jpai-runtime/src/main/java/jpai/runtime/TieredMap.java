@@ -16,7 +16,7 @@ import jpai.runtime.profile.Profiler;
  * Tiering's first apply of a map ({@code -Djpai.tiering=true}, {@code AUTO} only), whose kernel is
  * not compiled yet: Java threads run it in chunks claimed in order; the kernel's compilation starts
  * on the {@link CompilePool} as soon as Java threads look busy for well over what a compilation takes
- * ({@link CompilePool#expectedNanos()}), or after they are done, for the next apply; and once the
+ * ({@link TieringPace}), or after they are done, for the next apply; and once the
  * kernel is ready the device takes over every chunk not claimed yet, while the threads finish theirs.
  *
  * <p>The device takes over only a kernel whose results are the JVM's, bit for bit
@@ -28,30 +28,8 @@ import jpai.runtime.profile.Profiler;
  */
 final class TieredMap implements ClaimedChunks.Takeover {
 
-    /**
-     * Java threads' pace is judged after this long (the compilation may start then at the earliest)...
-     * With no wait for a settled pace (after 50 ms, over 25 ms windows), the first apply of an N-Body
-     * of 16,384 bodies (1.1-1.4 s on the H100 host's Java threads) started its compilation on the
-     * interpreter's pace; it ended too late to take over, and the call took 1.3-1.4x the Java threads'.
-     */
-    private static final long PACE_AFTER_NANOS = 100_000_000;
-    /** ...over windows of this long... */
-    private static final long PACE_WINDOW_NANOS = 50_000_000;
-    /**
-     * ...and the compilation starts during the apply only when Java threads' time left is this many
-     * times what it is expected to take: while it compiles, the threads lose the cores it takes, and a
-     * compilation that ends after them is pure loss.
-     */
-    private static final double COMPILE_MARGIN = 1.5;
-    /**
-     * A window's pace counts as settled when it is at most this much faster than the window's before:
-     * while HotSpot still compiles the lambda, the pace grows from window to window.
-     */
-    private static final double SETTLED_PACE_GAIN = 1.25;
-    private long windowStart = -1;
-    private long windowClaimed;
-    /** The last window's pace, in elements per nanosecond (0 before the first). */
-    private double lastPace;
+    /** When the compilation starts during the apply. */
+    private final TieringPace pace = new TieringPace();
 
     private final KernelCache kernels;
     private final DataType inputType;
@@ -149,27 +127,8 @@ final class TieredMap implements ClaimedChunks.Takeover {
             kernel = ready;
             return true;
         }
-        // Java threads' time left, from their pace over the last PACE_WINDOW_NANOS (claimed chunks
-        // count as done: a guess on the short side), judged only once the pace has settled: the
-        // first chunks run in the interpreter and C1's code, whose pace would start a compilation,
-        // which then competes for the cores, for a map that ends before it
-        if (elapsedNanos >= PACE_AFTER_NANOS) {
-            if (windowStart < 0) {
-                windowStart = elapsedNanos;
-                windowClaimed = claimed;
-            } else if (elapsedNanos - windowStart >= PACE_WINDOW_NANOS && claimed > windowClaimed) {
-                double pace = (double) (claimed - windowClaimed) / (elapsedNanos - windowStart); // elements per nanosecond
-                boolean settled = lastPace > 0 && pace <= SETTLED_PACE_GAIN * lastPace;
-                double left = (length - claimed) / pace;
-                lastPace = pace;
-                windowStart = elapsedNanos;
-                windowClaimed = claimed;
-                if (settled && left > COMPILE_MARGIN * CompilePool.expectedNanos()) {
-                    startCompilation(0);
-                    Explain.tieredTakeover(() -> operation.get() + ": its kernel's compilation started " + elapsedNanos / 1_000_000 + " ms into its first apply, when Java threads' pace said "
-                                    + (long) (left / 1e6) + " ms were left (a compilation is expected to take " + CompilePool.expectedNanos() / 1_000_000 + " ms)");
-                }
-            }
+        if (pace.compilationDue(elapsedNanos, claimed, length, operation)) {
+            startCompilation(0);
         }
         return false;
     }
@@ -190,16 +149,10 @@ final class TieredMap implements ClaimedChunks.Takeover {
         }
     }
 
-    /**
-     * While the kernel compiles during the apply, the compile pool's threads and one more (HotSpot
-     * compiling Graal's own code, cold in a fresh JVM) get cores of their own: with every core
-     * mapping, the compilation took longer than the whole map on the H100's host.
-     */
+    /** While the kernel compiles during the apply, cores are left to it ({@link TieringPace#workersLeftToACompilation}). */
     @Override
     public int workersToRetire() {
-        return compilationStarted && budgetNanos < 0 && kernel == null && declined == null
-                        ? Math.min(CompilePool.threads() + 1, java.util.concurrent.ForkJoinPool.getCommonPoolParallelism() - 1)
-                        : 0;
+        return compilationStarted && budgetNanos < 0 && kernel == null && declined == null ? TieringPace.workersLeftToACompilation() : 0;
     }
 
     private void startCompilation(long delayNanos) {

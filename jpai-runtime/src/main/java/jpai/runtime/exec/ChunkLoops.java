@@ -18,4 +18,7 @@ interface ChunkLoops {
 
     /** {@code accumulator = operator(accumulator, input[i])} for {@code i} in {@code [from, to)}, in order, from {@code identity}. */
     Object fold(BinaryOperator<Object> operator, Object identity, ElementReader input, long from, long to);
+
+    /** {@link #fold} of {@code mapper(input[i])}: a fused map then reduce on Java threads. */
+    Object mapFold(Function<Object, Object> mapper, BinaryOperator<Object> operator, Object identity, ElementReader input, long from, long to);
 }

@@ -34,4 +34,16 @@ final class ChunkLoopsTemplate implements ChunkLoops {
         }
         return result;
     }
+
+    @Override
+    public Object mapFold(Function<Object, Object> mapper, BinaryOperator<Object> operator, Object identity, ElementReader input, long from, long to) {
+        Object result = identity;
+        for (long i = from; i < to; i++) {
+            result = operator.apply(result, mapper.apply(input.read(i)));
+            if (result == null) {
+                throw JavaReduce.nullResult();
+            }
+        }
+        return result;
+    }
 }

@@ -159,7 +159,8 @@ public final class ClaimedChunks {
         claims.rethrowFirstFailure();
         if (javaFrom < length) {
             long from = javaFrom;
-            forEach(length - from, 1, (a, b) -> range.run(from + a, from + b), Takeover.NONE);
+            // in chunks of whole granules where the rest starts at one (a reduction's leaves), else of any size (a map's exit)
+            forEach(length - from, from % granule == 0 ? granule : 1, (a, b) -> range.run(from + a, from + b), Takeover.NONE);
         }
         return new Outcome(takenOverFrom, javaFrom, javaNanos);
     }

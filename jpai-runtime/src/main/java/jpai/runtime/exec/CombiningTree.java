@@ -85,6 +85,42 @@ public final class CombiningTree {
         return tree.root(identity);
     }
 
+    /** Receives the nodes of {@link #alignedNodes}, left to right. */
+    public interface NodeSink {
+        void node(Object value, int level);
+    }
+
+    /**
+     * The aligned nodes that cover {@code [from, to)}, left to right, each the largest node of the
+     * tree that starts where the one before ends and ends by {@code to}: {@code from} is a multiple
+     * of {@link #LEAF}, {@code to} one too or the end of the input. Pushed into an
+     * {@link Accumulator} after the nodes of everything before {@code from}, they build the tree; so
+     * any cut of the input into ranges of whole leaves (a tiered reduction's chunks, whose sizes
+     * follow Java threads' pace) gives the tree's root.
+     *
+     * @param mapper applied to each element before it is folded (a fused map then reduce), or null
+     */
+    public static void alignedNodes(ChunkLoops loops, java.util.function.Function<Object, Object> mapper, BinaryOperator<Object> operator, Object identity,
+                    ElementReader input, long from, long to, NodeSink sink) {
+        if (from % LEAF != 0) {
+            throw new IllegalArgumentException("aligned nodes start at a whole leaf, not at element " + from);
+        }
+        long leaf = from / LEAF;
+        long endLeaf = (to + LEAF - 1) / LEAF;
+        while (leaf < endLeaf) {
+            int level = Math.min(leaf == 0 ? 62 : Long.numberOfTrailingZeros(leaf), 63 - Long.numberOfLeadingZeros(endLeaf - leaf));
+            long next = leaf + (1L << level);
+            Accumulator tree = new Accumulator(operator);
+            for (long l = leaf; l < next; l++) {
+                long start = l * LEAF;
+                long end = Math.min(to, start + LEAF);
+                tree.push(mapper == null ? loops.fold(operator, identity, input, start, end) : loops.mapFold(mapper, operator, identity, input, start, end), 0);
+            }
+            sink.node(tree.root(identity), level);
+            leaf = next;
+        }
+    }
+
     /** {@code operator(left, right)}, which a PArray element may never be null. */
     static Object combine(BinaryOperator<Object> operator, Object left, Object right) {
         Object result = operator.apply(left, right);

@@ -170,6 +170,7 @@ class TieringTest {
      */
     @Test
     void theDeviceTakesOverALongFirstApplyWhenItsKernelIsReady() {
+        aShortCompilationMeasured();
         int steps = STEPS;
         ArrayFunction<Float, Float> f = AF.map((Float x) -> SlowElements.chain(x, steps));
         float[] inputs = new float[1 << 20];
@@ -197,6 +198,7 @@ class TieringTest {
     /** A 2-D index space is taken over at a whole row: the device's launch starts there. */
     @Test
     void aTakeoverOfA2DMapStartsAtARow() {
+        aShortCompilationMeasured();
         int steps = STEPS;
         int rows = 1000;
         int columns = 1001;
@@ -230,6 +232,7 @@ class TieringTest {
         int steps = STEPS;
         int n = 1 << 20;
         for (int failAt : new int[] {n - 3, 5}) {
+            aShortCompilationMeasured();
             ArrayFunction<Integer, Float> f = AF.map((Integer i) -> SlowElements.chain(i, steps) + 100 / (i - failAt));
             long launches = KernelLaunches.count();
             try (PArray<Integer> input = PArray.range(n)) {
@@ -269,6 +272,122 @@ class TieringTest {
             launches = KernelLaunches.count();
             f.apply(input).close();
             assertTrue(KernelLaunches.count() > launches, "the next apply ran on the device: " + AF.lastProfile());
+        }
+    }
+
+    /**
+     * A long first reduction is taken over too: Java threads compute the tree's nodes over their
+     * chunks, the device the nodes of its work-groups from the first whole group on, and the host
+     * combines them in the tree's order. Its bits are those of Java's whole run and of the device's,
+     * checked with an operator that is neither associative nor commutative, over a length that ends
+     * in a partial leaf (any other cut of the tree would show).
+     */
+    @Test
+    void theDeviceTakesOverALongFirstReduction() {
+        aShortCompilationMeasured();
+        int steps = STEPS;
+        int n = (1 << 20) + 37;
+        float[] inputs = new float[n];
+        for (int i = 0; i < n; i++) {
+            inputs[i] = (i % 1013) * 0.01f - 5f;
+        }
+        // 0 is neutral (as a reduction's identity must be), but the operator is neither associative nor commutative
+        java.util.function.BinaryOperator<Float> op = (a, b) -> a == 0f ? b : b == 0f ? a : SlowElements.chain(a, steps) * 0.5f - b;
+        try (PArray<Float> input = PArray.of(inputs)) {
+            long launches = KernelLaunches.count();
+            int tiered;
+            try (PArray<Float> out = AF.reduce(op, 0f).apply(input)) {
+                ApplyProfile first = AF.lastProfile();
+                assertTrue(first.tiered() && !first.fellBack(), "tiered, not a fallback: " + first);
+                assertTrue(KernelLaunches.count() > launches && first.device().startsWith("Java threads, then "), "the device took over: " + first);
+                tiered = Float.floatToRawIntBits(out.get(0));
+            }
+            try (PArray<Float> java = AF.reduce(op, 0f).on(Executor.THREADS).apply(input); PArray<Float> device = AF.reduce(op, 0f).on(Executor.ACCELERATOR).apply(input)) {
+                assertEquals(Float.floatToRawIntBits(java.get(0)), tiered, "Java's bits");
+                assertEquals(Float.floatToRawIntBits(device.get(0)), tiered, "the device's bits");
+            }
+        }
+    }
+
+    /**
+     * A fused map then reduce is taken over the same way, its Java threads mapping and folding chunk
+     * by chunk (no mapped array); its exception is the unfused pipeline's, whether the failing element
+     * lies in Java's part or in the device's (whose kernel exits there).
+     */
+    @Test
+    void theDeviceTakesOverALongFirstMapThenReduce() {
+        aShortCompilationMeasured();
+        int steps = STEPS;
+        int n = (1 << 20) + 5;
+        float[] inputs = new float[n];
+        for (int i = 0; i < n; i++) {
+            inputs[i] = i * 0.001f - 300f;
+        }
+        try (PArray<Float> input = PArray.of(inputs)) {
+            long launches = KernelLaunches.count();
+            int tiered;
+            try (PArray<Float> out = AF.map((Float x) -> SlowElements.chain(x, steps)).reduce((Float a, Float b) -> a + b, 0f).apply(input)) {
+                ApplyProfile first = AF.lastProfile();
+                assertTrue(first.tiered() && !first.fellBack(), "tiered, not a fallback: " + first);
+                assertTrue(KernelLaunches.count() > launches && first.device().startsWith("Java threads, then "), "the device took over: " + first);
+                tiered = Float.floatToRawIntBits(out.get(0));
+            }
+            ArrayFunction<Float, Float> same = AF.map((Float x) -> SlowElements.chain(x, steps)).reduce((Float a, Float b) -> a + b, 0f);
+            try (PArray<Float> java = same.on(Executor.THREADS).apply(input); PArray<Float> device = same.on(Executor.ACCELERATOR).apply(input)) {
+                assertEquals(Float.floatToRawIntBits(java.get(0)), tiered, "Java's bits");
+                assertEquals(Float.floatToRawIntBits(device.get(0)), tiered, "the device's bits");
+            }
+        }
+        int[] indices = new int[1 << 20];
+        for (int i = 0; i < indices.length; i++) {
+            indices[i] = i;
+        }
+        try (PArray<Integer> input = PArray.of(indices)) {
+            for (int failAt : new int[] {indices.length - 3, 5}) {
+                aShortCompilationMeasured();
+                ArrayFunction<Integer, Float> f = AF.map((Integer i) -> SlowElements.chain(i, steps) + 100 / (i - failAt)).reduce((Float a, Float b) -> a + b, 0f);
+                long launches = KernelLaunches.count();
+                ArithmeticException thrown = org.junit.jupiter.api.Assertions.assertThrows(ArithmeticException.class, () -> f.apply(input).close());
+                assertTrue(thrown.getMessage() == null || thrown.getMessage().equals("/ by zero"), "Java's exception: " + thrown);
+                if (failAt > indices.length / 2) {
+                    assertTrue(KernelLaunches.count() > launches, "the device took over before element " + failAt);
+                }
+            }
+        }
+    }
+
+    /** A map then reduce whose kernel's bits may differ from the JVM's ({@code Math.sin}) is not taken over: its first apply's result is Java's alone. */
+    @Test
+    void aMapThenReduceWhoseBitsMayDifferIsNotTakenOver() {
+        int steps = STEPS;
+        float[] inputs = new float[1 << 20];
+        for (int i = 0; i < inputs.length; i++) {
+            inputs[i] = i * 0.001f;
+        }
+        try (PArray<Float> input = PArray.of(inputs)) {
+            long launches = KernelLaunches.count();
+            ArrayFunction<Float, Float> f = AF.map((Float x) -> SlowElements.chain(x, steps) + (float) Math.sin(x)).reduce((Float a, Float b) -> a + b, 0f);
+            try (PArray<Float> out = f.apply(input); PArray<Float> java = f.on(Executor.THREADS).apply(input)) {
+                assertEquals(launches, KernelLaunches.count(), "no kernel ran for the first apply: " + AF.lastProfile());
+                assertEquals(Float.floatToRawIntBits(java.get(0)), Float.floatToRawIntBits(out.get(0)), "Java's bits");
+            }
+        }
+    }
+
+    /**
+     * Has this JVM's last background compilation be a short one, as a takeover test needs: a first
+     * apply starts its kernel's compilation during the apply only when Java threads will be busy for
+     * 1.5 times the last compilation's time (2 s before the first), and an earlier test's compilation
+     * (a reduction's two kernels, on this project's 2-core CI machine) may have taken long.
+     */
+    private static void aShortCompilationMeasured() {
+        float offset = (float) System.nanoTime(); // a new constant each time: captured, so a kernel of its own
+        ArrayFunction<Float, Float> f = AF.map((Float x) -> x + offset);
+        try (PArray<Float> input = PArray.of(new float[] {1f, 2f, 3f})) {
+            untilTheDeviceRuns("a short map", () -> f.apply(input).close());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
         }
     }
 
