@@ -36,14 +36,6 @@ final class CompilePool {
     private static volatile long lastCompilationNanos = FIRST_COMPILATION_NANOS;
 
     /**
-     * A compilation that the apply asking for it cannot use starts this long after that apply: a fresh
-     * JVM's first one loads Graal and keeps HotSpot's compilers busy, which slowed the apply's Java
-     * threads, and what the caller did with the result right after (on the H100's host, a first call
-     * that copies 2^24 floats out took 1.3-1.8x the Java threads' time; a tiered Monte Carlo
-     * map-reduce 1.1x while its kernel compiled beside it).
-     */
-    static final long AFTER_APPLY_NANOS = 200_000_000;
-    /**
      * A deferred start that no {@link AfterApply#applyEnded()} ran (a caller that forgot it) starts
      * this long after it was deferred, so that no kernel waits for ever.
      */
@@ -53,8 +45,8 @@ final class CompilePool {
     }
 
     /**
-     * Runs {@code compilation} on the pool {@link #AFTER_APPLY_NANOS} after the apply running on this
-     * thread has ended ({@link AfterApply}); the future completes when it has run. For tiered applies
+     * Runs {@code compilation} on the pool once the apply running on this thread has ended
+     * ({@link AfterApply}: {@link AfterApply#AFTER_APPLY_NANOS} after it); the future completes when it has run. For tiered applies
      * that no kernel takes over (reductions, scans, filters, keyed reductions, fused maps): their Java
      * threads keep every core.
      */
@@ -63,7 +55,7 @@ final class CompilePool {
         java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
         Runnable start = () -> {
             if (started.compareAndSet(false, true)) {
-                submit(compilation, AFTER_APPLY_NANOS).whenComplete((ignored, failure) -> done.complete(null));
+                submit(compilation).whenComplete((ignored, failure) -> done.complete(null));
             }
         };
         AfterApply.defer(start);

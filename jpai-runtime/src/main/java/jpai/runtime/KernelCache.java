@@ -149,9 +149,18 @@ final class KernelCache {
         // The JVM's set-up check (JvmSetup: Graal's modules and their packages, 5-15 ms in a fresh JVM)
         // is found once, by the first apply that may use a device; started here, when the first
         // function is defined, it is usually done by then, and a tiered first apply does not pay it.
-        Thread check = new Thread(JvmSetup::problem, "jpai-setup-check");
+        // With tiering on, the same thread loads what a tiered first apply runs through (TieringClasses).
+        Thread check = new Thread(KernelCache::prepareInBackground, "jpai-setup-check");
         check.setDaemon(true);
         check.start();
+    }
+
+    /** The set-up check and, under tiering, the tiered path's classes: on the daemon thread the static initialiser starts. */
+    private static void prepareInBackground() {
+        JvmSetup.problem();
+        if (JpaiOptions.tiering()) {
+            TieringClasses.load();
+        }
     }
 
     private static final Method FUNCTION_APPLY = method(Function.class, "apply", Object.class);

@@ -78,7 +78,7 @@ final class TieredMap implements ClaimedChunks.Takeover {
             outcome = JavaMap.threadsUntilTakenOver(function, input, output, DeviceMap.rowLength(indexSpace), tiered);
         } finally {
             startedDuringApply = tiered.compilationStarted;
-            AfterApply.defer(() -> tiered.startCompilation(CompilePool.AFTER_APPLY_NANOS)); // for the next apply, if this one never needed it
+            AfterApply.defer(() -> tiered.startCompilation(0)); // for the next apply, if this one never needed it
         }
         if (outcome.tookOver()) {
             Profiler.device("Java threads, then " + device.device().name() + " (tiering)");

@@ -114,7 +114,7 @@ final class TieredReduce implements ClaimedChunks.Takeover {
             }
         } finally {
             startedDuringApply = tiered.compilationStarted;
-            AfterApply.defer(() -> tiered.startCompilation(CompilePool.AFTER_APPLY_NANOS)); // for the next apply, if this one never needed it
+            AfterApply.defer(() -> tiered.startCompilation(0)); // for the next apply, if this one never needed it
         }
         if (tiered.deviceNodes != null) {
             long from = tiered.deviceFrom;

@@ -17,12 +17,12 @@ class CompilePoolTest {
     void aDeferredCompilationStartsOnlyAfterTheApplyEnds() throws Exception {
         AtomicInteger runs = new AtomicInteger();
         CompletableFuture<Void> done = CompilePool.submitAfterApply(runs::incrementAndGet);
-        Thread.sleep(CompilePool.AFTER_APPLY_NANOS / 1_000_000 * 2);
+        Thread.sleep(AfterApply.AFTER_APPLY_NANOS / 1_000_000 * 2);
         assertFalse(done.isDone(), "the apply has not ended: nothing compiles beside its Java threads");
         long ended = System.nanoTime();
         AfterApply.applyEnded();
         done.get(10, TimeUnit.SECONDS);
-        assertTrue(System.nanoTime() - ended >= CompilePool.AFTER_APPLY_NANOS, "it starts a while after the apply");
+        assertTrue(System.nanoTime() - ended >= AfterApply.AFTER_APPLY_NANOS, "it starts a while after the apply");
         AfterApply.applyEnded(); // a second end starts nothing more
         Thread.sleep(50);
         assertTrue(runs.get() == 1, "ran once, not " + runs.get() + " times");
@@ -41,7 +41,7 @@ class CompilePoolTest {
         deferred.await();
         apply.join();
         AfterApply.applyEnded();
-        Thread.sleep(CompilePool.AFTER_APPLY_NANOS / 1_000_000 * 2);
+        Thread.sleep(AfterApply.AFTER_APPLY_NANOS / 1_000_000 * 2);
         assertFalse(done[0].isDone(), "only its own apply's end starts it");
         // the thread ended without saying its apply had: the compilation still starts, at the latest after a few seconds
         done[0].get(15, TimeUnit.SECONDS);
