@@ -1,6 +1,5 @@
 package jpai.test.api;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -62,7 +61,8 @@ class ReductionExitTest {
             for (int failAt : FAILING_ELEMENTS) {
                 ArrayFunction<Integer, Integer> f = functionFailingAt.apply(failAt).on(Executor.ACCELERATOR);
                 ArithmeticException thrown = assertThrows(ArithmeticException.class, () -> f.apply(input).close(), what + ", failing at element " + failAt);
-                assertEquals("/ by zero", thrown.getMessage());
+                // HotSpot may throw a hot implicit exception without its message (-XX:+OmitStackTraceInFastThrow, its default): the JVM's choice
+                assertTrue(thrown.getMessage() == null || thrown.getMessage().equals("/ by zero"), "Java's exception: " + thrown);
                 ApplyProfile profile = AF.lastProfile();
                 assertTrue(profile.kernelExits() > 0, what + ", failing at element " + failAt + ": the kernel exited: " + profile);
             }
