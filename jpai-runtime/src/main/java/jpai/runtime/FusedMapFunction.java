@@ -20,7 +20,7 @@ import jpai.runtime.profile.Profiler;
  *
  * <p>Java runs each stage over the whole array before the next, so its exception is the first
  * failing element of the first failing stage; a fused kernel finds the lowest failing element of
- * any stage. So after any exit, and wherever the fused kernel cannot run ({@code -Djpai.fusion=false}
+ * any stage (and so do a tiered first apply's element-wise maps: {@link #tiered}). So after any exit, and wherever the fused kernel cannot run ({@code -Djpai.fusion=false}
  * included), the maps run one after the other as written, each with its own device and fallbacks:
  * exactly the unfused behaviour.
  *
@@ -82,10 +82,9 @@ final class FusedMapFunction<T, R> implements ArrayFunction<T, R> {
         {
             KernelCache.Compiled compiled;
             if (Offload.mayTier(first.executor())) {
-                compiled = first.kernels().forFusedMapWithoutWaiting(laterKernels, types, indexSpace == null ? 0 : 1, () -> jpai.runtime.opencl.OpenCLRuntime.context(device));
+                compiled = first.kernels().fusedMapKernelIfReady(laterKernels, types, indexSpace == null ? 0 : 1);
                 if (compiled == null) {
-                    Offload.ranTiered(this::toString);
-                    return (PArray<R>) onJavaThreadsInPlainMemory(input);
+                    return (PArray<R>) tiered(input, device, types, indexSpace);
                 }
             } else {
                 compiled = first.kernels().forFusedMap(laterKernels, types, indexSpace == null ? 0 : 1);
@@ -156,6 +155,28 @@ final class FusedMapFunction<T, R> implements ArrayFunction<T, R> {
     @Override
     public String toString() {
         return Pipeline.describe(maps);
+    }
+
+    /**
+     * Tiering's first apply ({@link TieredMap}): Java threads run the maps element by element
+     * ({@link MapChainInJava}: each result passed on as its array would pass it), the device takes
+     * over the elements not started once the fused kernel is ready (where its bits are the JVM's).
+     * Java's exception is the first failing element of the first failing stage, which element-wise
+     * maps (and a kernel exit in the device's part, after which Java runs from the exit) may not meet
+     * first: after any exception the maps run again one after the other, as written, on Java threads.
+     */
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    private PArray<?> tiered(PArray<?> input, DeviceChoice.OpenCL device, List<DataType> types, int[] indexSpace) {
+        PArray output = PArrayStorage.allocateUninitializedPlain(types.get(types.size() - 1), input.length()); // Java threads write it (see applyOnJavaThreadsInPlainMemory)
+        try {
+            TieredMap.run(MapChainInJava.of(maps, types), TieredMap.Kernels.fused(maps.get(0).kernels(), laterKernels, types, indexSpace == null ? 0 : 1), device, (PArray) input,
+                            output, indexSpace, this::toString);
+            return output;
+        } catch (Throwable e) { // a lambda's exception, maybe a checked one thrown sneakily: the maps as written meet it in order
+            output.close();
+            Explain.tieredTakeover(() -> toString() + ": its first apply met an exception (" + e + "); the maps ran again one after the other, which throws Java's exception");
+            return onJavaThreadsInPlainMemory(input);
+        }
     }
 
     /**

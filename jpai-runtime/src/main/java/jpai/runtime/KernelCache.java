@@ -352,10 +352,20 @@ final class KernelCache {
         return () -> mappers.isEmpty() ? List.of(forReduce(type)) : List.of(forReduce(type, mappers), forReduce(type));
     }
 
-    /** Tiering for a fused map (as {@link #compiledInBackground}): its kernel when its background compilation has ended, else null after setting it to start after this apply. */
-    Compiled forFusedMapWithoutWaiting(List<KernelCache> later, List<DataType> types, int indexDimensions, Supplier<DeviceContext> context) {
-        boolean ready = compiledInBackground(List.of("fused map", later, types, indexDimensions), () -> List.of(forFusedMap(later, types, indexDimensions)), context);
-        return ready ? forFusedMap(later, types, indexDimensions) : null;
+    /** Tiering's takeover of fused maps ({@link TieredMap.Kernels#fused}): their kernel when compiled before or its background compilation has ended, else null; starts nothing. */
+    Compiled fusedMapKernelIfReady(List<KernelCache> later, List<DataType> types, int indexDimensions) {
+        CompletableFuture<Void> background = backgroundCompilations.get(fusedMapCompilationKey(later, types, indexDimensions));
+        return background != null && background.isDone() ? forFusedMap(later, types, indexDimensions) : null;
+    }
+
+    /** Tiering: starts the background compilation of fused maps' kernel ({@link #forFusedMap}) and its program's build on {@code context}, {@code delayNanos} from now, unless started before. */
+    void startFusedMapCompilation(List<KernelCache> later, List<DataType> types, int indexDimensions, Supplier<DeviceContext> context, long delayNanos) {
+        backgroundCompilations.computeIfAbsent(fusedMapCompilationKey(later, types, indexDimensions),
+                        k -> CompilePool.submit(compilation(() -> List.of(forFusedMap(later, types, indexDimensions)), context), delayNanos));
+    }
+
+    private static List<Object> fusedMapCompilationKey(List<KernelCache> later, List<DataType> types, int indexDimensions) {
+        return List.of("fused map", later, types, indexDimensions);
     }
 
     /**
@@ -666,7 +676,8 @@ final class KernelCache {
                 components.add(KernelShapes.kinds(types.get(k + 1)));
                 owners.addAll(ownersOf(graph, stage.function));
             }
-            Compiled compiled = generate(graphs.get(0), options, generator -> generator.fusedMap(graphs, components, indexDimensions), owners);
+            Compiled compiled = generate(graphs.get(0), options, generator -> generator.fusedMap(graphs, components, indexDimensions), owners)
+                            .differingFromJvm(options.fastMath() ? "it is built with OpenCL's relaxed math" : differenceFromJvm(graphs.subList(0, graphs.size() - 1), graphs.get(graphs.size() - 1)));
             Explain.fused(fusedDescription(stages), "one kernel, no intermediate array");
             return compiled;
         }, later.get(0)));

@@ -1,5 +1,6 @@
 package jpai.runtime;
 
+import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -28,15 +29,70 @@ import jpai.runtime.profile.Profiler;
  */
 final class TieredMap implements ClaimedChunks.Takeover {
 
+    /**
+     * Where a tiered map's kernel comes from: a map's own kernel cache ({@link #of}), or the first
+     * stage's for maps fused into one kernel ({@link #fused}).
+     */
+    interface Kernels {
+
+        /** The kernel, when it was compiled before or its background compilation has ended; else null (starts nothing). */
+        KernelCache.Compiled ifReady();
+
+        /** Starts the kernel's background compilation, and its program's build on {@code context}, {@code delayNanos} from now, unless started before. */
+        void startCompilation(Supplier<jpai.runtime.opencl.DeviceContext> context, long delayNanos);
+
+        /** The caches of every function in the kernel, told of its exits. */
+        KernelCache[] caches();
+
+        /** {@code kernels}' map kernel from elements of {@code input} to {@code output} over an index space of {@code dimensions} (0: read from buffers). */
+        static Kernels of(KernelCache kernels, DataType input, DataType output, int dimensions) {
+            return new Kernels() {
+                @Override
+                public KernelCache.Compiled ifReady() {
+                    return kernels.mapKernelIfReady(input, output, dimensions);
+                }
+
+                @Override
+                public void startCompilation(Supplier<jpai.runtime.opencl.DeviceContext> context, long delayNanos) {
+                    kernels.startMapCompilation(input, output, dimensions, context, delayNanos);
+                }
+
+                @Override
+                public KernelCache[] caches() {
+                    return new KernelCache[] {kernels};
+                }
+            };
+        }
+
+        /** The one kernel of maps fused ({@link KernelCache#forFusedMap}): {@code first}'s cache, the later stages' and the types. */
+        static Kernels fused(KernelCache first, List<KernelCache> later, List<DataType> types, int dimensions) {
+            return new Kernels() {
+                @Override
+                public KernelCache.Compiled ifReady() {
+                    return first.fusedMapKernelIfReady(later, types, dimensions);
+                }
+
+                @Override
+                public void startCompilation(Supplier<jpai.runtime.opencl.DeviceContext> context, long delayNanos) {
+                    first.startFusedMapCompilation(later, types, dimensions, context, delayNanos);
+                }
+
+                @Override
+                public KernelCache[] caches() {
+                    List<KernelCache> all = new java.util.ArrayList<>();
+                    all.add(first);
+                    all.addAll(later);
+                    return all.toArray(KernelCache[]::new);
+                }
+            };
+        }
+    }
+
     /** When the compilation starts during the apply. */
     private final TieringPace pace = new TieringPace();
 
-    private final KernelCache kernels;
-    private final DataType inputType;
-    private final DataType outputType;
+    private final Kernels kernels;
     private final int[] indexSpace;
-    /** The index space's dimensions, 0 for a map read from buffers (the kernel cache's key). */
-    private final int dimensions;
     private final DeviceChoice.OpenCL device;
     private final PArray<?> input;
     private final PArray<?> output;
@@ -48,15 +104,12 @@ final class TieredMap implements ClaimedChunks.Takeover {
     /** With a kernel given: how long Java threads run before the device takes over; else -1. */
     private final long budgetNanos;
 
-    private TieredMap(KernelCache kernels, DeviceChoice.OpenCL device, PArray<?> input, PArray<?> output, int[] indexSpace, Supplier<String> operation,
+    private TieredMap(Kernels kernels, DeviceChoice.OpenCL device, PArray<?> input, PArray<?> output, int[] indexSpace, Supplier<String> operation,
                     KernelCache.Compiled kernel, long budgetNanos) {
         this.kernel = kernel;
         this.budgetNanos = budgetNanos;
         this.kernels = kernels;
-        this.inputType = input.type();
-        this.outputType = output.type();
         this.indexSpace = indexSpace;
-        this.dimensions = indexSpace == null ? 0 : indexSpace.length;
         this.device = device;
         this.input = input;
         this.output = output;
@@ -68,7 +121,7 @@ final class TieredMap implements ClaimedChunks.Takeover {
      * element of {@code output} holds Java's result when it returns. Throws the sequential loop's
      * exception.
      */
-    static <T, R> ClaimedChunks.Outcome run(Function<T, R> function, KernelCache kernels, DeviceChoice.OpenCL device, PArray<T> input, PArray<R> output, int[] indexSpace,
+    static <T, R> ClaimedChunks.Outcome run(Function<T, R> function, Kernels kernels, DeviceChoice.OpenCL device, PArray<T> input, PArray<R> output, int[] indexSpace,
                     Supplier<String> operation) {
         TieredMap tiered = new TieredMap(kernels, device, input, output, indexSpace, operation, null, -1);
         Offload.ranTiered(operation);
@@ -99,7 +152,8 @@ final class TieredMap implements ClaimedChunks.Takeover {
      */
     static <T, R> ClaimedChunks.Outcome shareAfter(Function<T, R> function, KernelCache kernels, KernelCache.Compiled kernel, long budgetNanos, DeviceChoice.OpenCL device,
                     PArray<T> input, PArray<R> output, int[] indexSpace, Supplier<String> operation) {
-        TieredMap shared = new TieredMap(kernels, device, input, output, indexSpace, operation, kernel, budgetNanos);
+        TieredMap shared = new TieredMap(Kernels.of(kernels, input.type(), output.type(), indexSpace == null ? 0 : indexSpace.length), device, input, output, indexSpace,
+                        operation, kernel, budgetNanos);
         return JavaMap.threadsUntilTakenOver(function, input, output, DeviceMap.rowLength(indexSpace), shared);
     }
 
@@ -112,7 +166,7 @@ final class TieredMap implements ClaimedChunks.Takeover {
             return false;
         }
         if (compilationStarted) {
-            KernelCache.Compiled ready = kernels.mapKernelIfReady(inputType, outputType, dimensions);
+            KernelCache.Compiled ready = kernels.ifReady();
             if (ready == null) {
                 return false;
             }
@@ -140,7 +194,7 @@ final class TieredMap implements ClaimedChunks.Takeover {
             return length;
         } catch (KernelDeoptimizedException e) {
             long from = e.kernelExited() ? Math.max(first, e.element()) : first;
-            KernelExits.handle(operation.get(), e, "elements " + from + " to " + (length - 1) + " re-ran in Java", length - from, kernels);
+            KernelExits.handle(operation.get(), e, "elements " + from + " to " + (length - 1) + " re-ran in Java", length - from, kernels.caches());
             return from;
         } catch (OpenCLRuntimeException e) {
             declined = "its launch failed: " + e.getMessage();
@@ -158,7 +212,7 @@ final class TieredMap implements ClaimedChunks.Takeover {
     private void startCompilation(long delayNanos) {
         if (!compilationStarted && budgetNanos < 0) {
             compilationStarted = true;
-            kernels.startMapCompilation(inputType, outputType, dimensions, () -> OpenCLRuntime.context(device), delayNanos);
+            kernels.startCompilation(() -> OpenCLRuntime.context(device), delayNanos);
         }
     }
 }

@@ -76,7 +76,7 @@ class TieringTest {
         }
     }
 
-    /** Composed maps (one fused kernel on the device) tier as one: the first apply runs each map on Java threads in turn. */
+    /** Composed maps (one fused kernel on the device) tier as one: the first apply runs on Java threads, later ones as one kernel. */
     @Test
     void composedMapsTierAsOne() throws InterruptedException {
         ArrayFunction<Float, Float> composed = AF.<Float, Float> map(x -> x * 3f).andThen(AF.map(x -> x - 7f));
@@ -350,6 +350,58 @@ class TieringTest {
                 ArithmeticException thrown = org.junit.jupiter.api.Assertions.assertThrows(ArithmeticException.class, () -> f.apply(input).close());
                 assertTrue(thrown.getMessage() == null || thrown.getMessage().equals("/ by zero"), "Java's exception: " + thrown);
                 if (failAt > indices.length / 2) {
+                    assertTrue(KernelLaunches.count() > launches, "the device took over before element " + failAt);
+                }
+            }
+        }
+    }
+
+    /**
+     * Composed maps are taken over as one: Java threads run them element by element, the fused
+     * kernel the rest, with the JVM's bits. Their exception is the unfused maps': the first failing
+     * element of the first failing map, though an element-wise run meets another map's failure at an
+     * earlier element first, and whether the failing element lies in Java's part or in the device's.
+     */
+    @Test
+    void composedMapsAreTakenOverAsOneWithTheUnfusedMapsExceptions() {
+        aShortCompilationMeasured();
+        int steps = STEPS;
+        int n = 1 << 20;
+        float[] inputs = new float[n];
+        for (int i = 0; i < n; i++) {
+            inputs[i] = i * 0.001f - 300f;
+        }
+        try (PArray<Float> input = PArray.of(inputs)) {
+            long launches = KernelLaunches.count();
+            ArrayFunction<Float, Float> composed = AF.<Float, Float> map(x -> SlowElements.chain(x, steps)).andThen(AF.map((Float y) -> y * 0.5f + 1f));
+            float[] tiered;
+            try (PArray<Float> out = composed.apply(input)) {
+                ApplyProfile first = AF.lastProfile();
+                assertTrue(first.tiered() && !first.fellBack(), "tiered, not a fallback: " + first);
+                assertTrue(KernelLaunches.count() > launches && first.device().startsWith("Java threads, then "), "the device took over: " + first);
+                tiered = out.toFloatArray();
+            }
+            for (int i = 0; i < n; i += 61) {
+                assertEquals(Float.floatToRawIntBits(SlowElements.chain(inputs[i], steps) * 0.5f + 1f), Float.floatToRawIntBits(tiered[i]), "element " + i);
+            }
+        }
+        int[] indices = new int[n];
+        for (int i = 0; i < n; i++) {
+            indices[i] = i;
+        }
+        int[] small = new int[4];
+        try (PArray<Integer> input = PArray.of(indices)) {
+            // the first map fails at failAt; with failAt 5 the second fails at element 2 (an index past
+            // the small array), which an element-wise run meets first
+            for (int failAt : new int[] {n - 3, 5}) {
+                aShortCompilationMeasured();
+                int secondFailsAt = failAt < 100 ? 2 + 100 / (2 - failAt) : Integer.MIN_VALUE; // the first map's result for element 2
+                ArrayFunction<Integer, Integer> composed = AF.<Integer, Integer> map(i -> SlowElements.chain(i, steps) > -1e30f ? i + 100 / (i - failAt) : 0)
+                                .andThen(AF.map((Integer v) -> v + small[v == secondFailsAt ? 7 : 0]));
+                long launches = KernelLaunches.count();
+                Throwable thrown = org.junit.jupiter.api.Assertions.assertThrows(Throwable.class, () -> composed.apply(input).close());
+                assertTrue(thrown instanceof ArithmeticException, "the first map's exception, as unfused: " + thrown);
+                if (failAt > n / 2) {
                     assertTrue(KernelLaunches.count() > launches, "the device took over before element " + failAt);
                 }
             }
