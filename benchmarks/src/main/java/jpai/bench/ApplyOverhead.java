@@ -28,7 +28,9 @@ import jpai.runtime.opencl.OpenCLRuntime;
  * to Java is an error, and the kernels JPAI enqueued are counted: every timed apply ran on the device.
  *
  * <p>Prints the median microseconds of JPAI's apply, its read, their sum, the hand-written call and
- * the ratio JPAI / hand-written (issue 12 asks for at most 1.3 on the H100). Run by {@code bin/jpai
+ * the ratio JPAI / hand-written (issue 12 asks for at most 1.3 on the H100), and the hand-written
+ * call on a profiling queue that reads its kernel's device times, as every JPAI apply does (what
+ * measuring each kernel costs a call). Run by {@code bin/jpai
  * bench} after the programs (unless {@code --only} picks programs), which writes
  * {@value #CSV}, and by itself: {@code bin/jpai run jpai.bench.ApplyOverhead [timed calls, default 200]}.
  */
@@ -42,7 +44,7 @@ public final class ApplyOverhead {
             + "}\n";
 
     /** One row: the medians of one size and mode, in nanoseconds. */
-    record Row(int elements, boolean afterGc, long jpaiApply, long jpaiRead, long handWritten) {
+    record Row(int elements, boolean afterGc, long jpaiApply, long jpaiRead, long handWritten, long handWrittenProfiled) {
         long jpai() {
             return jpaiApply + jpaiRead;
         }
@@ -76,14 +78,16 @@ public final class ApplyOverhead {
         String previous = System.getProperty("jpai.fallback");
         System.setProperty("jpai.fallback", "error");
         List<Row> rows = new ArrayList<>();
-        try (Jocl jocl = shared.withOwnQueueUnprofiled()) { // a plain queue, as a programmer's call has
-            log.println("apply overhead (medians, us): elements,mode,jpai_apply,jpai_read,jpai_total,hand_written,jpai_over_hand_written");
+        // a plain queue, as a programmer's call has; and, for what measuring every kernel costs, the
+        // same call on a profiling queue that reads its kernel's device times (as JPAI's apply does)
+        try (Jocl jocl = shared.withOwnQueueUnprofiled(); Jocl profiled = shared.withOwnQueue()) {
+            log.println("apply overhead (medians, us): elements,mode,jpai_apply,jpai_read,jpai_total,hand_written,jpai_over_hand_written,hand_written_profiled");
             for (int n : SIZES) {
                 for (boolean afterGc : new boolean[] {false, true}) {
-                    Row row = measure(jocl, n, afterGc, calls);
+                    Row row = measure(jocl, profiled, n, afterGc, calls);
                     rows.add(row);
-                    log.printf("%d,%s,%.1f,%.1f,%.1f,%.1f,%.2f%n", n, afterGc ? "after System.gc()" : "back to back", row.jpaiApply() / 1e3, row.jpaiRead() / 1e3,
-                            row.jpai() / 1e3, row.handWritten() / 1e3, row.ratio());
+                    log.printf("%d,%s,%.1f,%.1f,%.1f,%.1f,%.2f,%.1f%n", n, afterGc ? "after System.gc()" : "back to back", row.jpaiApply() / 1e3, row.jpaiRead() / 1e3,
+                            row.jpai() / 1e3, row.handWritten() / 1e3, row.ratio(), row.handWrittenProfiled() / 1e3);
                 }
             }
         } finally {
@@ -95,17 +99,17 @@ public final class ApplyOverhead {
         }
         if (csv != null) {
             List<String> lines = new ArrayList<>();
-            lines.add("elements,after_gc,jpai_apply_ns,jpai_read_ns,jpai_total_ns,hand_written_ns,jpai_over_hand_written");
+            lines.add("elements,after_gc,jpai_apply_ns,jpai_read_ns,jpai_total_ns,hand_written_ns,jpai_over_hand_written,hand_written_profiled_ns");
             for (Row row : rows) {
                 lines.add(row.elements() + "," + row.afterGc() + "," + row.jpaiApply() + "," + row.jpaiRead() + "," + row.jpai() + "," + row.handWritten() + ","
-                        + String.format("%.3f", row.ratio()));
+                        + String.format("%.3f", row.ratio()) + "," + row.handWrittenProfiled());
             }
             Files.write(csv, lines);
         }
         return rows;
     }
 
-    private static Row measure(Jocl jocl, int n, boolean afterGc, int calls) {
+    private static Row measure(Jocl jocl, Jocl profiled, int n, boolean afterGc, int calls) {
         float[] x = new float[n];
         float[] expected = new float[n];
         for (int i = 0; i < n; i++) {
@@ -149,22 +153,29 @@ public final class ApplyOverhead {
                 throw new IllegalStateException(calls + " timed JPAI applies enqueued only " + (KernelLaunches.count() - launchesBefore) + " kernels");
             }
         }
-        HandWritten call = new HandWritten(jocl, x);
+        long[] handWrittenProfiled = new long[calls];
+        timeHandWritten(new HandWritten(jocl, x), expected, afterGc, handWritten);
+        timeHandWritten(new HandWritten(profiled, x), expected, afterGc, handWrittenProfiled);
+        return new Row(n, afterGc, median(apply), median(read), median(handWritten), median(handWrittenProfiled));
+    }
+
+    /** Validates {@code call} (and warms it up), then times it {@code times.length} times. */
+    private static void timeHandWritten(HandWritten call, float[] expected, boolean afterGc, long[] times) {
+        int n = expected.length;
         for (int i = 0; i < 20; i++) {
             check(expected, call.run(), "hand-written");
         }
-        for (int i = 0; i < calls; i++) {
+        for (int i = 0; i < times.length; i++) {
             if (afterGc) {
                 System.gc();
             }
             long start = System.nanoTime();
             float[] result = call.run();
-            handWritten[i] = System.nanoTime() - start;
+            times[i] = System.nanoTime() - start;
             if (result[n - 1] != expected[n - 1]) {
                 throw new AssertionError("hand-written result differs from Java's in timed call " + i);
             }
         }
-        return new Row(n, afterGc, median(apply), median(read), median(handWritten));
     }
 
     /** The hand-written call: its input sent once; each call launches, reads to pinned, waits and copies into a new {@code float[]}. */
