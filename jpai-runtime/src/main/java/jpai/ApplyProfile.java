@@ -45,6 +45,10 @@ import jpai.runtime.profile.Json;
  *                            ({@code -Djpai.costModel=true}: "Java threads: predicted 0.21 ms, the
  *                            device 1.10 ms"), or null when it made none; running on Java threads by
  *                            this choice is not a fallback either
+ * @param deviceTimed         whether every launch of the apply measured its device times: true unless
+ *                            {@code -Djpai.deviceTimes=sampled} ran some on queues without profiling,
+ *                            whose transfers and kernels then count 0 here (their time is in
+ *                            {@link #otherNanos()})
  */
 public record ApplyProfile(
         String operation,
@@ -70,7 +74,8 @@ public record ApplyProfile(
         int recompiles,
         long reexecutedElements,
         boolean tiered,
-        String costChoice) {
+        String costChoice,
+        boolean deviceTimed) {
 
     /** Wall time not accounted for by the other parts: the host's overhead. Never negative. */
     public long otherNanos() {
@@ -120,6 +125,7 @@ public record ApplyProfile(
                 .field("reexecutedElements", reexecutedElements)
                 .field("tiered", tiered)
                 .field("costChoice", costChoice)
+                .field("deviceTimed", deviceTimed)
                 .toString();
     }
 

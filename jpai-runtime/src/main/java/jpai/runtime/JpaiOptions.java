@@ -24,6 +24,16 @@ public final class JpaiOptions {
     /** {@code -Djpai.fallback=error}: make a fallback to Java an exception (for tests and benchmarks). */
     public static final String FALLBACK = "jpai.fallback";
 
+    /**
+     * {@code -Djpai.deviceTimes=always|sampled}: whether every kernel launch measures its commands'
+     * device times (OpenCL event profiling: {@code always}, the default), or only a kernel's first
+     * launches, those of its work-group tuning and one launch in sixteen after them
+     * ({@code sampled}): the others run on queues without profiling, which on the H100 saves a small
+     * call 15-20 µs, and their profile's device times are 0 ({@code ApplyProfile.deviceTimed()} false).
+     * {@code -Djpai.profile=true} and the cost model measure every launch.
+     */
+    public static final String DEVICE_TIMES = "jpai.deviceTimes";
+
     /** {@code -Djpai.profile=true}: print one profile row per apply to standard error. */
     public static final String PROFILE = "jpai.profile";
     /** {@code -Djpai.cache=false}: build every kernel from source, with no disk cache. */
@@ -247,6 +257,11 @@ public final class JpaiOptions {
 
     public static boolean profile() {
         return Boolean.getBoolean(PROFILE);
+    }
+
+    /** Whether launches measure only a sample of their device times ({@link #DEVICE_TIMES} {@code sampled}, and neither the profile rows nor the cost model on). */
+    public static boolean deviceTimesSampled() {
+        return "sampled".equalsIgnoreCase(System.getProperty(DEVICE_TIMES)) && !profile() && !costModel();
     }
 
     /** The directory of the program binary cache, or null when {@code -Djpai.cache=false}. */

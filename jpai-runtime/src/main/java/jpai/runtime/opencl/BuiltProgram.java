@@ -95,6 +95,26 @@ final class BuiltProgram {
         return kernelName;
     }
 
+    /** Launches of this program's kernel measured in full before {@link jpai.runtime.JpaiOptions#DEVICE_TIMES} {@code sampled} samples them. */
+    private static final int TIMED_FIRST = 8;
+    /** After those, one launch in this many is measured. */
+    private static final int TIMED_EVERY = 16;
+    /** Launches so far; a lost increment of two racing launches only shifts the sample. */
+    private int launches;
+
+    /**
+     * Whether the next launch measures its commands' device times (on a profiling queue): always,
+     * unless {@link jpai.runtime.JpaiOptions#deviceTimesSampled()}; then its first launches, those of a work-group
+     * size still being measured, and one in {@value #TIMED_EVERY} after.
+     */
+    boolean timesNextLaunch() {
+        if (!jpai.runtime.JpaiOptions.deviceTimesSampled()) {
+            return true;
+        }
+        int n = launches++;
+        return n < TIMED_FIRST || n % TIMED_EVERY == 0 || workGroupTuning.measuring();
+    }
+
     /** The device time of the last launch of {@code globalSize} work-items, or 0 when unknown. */
     long expectedDeviceNanos(long globalSize) {
         LastDuration last = lastDuration;

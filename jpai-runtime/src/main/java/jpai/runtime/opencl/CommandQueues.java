@@ -19,8 +19,11 @@ import org.jocl.cl_queue_properties;
 import jpai.runtime.JpaiOptions;
 
 /**
- * The in-order, profiling command queues of one {@link DeviceContext}, lent one per launch (and one
- * per lazy copy back) for as long as it has commands in flight. A queue is in order, so commands of
+ * The in-order command queues of one {@link DeviceContext}, lent one per launch (and one per lazy
+ * copy back) for as long as it has commands in flight: a pool of profiling queues, whose commands'
+ * device times can be read, and one of plain queues for launches that measure none
+ * ({@link DeviceTimes}: on the H100 a profiling queue and its time queries cost a small call 15-20
+ * µs). A queue is in order, so commands of
  * two launches on one queue would run one after the other: a long kernel would hold up every later
  * launch of every thread. Launches on different queues are as independent as the device makes
  * them, and whatever must happen in order across queues (a buffer sent by one launch and read by
@@ -35,8 +38,12 @@ import jpai.runtime.JpaiOptions;
  */
 final class CommandQueues {
 
+    /** The plain queues of every pool, which {@link LaunchEvents} must not ask for device times. */
+    private static final java.util.Set<cl_command_queue> PLAIN = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private final cl_context context;
     private final cl_device_id device;
+    private final boolean profiling;
     private final int limit;
     /** Guarded by this object's monitor. */
     private final ArrayDeque<cl_command_queue> idle = new ArrayDeque<>();
@@ -45,9 +52,11 @@ final class CommandQueues {
     private int count;
     private boolean closed;
 
-    CommandQueues(cl_context context, cl_device_id device) {
+    /** @param profiling whether its queues record their commands' device times */
+    CommandQueues(cl_context context, cl_device_id device, boolean profiling) {
         this.context = context;
         this.device = device;
+        this.profiling = profiling;
         this.limit = JpaiOptions.queueLimit();
         cl_command_queue first = create(); // fails now, not at the first launch, when the device cannot make a queue
         idle.push(first);
@@ -143,7 +152,22 @@ final class CommandQueues {
     }
 
     private cl_command_queue create() {
-        return create(context, device);
+        if (profiling) {
+            return create(context, device);
+        }
+        cl_command_queue plain = clCreateCommandQueueWithProperties(context, device, new cl_queue_properties(), null);
+        PLAIN.add(plain);
+        return plain;
+    }
+
+    /** Whether {@code queue} records its commands' device times (every queue but a plain pool's). */
+    static boolean profiles(cl_command_queue queue) {
+        return !PLAIN.contains(queue);
+    }
+
+    /** Whether this pool's queues record device times. */
+    boolean profiling() {
+        return profiling;
     }
 
     /** A new in-order queue with profiling on. */
@@ -155,6 +179,7 @@ final class CommandQueues {
 
     /** Waits for {@code queue}'s commands and releases it. */
     static void release(cl_command_queue queue) {
+        PLAIN.remove(queue);
         try {
             DriverCalls.count(DriverCalls.Call.FLUSH);
             clFinish(queue);

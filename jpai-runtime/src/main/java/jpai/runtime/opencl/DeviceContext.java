@@ -51,6 +51,8 @@ public final class DeviceContext {
     private volatile java.util.Set<String> extensions;
     private final cl_context context;
     private final CommandQueues queues;
+    /** Queues without profiling, for launches that measure no device times ({@link DeviceTimes}). */
+    private final CommandQueues plainQueues;
     /** The queue of pinned memory's blocking maps, which no launch uses: a map never waits for a kernel. */
     private final cl_command_queue mappingQueue;
     private final ProgramCache programs;
@@ -79,7 +81,8 @@ public final class DeviceContext {
         properties.addProperty(CL_CONTEXT_PLATFORM, device.platformId());
         this.context = clCreateContext(properties, 1, new cl_device_id[] {device.deviceId()}, null, null, null);
         try {
-            this.queues = new CommandQueues(context, device.deviceId());
+            this.queues = new CommandQueues(context, device.deviceId(), true);
+            this.plainQueues = new CommandQueues(context, device.deviceId(), false);
             this.mappingQueue = CommandQueues.create(context, device.deviceId());
         } catch (CLException e) {
             clReleaseContext(context);
@@ -263,6 +266,7 @@ public final class DeviceContext {
      */
     public void close() {
         queues.close(); // waits for their commands
+        plainQueues.close();
         CommandQueues.release(mappingQueue);
         programs.close();
         statusBuffers.clear();
@@ -279,9 +283,19 @@ public final class DeviceContext {
         return context;
     }
 
-    /** The queues launches and copies back borrow. */
+    /** The profiling queues launches and copies back borrow. */
     CommandQueues queues() {
         return queues;
+    }
+
+    /** The profiling queues ({@code timed}) or the plain ones: for a launch that measures its device times or not ({@link DeviceTimes}). */
+    CommandQueues queues(boolean timed) {
+        return timed ? queues : plainQueues;
+    }
+
+    /** The pool {@code queue} was lent from, to give it back to. */
+    CommandQueues poolOf(cl_command_queue queue) {
+        return CommandQueues.profiles(queue) ? queues : plainQueues;
     }
 
     /** The queue of pinned memory's maps and unmaps. */

@@ -164,7 +164,8 @@ final class KernelLauncher {
         prepare();
         cl_command_queue queue;
         try {
-            queue = context.queues().take("kernel", source.kernelName());
+            // a profiling queue when this launch measures its device times, else a plain one (JpaiOptions.DEVICE_TIMES)
+            queue = context.queues(program.timesNextLaunch()).take("kernel", source.kernelName());
         } catch (RuntimeException e) {
             program.release();
             throw e;
@@ -190,7 +191,7 @@ final class KernelLauncher {
             if (!abandoned) {
                 events.release();
                 events.recycle(); // waited for: nothing refers to them now
-                context.queues().giveBack(queue);
+                context.poolOf(queue).giveBack(queue);
                 program.release();
             }
         }
@@ -613,6 +614,12 @@ final class KernelLauncher {
             statusBuffer = null;
         }
         LaunchProfile profile = profile(buildNanos, System.nanoTime() - start);
+        if (!events.measuresDeviceTimes()) {
+            // a launch on a plain queue measured nothing: the expected time and the tuning keep what timed launches found
+            sendsFinished();
+            releaseTemporaries();
+            return new LaunchResult(status, profile);
+        }
         program.recordDeviceNanos(launch.globalSize(), profile.hostToDeviceNanos() + profile.kernelNanos() + profile.deviceToHostNanos());
         if (workGroupChoice != null) {
             String settled = program.workGroupTuning().record(workGroupChoice, profile.kernelNanos());
@@ -663,7 +670,7 @@ final class KernelLauncher {
                 }
             } finally {
                 abandonedEvents.release();
-                context.queues().giveBack(abandonedEvents.queue());
+                context.poolOf(abandonedEvents.queue()).giveBack(abandonedEvents.queue());
                 program.release();
                 leases.close();
             }
@@ -834,6 +841,9 @@ final class KernelLauncher {
                 events.nanos(Kind.DEVICE_TO_HOST), events.bytes(Kind.DEVICE_TO_HOST), events.count(Kind.DEVICE_TO_HOST),
                 wallNanos);
         Profiler.device(context.device().name());
+        if (!events.measuresDeviceTimes()) {
+            Profiler.deviceTimesNotMeasured();
+        }
         Profiler.hostToDevice(profile.hostToDeviceNanos(), profile.hostToDeviceBytes(), profile.hostToDeviceCount());
         Profiler.kernel(profile.kernelNanos(), events.count(Kind.KERNEL));
         Profiler.deviceToHost(profile.deviceToHostNanos(), profile.deviceToHostBytes(), profile.deviceToHostCount());

@@ -67,8 +67,12 @@ final class LaunchEvents {
     private cl_event[] dependencies;
     private int dependencyCount;
 
+    /** Whether the queue records device times: on a plain queue ({@link CommandQueues}) no command is timed. */
+    private boolean profiled;
+
     private LaunchEvents(cl_command_queue queue) {
         this.queue = queue;
+        this.profiled = CommandQueues.profiles(queue);
     }
 
     /** Events for commands on {@code queue}: one this thread recycled, or a new one. */
@@ -80,6 +84,7 @@ final class LaunchEvents {
         LaunchEvents events = spares.kept[--spares.count];
         spares.kept[spares.count] = null;
         events.queue = queue;
+        events.profiled = CommandQueues.profiles(queue);
         return events;
     }
 
@@ -163,7 +168,7 @@ final class LaunchEvents {
         events[size] = event;
         kinds[size] = kind;
         bytes[size] = byteCount;
-        timed[size] = isTimed;
+        timed[size] = isTimed && profiled;
         size++;
         return event;
     }
@@ -192,6 +197,11 @@ final class LaunchEvents {
                 Arrays.fill(waitArray, null); // released events must not stay reachable from a kept instance
             }
         }
+    }
+
+    /** Whether its queue records device times: false on a plain queue, whose commands {@link #nanos} reports as 0. */
+    boolean measuresDeviceTimes() {
+        return profiled;
     }
 
     /** Device nanoseconds spent in the timed commands of {@code kind} (after {@link #await()}). */

@@ -64,6 +64,8 @@ final class WorkGroupTuning {
      * allocation. A size class never unsettles, so a stale one is still right for its class.
      */
     private volatile Settled lastSettled;
+    /** Whether a size class is still being measured: its launches need their kernel times ({@link BuiltProgram#timesNextLaunch}). */
+    private volatile boolean measuring;
 
     private record Settled(int log2WorkItems, long ceiling, Choice choice) {
     }
@@ -109,8 +111,14 @@ final class WorkGroupTuning {
                 lastSettled = new Settled(log2WorkItems, ceiling, choice);
                 return choice;
             }
+            measuring = true;
             return new Choice(trials.next(), trials, workItems);
         }
+    }
+
+    /** Whether some size class still wants measured launches. */
+    boolean measuring() {
+        return measuring;
     }
 
     /**
@@ -131,6 +139,7 @@ final class WorkGroupTuning {
             if (trials.settled == 0) {
                 return null;
             }
+            measuring = sizeClasses.values().stream().anyMatch(t -> t.settled == 0);
             StringBuilder times = new StringBuilder();
             for (int i = 0; i < trials.candidates.size(); i++) {
                 times.append(i == 0 ? "" : ", ").append(trials.candidates.get(i)).append(": ")

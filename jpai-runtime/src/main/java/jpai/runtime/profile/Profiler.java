@@ -202,6 +202,14 @@ public final class Profiler {
     }
 
     /** The apply runs on Java threads by choice while its kernel compiles in the background (tiering): not a fallback. */
+    /** A launch of the open apply ran on a queue without profiling: the apply's device times leave it out ({@code jpai.deviceTimes=sampled}). */
+    public static void deviceTimesNotMeasured() {
+        Collector collector = OPEN.get();
+        if (collector != null) {
+            collector.deviceTimed = false;
+        }
+    }
+
     public static void tiered() {
         TIERED_APPLIES.incrementAndGet();
         Collector collector = OPEN.get();
@@ -319,6 +327,8 @@ public final class Profiler {
         int recompiles;
         long reexecutedElements;
         boolean tiered;
+        /** Whether every launch of the apply measured its device times ({@code jpai.deviceTimes=sampled} leaves some unmeasured). */
+        boolean deviceTimed = true;
         String costChoice;
 
         /** Starts a collection of {@code operation}, nested in {@code parent} (or null): every field as new. */
@@ -346,13 +356,15 @@ public final class Profiler {
             recompiles = 0;
             reexecutedElements = 0;
             tiered = false;
+            deviceTimed = true;
             costChoice = null;
         }
 
         ApplyProfile finish(long now) {
             return new ApplyProfile(operation, device, now - start, graal, codeGeneration, driverBuild, driverBuilds, diskCacheLoads,
                     hostToDevice, hostToDeviceBytes, hostToDeviceCount, kernel, kernelCount, deviceToHost, deviceToHostBytes,
-                    deviceToHostCount, fallbackReason != null, fallbackReason, kernelExits, failedSpeculations, recompiles, reexecutedElements, tiered, costChoice);
+                    deviceToHostCount, fallbackReason != null, fallbackReason, kernelExits, failedSpeculations, recompiles, reexecutedElements, tiered, costChoice,
+                    deviceTimed);
         }
 
         /** An inner apply's share, added to this outer one (its wall time is already inside ours). */
@@ -375,6 +387,7 @@ public final class Profiler {
             recompiles += inner.recompiles();
             reexecutedElements += inner.reexecutedElements();
             tiered |= inner.tiered();
+            deviceTimed &= inner.deviceTimed();
             if (costChoice == null) {
                 costChoice = inner.costChoice();
             }

@@ -102,6 +102,7 @@ class ClaimedChunksTest {
         ClaimedChunks.Outcome outcome = ClaimedChunks.forEach(length, 1, (from, to) -> {
             for (long i = from; i < to; i++) {
                 runs.incrementAndGet((int) i);
+                spin(); // slow enough that the workers cannot claim every element before the caller's first question
             }
         }, takeover);
         for (int i = 0; i < length; i++) {

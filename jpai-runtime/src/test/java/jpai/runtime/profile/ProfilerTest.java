@@ -73,13 +73,13 @@ class ProfilerTest {
 
     @Test
     void writesJsonAndATableRow() {
-        ApplyProfile profile = new ApplyProfile("map of \"f\"\n", "GPU", 10_000, 1, 2, 3, 1, 0, 4, 100, 1, 5, 1, 6, 200, 2, true, "no \\ reason", 1, 1, 2, 300, false, null);
+        ApplyProfile profile = new ApplyProfile("map of \"f\"\n", "GPU", 10_000, 1, 2, 3, 1, 0, 4, 100, 1, 5, 1, 6, 200, 2, true, "no \\ reason", 1, 1, 2, 300, false, null, true);
         assertEquals("{\"operation\":\"map of \\\"f\\\"\\n\",\"device\":\"GPU\",\"wallNanos\":10000,\"graalNanos\":1,\"codeGenerationNanos\":2,"
                 + "\"driverBuildNanos\":3,\"driverBuilds\":1,\"diskCacheLoads\":0,\"hostToDeviceNanos\":4,\"hostToDeviceBytes\":100,"
                 + "\"hostToDeviceCount\":1,\"kernelNanos\":5,\"kernelCount\":1,\"deviceToHostNanos\":6,\"deviceToHostBytes\":200,"
                 + "\"deviceToHostCount\":2,\"otherNanos\":9979,\"fellBack\":true,\"fallbackReason\":\"no \\\\ reason\","
-                + "\"kernelExits\":1,\"failedSpeculations\":1,\"recompiles\":2,\"reexecutedElements\":300,\"tiered\":false,\"costChoice\":null}", profile.toJson());
-        ApplyProfile plain = new ApplyProfile("map", "GPU", 10_000, 0, 0, 0, 0, 0, 1_500, 100, 1, 2_500, 1, 0, 0, 0, false, null, 0, 0, 0, 0, false, null);
+                + "\"kernelExits\":1,\"failedSpeculations\":1,\"recompiles\":2,\"reexecutedElements\":300,\"tiered\":false,\"costChoice\":null,\"deviceTimed\":true}", profile.toJson());
+        ApplyProfile plain = new ApplyProfile("map", "GPU", 10_000, 0, 0, 0, 0, 0, 1_500, 100, 1, 2_500, 1, 0, 0, 0, false, null, 0, 0, 0, 0, false, null, true);
         String[] header = ApplyProfile.tableHeader().strip().split("\\s+");
         String[] row = plain.toTableRow().strip().split("\\s+");
         assertEquals(header.length, row.length, "one value per column");
