@@ -14,6 +14,7 @@ import org.jocl.cl_mem;
 import jpai.AF;
 import jpai.ArrayFunction;
 import jpai.PArray;
+import jpai.runtime.JpaiOptions;
 import jpai.runtime.device.DeviceChoice;
 import jpai.runtime.opencl.KernelLaunches;
 import jpai.runtime.opencl.OpenCLRuntime;
@@ -30,7 +31,8 @@ import jpai.runtime.opencl.OpenCLRuntime;
  * <p>Prints the median microseconds of JPAI's apply, its read, their sum, the hand-written call and
  * the ratio JPAI / hand-written (issue 12 asks for at most 1.3 on the H100), and the hand-written
  * call on a profiling queue that reads its kernel's device times, as every JPAI apply does (what
- * measuring each kernel costs a call). Run by {@code bin/jpai
+ * measuring each kernel costs a call), and JPAI's apply + read again with {@code -Djpai.deviceTimes=sampled}
+ * and then once more as configured (the later blocks run warmer code: the two bracket the sampled one). Run by {@code bin/jpai
  * bench} after the programs (unless {@code --only} picks programs), which writes
  * {@value #CSV}, and by itself: {@code bin/jpai run jpai.bench.ApplyOverhead [timed calls, default 200]}.
  */
@@ -44,7 +46,7 @@ public final class ApplyOverhead {
             + "}\n";
 
     /** One row: the medians of one size and mode, in nanoseconds. */
-    record Row(int elements, boolean afterGc, long jpaiApply, long jpaiRead, long handWritten, long handWrittenProfiled) {
+    record Row(int elements, boolean afterGc, long jpaiApply, long jpaiRead, long handWritten, long handWrittenProfiled, long jpaiSampled, long jpaiAgain) {
         long jpai() {
             return jpaiApply + jpaiRead;
         }
@@ -81,13 +83,15 @@ public final class ApplyOverhead {
         // a plain queue, as a programmer's call has; and, for what measuring every kernel costs, the
         // same call on a profiling queue that reads its kernel's device times (as JPAI's apply does)
         try (Jocl jocl = shared.withOwnQueueUnprofiled(); Jocl profiled = shared.withOwnQueue()) {
-            log.println("apply overhead (medians, us): elements,mode,jpai_apply,jpai_read,jpai_total,hand_written,jpai_over_hand_written,hand_written_profiled");
+            log.println("apply overhead (medians, us): elements,mode,jpai_apply,jpai_read,jpai_total,hand_written,jpai_over_hand_written,hand_written_profiled,"
+                    + "jpai_total_sampled_device_times,jpai_total_again");
             for (int n : SIZES) {
                 for (boolean afterGc : new boolean[] {false, true}) {
                     Row row = measure(jocl, profiled, n, afterGc, calls);
                     rows.add(row);
-                    log.printf("%d,%s,%.1f,%.1f,%.1f,%.1f,%.2f,%.1f%n", n, afterGc ? "after System.gc()" : "back to back", row.jpaiApply() / 1e3, row.jpaiRead() / 1e3,
-                            row.jpai() / 1e3, row.handWritten() / 1e3, row.ratio(), row.handWrittenProfiled() / 1e3);
+                    log.printf("%d,%s,%.1f,%.1f,%.1f,%.1f,%.2f,%.1f,%.1f,%.1f%n", n, afterGc ? "after System.gc()" : "back to back", row.jpaiApply() / 1e3, row.jpaiRead() / 1e3,
+                            row.jpai() / 1e3, row.handWritten() / 1e3, row.ratio(), row.handWrittenProfiled() / 1e3, row.jpaiSampled() / 1e3,
+                            row.jpaiAgain() / 1e3);
                 }
             }
         } finally {
@@ -99,10 +103,10 @@ public final class ApplyOverhead {
         }
         if (csv != null) {
             List<String> lines = new ArrayList<>();
-            lines.add("elements,after_gc,jpai_apply_ns,jpai_read_ns,jpai_total_ns,hand_written_ns,jpai_over_hand_written,hand_written_profiled_ns");
+            lines.add("elements,after_gc,jpai_apply_ns,jpai_read_ns,jpai_total_ns,hand_written_ns,jpai_over_hand_written,hand_written_profiled_ns,jpai_total_sampled_device_times_ns,jpai_total_again_ns");
             for (Row row : rows) {
                 lines.add(row.elements() + "," + row.afterGc() + "," + row.jpaiApply() + "," + row.jpaiRead() + "," + row.jpai() + "," + row.handWritten() + ","
-                        + String.format("%.3f", row.ratio()) + "," + row.handWrittenProfiled());
+                        + String.format("%.3f", row.ratio()) + "," + row.handWrittenProfiled() + "," + row.jpaiSampled() + "," + row.jpaiAgain());
             }
             Files.write(csv, lines);
         }
@@ -119,6 +123,10 @@ public final class ApplyOverhead {
         ArrayFunction<Float, Float> twicePlusOne = AF.<Float, Float> map(v -> v * 2f + 1f);
         long[] apply = new long[calls];
         long[] read = new long[calls];
+        long[] sampledApply = new long[calls];
+        long[] sampledRead = new long[calls];
+        long[] againApply = new long[calls];
+        long[] againRead = new long[calls];
         long[] handWritten = new long[calls];
         try (PArray<Float> input = PArray.of(x)) {
             AF.<Float> copyToDevice().apply(input).close();
@@ -132,31 +140,63 @@ public final class ApplyOverhead {
             if (KernelLaunches.count() - launchesBefore < 20) {
                 throw new IllegalStateException("20 JPAI applies enqueued only " + (KernelLaunches.count() - launchesBefore) + " kernels: not every apply ran on the device");
             }
-            launchesBefore = KernelLaunches.count();
-            for (int i = 0; i < calls; i++) {
-                if (afterGc) {
-                    System.gc();
-                }
-                long start = System.nanoTime();
-                PArray<Float> out = twicePlusOne.apply(input);
-                long applied = System.nanoTime();
-                float[] result = out.toFloatArray();
-                long end = System.nanoTime();
-                out.close();
-                apply[i] = applied - start;
-                read[i] = end - applied;
-                if (result[n - 1] != expected[n - 1]) {
-                    throw new AssertionError("JPAI result differs from Java's in timed call " + i);
-                }
-            }
-            if (KernelLaunches.count() - launchesBefore < calls) {
-                throw new IllegalStateException(calls + " timed JPAI applies enqueued only " + (KernelLaunches.count() - launchesBefore) + " kernels");
+            String deviceTimes = System.getProperty(JpaiOptions.DEVICE_TIMES);
+            try {
+                // as configured, then (the same function, its first launches measured by now) with sampled
+                // device times, then as configured again: a later block runs warmer code, so the two
+                // blocks as configured bracket the sampled one
+                timeJpai(twicePlusOne, input, expected, afterGc, apply, read);
+                System.setProperty(JpaiOptions.DEVICE_TIMES, "sampled");
+                timeJpai(twicePlusOne, input, expected, afterGc, sampledApply, sampledRead);
+                restore(deviceTimes);
+                timeJpai(twicePlusOne, input, expected, afterGc, againApply, againRead);
+            } finally {
+                restore(deviceTimes);
             }
         }
         long[] handWrittenProfiled = new long[calls];
         timeHandWritten(new HandWritten(jocl, x), expected, afterGc, handWritten);
         timeHandWritten(new HandWritten(profiled, x), expected, afterGc, handWrittenProfiled);
-        return new Row(n, afterGc, median(apply), median(read), median(handWritten), median(handWrittenProfiled));
+        long[] sampled = new long[calls];
+        long[] again = new long[calls];
+        for (int i = 0; i < calls; i++) {
+            sampled[i] = sampledApply[i] + sampledRead[i];
+            again[i] = againApply[i] + againRead[i];
+        }
+        return new Row(n, afterGc, median(apply), median(read), median(handWritten), median(handWrittenProfiled), median(sampled), median(again));
+    }
+
+    private static void restore(String deviceTimes) {
+        if (deviceTimes == null) {
+            System.clearProperty(JpaiOptions.DEVICE_TIMES);
+        } else {
+            System.setProperty(JpaiOptions.DEVICE_TIMES, deviceTimes);
+        }
+    }
+
+    /** Times {@code apply.length} applies of {@code f} and the reads of their results; every one launched a kernel and gave Java's last element. */
+    private static void timeJpai(ArrayFunction<Float, Float> f, PArray<Float> input, float[] expected, boolean afterGc, long[] apply, long[] read) {
+        int n = expected.length;
+        long launchesBefore = KernelLaunches.count();
+        for (int i = 0; i < apply.length; i++) {
+            if (afterGc) {
+                System.gc();
+            }
+            long start = System.nanoTime();
+            PArray<Float> out = f.apply(input);
+            long applied = System.nanoTime();
+            float[] result = out.toFloatArray();
+            long end = System.nanoTime();
+            out.close();
+            apply[i] = applied - start;
+            read[i] = end - applied;
+            if (result[n - 1] != expected[n - 1]) {
+                throw new AssertionError("JPAI result differs from Java's in timed call " + i);
+            }
+        }
+        if (KernelLaunches.count() - launchesBefore < apply.length) {
+            throw new IllegalStateException(apply.length + " timed JPAI applies enqueued only " + (KernelLaunches.count() - launchesBefore) + " kernels");
+        }
     }
 
     /** Validates {@code call} (and warms it up), then times it {@code times.length} times. */
