@@ -219,7 +219,7 @@ final class KernelLauncher {
         long start = System.nanoTime();
         List<KernelLauncher> launchers = new ArrayList<>(sources.size());
         List<BufferLeases> leases = new ArrayList<>(sources.size());
-        cl_command_queue queue = context.queues().take("a sequence of kernels, the first", sources.get(0).kernelName());
+        cl_command_queue queue = null; // taken once the first launch's program says whether it measures its device times
         boolean anyStatus = false;
         for (int k = 0; k < launches.size(); k++) {
             KernelLaunch launch = launches.get(k);
@@ -240,6 +240,15 @@ final class KernelLauncher {
                 current = launcher;
                 leases.add(LaunchLeases.of(launches.get(i)));
                 launcher.prepare();
+                if (queue == null) {
+                    // one queue for the whole sequence: a profiling one when its first launch measures device times (JpaiOptions.DEVICE_TIMES)
+                    try {
+                        queue = context.queues(launcher.program.timesNextLaunch()).take("a sequence of kernels, the first", sources.get(0).kernelName());
+                    } catch (RuntimeException e) {
+                        launcher.program.release();
+                        throw e;
+                    }
+                }
                 launcher.events = LaunchEvents.take(queue);
                 launchers.add(launcher);
                 if (anyStatus && sharedStatus == null) {
@@ -363,7 +372,9 @@ final class KernelLauncher {
             BufferLeases lease = leases.get(i);
             lease.close();
         }
-        context.queues().giveBack(queue);
+        if (queue != null) { // null when the first launch failed before it took one
+            context.poolOf(queue).giveBack(queue);
+        }
     }
 
     /** {@link #abandon} for a whole sequence: its one queue is in order, so its last command finishing means all have. */

@@ -58,6 +58,31 @@ class DeviceTimesTest {
         assertTrue(timed > 8, "one later launch in sixteen measured: " + timed + " of " + profiles.length);
     }
 
+    /** A reduction's passes share one queue, chosen by its first pass: sampled too, and every result is the one combining tree's. */
+    @Test
+    void sampledDeviceTimesLeaveReductionsUnmeasuredToo() {
+        System.setProperty(JpaiOptions.DEVICE_TIMES, "sampled");
+        ArrayFunction<Float, Float> sum = AF.reduce((Float a, Float b) -> a + b, 0f);
+        float[] values = new float[100_000];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = (i % 977) * 0.37f - 50f;
+        }
+        try (PArray<Float> input = PArray.of(values); PArray<Float> sequential = sum.on(jpai.Executor.SEQUENTIAL).apply(input)) {
+            int expected = Float.floatToRawIntBits(sequential.get(0));
+            int unmeasured = 0;
+            for (int i = 0; i < 40; i++) {
+                long launches = KernelLaunches.count();
+                try (PArray<Float> out = sum.apply(input)) {
+                    ApplyProfile profile = AF.lastProfile();
+                    assertTrue(KernelLaunches.count() > launches, "apply " + i + " ran on the device: " + profile);
+                    assertEquals(expected, Float.floatToRawIntBits(out.get(0)), "apply " + i);
+                    unmeasured += profile.deviceTimed() ? 0 : 1;
+                }
+            }
+            assertTrue(unmeasured > 20, "most later reductions unmeasured: " + unmeasured + " of 40");
+        }
+    }
+
     /** Applies {@code f} {@code times} times to the same input; each apply launches a kernel and gives Java's results. */
     private static ApplyProfile[] applyRepeatedly(ArrayFunction<Float, Float> f, int times) {
         float[] values = new float[4096];
