@@ -138,6 +138,7 @@ final class SplitPlan {
                     long readFrom, long readTo, long writeFrom, long writeTo) {
         long start = System.nanoTime();
         long sent = 0;
+        launch.measureDeviceTimes(); // the shares and the minimum split work follow each part's device times
         for (jpai.runtime.memory.ComponentBuffer buffer : launch.boundBuffers()) {
             long elementBytes = buffer.type().byteSize();
             jpai.runtime.opencl.DeviceReplicas replicas = jpai.runtime.opencl.DeviceReplicas.of(buffer);

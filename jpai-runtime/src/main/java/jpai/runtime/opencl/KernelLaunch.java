@@ -397,6 +397,21 @@ public final class KernelLaunch {
         return firstItem;
     }
 
+    private boolean measuresDeviceTimes;
+
+    /**
+     * This launch measures its device times whatever {@code -Djpai.deviceTimes} samples: its caller
+     * acts on them (a split's part: the devices' shares and the minimum split work follow them).
+     */
+    public KernelLaunch measureDeviceTimes() {
+        this.measuresDeviceTimes = true;
+        return this;
+    }
+
+    boolean measuresDeviceTimes() {
+        return measuresDeviceTimes;
+    }
+
     /**
      * Whether written buffers stay on the device until the host reads them (true, the default) or
      * come back before the launch returns (false: the launch's profile then includes the copy-back).

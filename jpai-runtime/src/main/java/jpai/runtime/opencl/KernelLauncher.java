@@ -165,7 +165,7 @@ final class KernelLauncher {
         cl_command_queue queue;
         try {
             // a profiling queue when this launch measures its device times, else a plain one (JpaiOptions.DEVICE_TIMES)
-            queue = context.queues(program.timesNextLaunch()).take("kernel", source.kernelName());
+            queue = context.queues(launch.measuresDeviceTimes() || program.timesNextLaunch()).take("kernel", source.kernelName());
         } catch (RuntimeException e) {
             program.release();
             throw e;
