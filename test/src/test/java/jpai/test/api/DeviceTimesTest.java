@@ -31,6 +31,7 @@ class DeviceTimesTest {
 
     @Test
     void byDefaultEveryApplyMeasuresItsDeviceTimes() {
+        System.clearProperty(JpaiOptions.DEVICE_TIMES); // as a JVM started without it
         ApplyProfile[] profiles = applyRepeatedly(AF.map((Float x) -> x * 2f + 1f), 40);
         for (int i = 0; i < profiles.length; i++) {
             assertTrue(profiles[i].deviceTimed() && profiles[i].kernelNanos() > 0, "apply " + i + ": " + profiles[i]);
