@@ -27,7 +27,7 @@ import jpai.runtime.profile.Profiler;
  * Java runs the elements from the exit on, as after any map kernel's exit; a Java exception in the
  * threads' part is the one thrown (it lies before every element of the device's part).
  */
-final class TieredMap implements ClaimedChunks.Takeover {
+final class TieredMap extends TieredTakeover {
 
     /**
      * Where a tiered map's kernel comes from: a map's own kernel cache ({@link #of}), or the first
@@ -46,74 +46,69 @@ final class TieredMap implements ClaimedChunks.Takeover {
 
         /** {@code kernels}' map kernel from elements of {@code input} to {@code output} over an index space of {@code dimensions} (0: read from buffers). */
         static Kernels of(KernelCache kernels, DataType input, DataType output, int dimensions) {
-            return new Kernels() {
-                @Override
-                public KernelCache.Compiled ifReady() {
-                    return kernels.mapKernelIfReady(input, output, dimensions);
-                }
-
-                @Override
-                public void startCompilation(Supplier<jpai.runtime.opencl.DeviceContext> context, long delayNanos) {
-                    kernels.startMapCompilation(input, output, dimensions, context, delayNanos);
-                }
-
-                @Override
-                public KernelCache[] caches() {
-                    return new KernelCache[] {kernels};
-                }
-            };
+            return new OneMap(kernels, input, output, dimensions);
         }
 
         /** The one kernel of maps fused ({@link KernelCache#forFusedMap}): {@code first}'s cache, the later stages' and the types. */
         static Kernels fused(KernelCache first, List<KernelCache> later, List<DataType> types, int dimensions) {
-            return new Kernels() {
-                @Override
-                public KernelCache.Compiled ifReady() {
-                    return first.fusedMapKernelIfReady(later, types, dimensions);
-                }
-
-                @Override
-                public void startCompilation(Supplier<jpai.runtime.opencl.DeviceContext> context, long delayNanos) {
-                    first.startFusedMapCompilation(later, types, dimensions, context, delayNanos);
-                }
-
-                @Override
-                public KernelCache[] caches() {
-                    List<KernelCache> all = new java.util.ArrayList<>();
-                    all.add(first);
-                    all.addAll(later);
-                    return all.toArray(KernelCache[]::new);
-                }
-            };
+            return new FusedMaps(first, later, types, dimensions);
         }
     }
 
-    /** When the compilation starts during the apply. */
-    private final TieringPace pace = new TieringPace();
+    private record OneMap(KernelCache kernels, DataType input, DataType output, int dimensions) implements Kernels {
+        @Override
+        public KernelCache.Compiled ifReady() {
+            return kernels.mapKernelIfReady(input, output, dimensions);
+        }
+
+        @Override
+        public void startCompilation(Supplier<jpai.runtime.opencl.DeviceContext> context, long delayNanos) {
+            kernels.startMapCompilation(input, output, dimensions, context, delayNanos);
+        }
+
+        @Override
+        public KernelCache[] caches() {
+            return new KernelCache[] {kernels};
+        }
+    }
+
+    private record FusedMaps(KernelCache first, List<KernelCache> later, List<DataType> types, int dimensions) implements Kernels {
+        @Override
+        public KernelCache.Compiled ifReady() {
+            return first.fusedMapKernelIfReady(later, types, dimensions);
+        }
+
+        @Override
+        public void startCompilation(Supplier<jpai.runtime.opencl.DeviceContext> context, long delayNanos) {
+            first.startFusedMapCompilation(later, types, dimensions, context, delayNanos);
+        }
+
+        @Override
+        public KernelCache[] caches() {
+            List<KernelCache> all = new java.util.ArrayList<>();
+            all.add(first);
+            all.addAll(later);
+            return all.toArray(KernelCache[]::new);
+        }
+    }
 
     private final Kernels kernels;
     private final int[] indexSpace;
     private final DeviceChoice.OpenCL device;
     private final PArray<?> input;
     private final PArray<?> output;
-    private final Supplier<String> operation;
-    private boolean compilationStarted;
-    /** Why the device does not take over this apply, once known. */
-    private String declined;
-    private KernelCache.Compiled kernel;
     /** With a kernel given: how long Java threads run before the device takes over; else -1. */
     private final long budgetNanos;
 
     private TieredMap(Kernels kernels, DeviceChoice.OpenCL device, PArray<?> input, PArray<?> output, int[] indexSpace, Supplier<String> operation,
                     KernelCache.Compiled kernel, long budgetNanos) {
-        this.kernel = kernel;
+        super(operation, "one array must not hold results of both", kernel);
         this.budgetNanos = budgetNanos;
         this.kernels = kernels;
         this.indexSpace = indexSpace;
         this.device = device;
         this.input = input;
         this.output = output;
-        this.operation = operation;
     }
 
     /**
@@ -130,17 +125,15 @@ final class TieredMap implements ClaimedChunks.Takeover {
         try {
             outcome = JavaMap.threadsUntilTakenOver(function, input, output, DeviceMap.rowLength(indexSpace), tiered);
         } finally {
-            startedDuringApply = tiered.compilationStarted;
+            startedDuringApply = tiered.compilationStarted();
             AfterApply.defer(() -> tiered.startCompilation(0)); // for the next apply, if this one never needed it
         }
         if (outcome.tookOver()) {
             Profiler.device("Java threads, then " + device.device().name() + " (tiering)");
             Explain.tieredTakeover(() -> operation.get() + ": elements 0 to " + (outcome.takenOverFrom() - 1) + " ran on Java threads while its kernel compiled, "
                             + outcome.takenOverFrom() + " to " + (outcome.takeoverRanUpTo() - 1) + " on the device");
-        } else if (tiered.declined != null) {
-            Explain.tieredTakeover(() -> operation.get() + ": the device did not take over the rest of its first apply, because " + tiered.declined);
-        } else if (startedDuringApply) {
-            Explain.tieredTakeover(() -> operation.get() + ": the device did not take over the rest of its first apply: Java threads finished before its kernel was ready");
+        } else {
+            tiered.explainNoTakeover(startedDuringApply);
         }
         return outcome;
     }
@@ -159,32 +152,15 @@ final class TieredMap implements ClaimedChunks.Takeover {
 
     @Override
     public boolean wants(long elapsedNanos, long claimed, long length) {
-        if (budgetNanos >= 0) {
+        if (budgetNanos >= 0) { // the cost model's share: the kernel is given, the budget says when
             return declined == null && elapsedNanos >= budgetNanos;
         }
-        if (declined != null) {
-            return false;
-        }
-        if (compilationStarted) {
-            KernelCache.Compiled ready = kernels.ifReady();
-            if (ready == null) {
-                return false;
-            }
-            if (ready.bailout() != null) {
-                declined = "it has no kernel: " + ready.bailout();
-                return false;
-            }
-            if (ready.differsFromJvm() != null) {
-                declined = ready.differsFromJvm() + ", and one array must not hold results of both";
-                return false;
-            }
-            kernel = ready;
-            return true;
-        }
-        if (pace.compilationDue(elapsedNanos, claimed, length, operation)) {
-            startCompilation(0);
-        }
-        return false;
+        return super.wants(elapsedNanos, claimed, length);
+    }
+
+    @Override
+    KernelCache.Compiled readyKernel() {
+        return kernels.ifReady();
     }
 
     @Override
@@ -203,16 +179,8 @@ final class TieredMap implements ClaimedChunks.Takeover {
         }
     }
 
-    /** While the kernel compiles during the apply, cores are left to it ({@link TieringPace#workersLeftToACompilation}). */
     @Override
-    public int workersToRetire() {
-        return compilationStarted && budgetNanos < 0 && kernel == null && declined == null ? TieringPace.workersLeftToACompilation() : 0;
-    }
-
-    private void startCompilation(long delayNanos) {
-        if (!compilationStarted && budgetNanos < 0) {
-            compilationStarted = true;
-            kernels.startCompilation(() -> OpenCLRuntime.context(device), delayNanos);
-        }
+    void compile(long delayNanos) {
+        kernels.startCompilation(() -> OpenCLRuntime.context(device), delayNanos);
     }
 }

@@ -39,23 +39,17 @@ import jpai.runtime.profile.Profiler;
  * (for a fused map then reduce: the first failing element of the first failing map, as unfused).
  * Lambdas are free of side effects here, as everywhere a kernel may run them.
  */
-final class TieredReduce implements ClaimedChunks.Takeover {
+final class TieredReduce extends TieredTakeover {
 
-    private final TieringPace pace = new TieringPace();
     private final KernelCache kernels;
     private final DataType type;
     private final FusedMappers mappers;
     private final Object identity;
     private final DeviceChoice.OpenCL device;
     private final PArray<?> input;
-    private final Supplier<String> operation;
     /** The caches of every function in the kernel, told of its exits. */
     private final KernelCache[] functions;
     private JavaReduce.TieredNodes javaNodes;
-    private boolean compilationStarted;
-    /** Why the device does not take over this apply, once known. */
-    private String declined;
-    private KernelCache.Compiled kernel;
     /** Where the device's part begins (a whole work-group), or -1 when it ran none. */
     private long deviceFrom = -1;
     private Object[] deviceNodes;
@@ -63,13 +57,13 @@ final class TieredReduce implements ClaimedChunks.Takeover {
 
     private TieredReduce(KernelCache kernels, DataType type, FusedMappers mappers, Object identity, DeviceChoice.OpenCL device, PArray<?> input, Supplier<String> operation,
                     KernelCache[] functions) {
+        super(operation, "one result must not be made of nodes of both", null);
         this.kernels = kernels;
         this.type = type;
         this.mappers = mappers;
         this.identity = identity;
         this.device = device;
         this.input = input;
-        this.operation = operation;
         this.functions = functions;
     }
 
@@ -113,7 +107,7 @@ final class TieredReduce implements ClaimedChunks.Takeover {
                 return new Result(inJava.get(), null);
             }
         } finally {
-            startedDuringApply = tiered.compilationStarted;
+            startedDuringApply = tiered.compilationStarted();
             AfterApply.defer(() -> tiered.startCompilation(0)); // for the next apply, if this one never needed it
         }
         if (tiered.deviceNodes != null) {
@@ -121,39 +115,15 @@ final class TieredReduce implements ClaimedChunks.Takeover {
             Profiler.device("Java threads, then " + device.device().name() + " (tiering)");
             Explain.tieredTakeover(() -> operation.get() + ": elements 0 to " + (from - 1) + " ran on Java threads while its kernel compiled, " + from + " to "
                             + (input.length() - 1) + " on the device; their nodes of the one combining tree were combined on the host");
-        } else if (tiered.declined != null) {
-            Explain.tieredTakeover(() -> operation.get() + ": the device did not take over the rest of its first apply, because " + tiered.declined);
-        } else if (startedDuringApply) {
-            Explain.tieredTakeover(() -> operation.get() + ": the device did not take over the rest of its first apply: Java threads finished before its kernel was ready");
+        } else {
+            tiered.explainNoTakeover(startedDuringApply);
         }
         return new Result(value, outcome);
     }
 
     @Override
-    public boolean wants(long elapsedNanos, long claimed, long length) {
-        if (declined != null) {
-            return false;
-        }
-        if (compilationStarted) {
-            KernelCache.Compiled ready = kernels.reduceKernelIfReady(type, mappers);
-            if (ready == null) {
-                return false;
-            }
-            if (ready.bailout() != null) {
-                declined = "it has no kernel: " + ready.bailout();
-                return false;
-            }
-            if (ready.differsFromJvm() != null) {
-                declined = ready.differsFromJvm() + ", and one result must not be made of nodes of both";
-                return false;
-            }
-            kernel = ready;
-            return true;
-        }
-        if (pace.compilationDue(elapsedNanos, claimed, length, operation)) {
-            startCompilation(0);
-        }
-        return false;
+    KernelCache.Compiled readyKernel() {
+        return kernels.reduceKernelIfReady(type, mappers);
     }
 
     /**
@@ -226,16 +196,8 @@ final class TieredReduce implements ClaimedChunks.Takeover {
         }
     }
 
-    /** While the kernel compiles during the apply, cores are left to it ({@link TieringPace#workersLeftToACompilation}). */
     @Override
-    public int workersToRetire() {
-        return compilationStarted && kernel == null && declined == null ? TieringPace.workersLeftToACompilation() : 0;
-    }
-
-    private void startCompilation(long delayNanos) {
-        if (!compilationStarted) {
-            compilationStarted = true;
-            kernels.startReduceCompilation(type, mappers, () -> OpenCLRuntime.context(device), delayNanos);
-        }
+    void compile(long delayNanos) {
+        kernels.startReduceCompilation(type, mappers, () -> OpenCLRuntime.context(device), delayNanos);
     }
 }

@@ -160,6 +160,15 @@ class TieringTest {
         });
     }
 
+    /** {@code i * 0.001f - 300f} for each of {@code n} elements: the long maps' inputs. */
+    private static float[] ramp(int n) {
+        float[] values = new float[n];
+        for (int i = 0; i < n; i++) {
+            values[i] = i * 0.001f - 300f;
+        }
+        return values;
+    }
+
     /** Multiply-adds per element of the long maps below: on this project's 2-core CI machine, seconds of Java threads for 2^20 elements. */
     private static final int STEPS = 3000;
 
@@ -173,10 +182,7 @@ class TieringTest {
         aShortCompilationMeasured();
         int steps = STEPS;
         ArrayFunction<Float, Float> f = AF.map((Float x) -> SlowElements.chain(x, steps));
-        float[] inputs = new float[1 << 20];
-        for (int i = 0; i < inputs.length; i++) {
-            inputs[i] = i * 0.001f - 300f;
-        }
+        float[] inputs = ramp(1 << 20);
         try (PArray<Float> input = PArray.of(inputs)) {
             long launches = KernelLaunches.count();
             float[] tiered;
@@ -319,10 +325,7 @@ class TieringTest {
         aShortCompilationMeasured();
         int steps = STEPS;
         int n = (1 << 20) + 5;
-        float[] inputs = new float[n];
-        for (int i = 0; i < n; i++) {
-            inputs[i] = i * 0.001f - 300f;
-        }
+        float[] inputs = ramp(n);
         try (PArray<Float> input = PArray.of(inputs)) {
             long launches = KernelLaunches.count();
             int tiered;
@@ -338,10 +341,7 @@ class TieringTest {
                 assertEquals(Float.floatToRawIntBits(device.get(0)), tiered, "the device's bits");
             }
         }
-        int[] indices = new int[1 << 20];
-        for (int i = 0; i < indices.length; i++) {
-            indices[i] = i;
-        }
+        int[] indices = java.util.stream.IntStream.range(0, 1 << 20).toArray();
         try (PArray<Integer> input = PArray.of(indices)) {
             for (int failAt : new int[] {indices.length - 3, 5}) {
                 aShortCompilationMeasured();
@@ -367,10 +367,7 @@ class TieringTest {
         aShortCompilationMeasured();
         int steps = STEPS;
         int n = 1 << 20;
-        float[] inputs = new float[n];
-        for (int i = 0; i < n; i++) {
-            inputs[i] = i * 0.001f - 300f;
-        }
+        float[] inputs = ramp(n);
         try (PArray<Float> input = PArray.of(inputs)) {
             long launches = KernelLaunches.count();
             ArrayFunction<Float, Float> composed = AF.<Float, Float> map(x -> SlowElements.chain(x, steps)).andThen(AF.map((Float y) -> y * 0.5f + 1f));
@@ -385,10 +382,7 @@ class TieringTest {
                 assertEquals(Float.floatToRawIntBits(SlowElements.chain(inputs[i], steps) * 0.5f + 1f), Float.floatToRawIntBits(tiered[i]), "element " + i);
             }
         }
-        int[] indices = new int[n];
-        for (int i = 0; i < n; i++) {
-            indices[i] = i;
-        }
+        int[] indices = java.util.stream.IntStream.range(0, n).toArray();
         int[] small = new int[4];
         try (PArray<Integer> input = PArray.of(indices)) {
             // the first map fails at failAt; with failAt 5 the second fails at element 2 (an index past

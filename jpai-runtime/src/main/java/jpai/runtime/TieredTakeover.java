@@ -1,0 +1,94 @@
+package jpai.runtime;
+
+import java.util.function.Supplier;
+
+import jpai.runtime.exec.ClaimedChunks;
+
+/**
+ * What a tiered first apply ({@link TieredMap}, {@link TieredReduce}) decides between its Java
+ * threads' chunks: when its kernel's compilation starts ({@link TieringPace}), and whether the kernel,
+ * once ready, may take over the elements not claimed yet: it must be a kernel, and its bits the
+ * JVM's ({@link KernelCache.Compiled#differsFromJvm()} null), since its results and Java's end up
+ * side by side. The subclass says where the kernel comes from and runs the device's part.
+ */
+abstract class TieredTakeover implements ClaimedChunks.Takeover {
+
+    private final TieringPace pace = new TieringPace();
+    final Supplier<String> operation;
+    /** Why the results of the two sides must not differ ("one array must not hold results of both"). */
+    private final String whyTheSameBits;
+    private boolean compilationStarted;
+    /** Why the device does not take over this apply, once known. */
+    String declined;
+    /** The kernel that takes over, once ready and allowed. */
+    KernelCache.Compiled kernel;
+
+    TieredTakeover(Supplier<String> operation, String whyTheSameBits, KernelCache.Compiled kernel) {
+        this.operation = operation;
+        this.whyTheSameBits = whyTheSameBits;
+        this.kernel = kernel;
+    }
+
+    /** The kernel when it was compiled before or its background compilation has ended; else null. */
+    abstract KernelCache.Compiled readyKernel();
+
+    /** Starts the kernel's background compilation (and its program's build), {@code delayNanos} from now, unless started before. */
+    abstract void compile(long delayNanos);
+
+    @Override
+    public boolean wants(long elapsedNanos, long claimed, long length) {
+        if (declined != null) {
+            return false;
+        }
+        if (compilationStarted) {
+            KernelCache.Compiled ready = readyKernel();
+            if (ready == null) {
+                return false;
+            }
+            if (ready.bailout() != null) {
+                declined = "it has no kernel: " + ready.bailout();
+            } else if (ready.differsFromJvm() != null) {
+                declined = ready.differsFromJvm() + ", and " + whyTheSameBits;
+            } else {
+                kernel = ready;
+                return true;
+            }
+            return false;
+        }
+        if (pace.compilationDue(elapsedNanos, claimed, length, operation)) {
+            startCompilation(0);
+        }
+        return false;
+    }
+
+    /** While the kernel compiles during the apply, cores are left to it ({@link TieringPace#workersLeftToACompilation}). */
+    @Override
+    public int workersToRetire() {
+        return compilationStarted && kernel == null && declined == null ? TieringPace.workersLeftToACompilation() : 0;
+    }
+
+    /** Starts the compilation once: during the apply when the pace says so, else after it (deferred), for the next apply. */
+    final void startCompilation(long delayNanos) {
+        if (!compilationStarted) {
+            compilationStarted = true;
+            compile(delayNanos);
+        }
+    }
+
+    final boolean compilationStarted() {
+        return compilationStarted;
+    }
+
+    /**
+     * Says (to explain) why the device did not take over the rest of the first apply, when it did
+     * not: it declined the kernel, or Java threads finished first although the compilation started
+     * during the apply ({@code startedDuringApply}).
+     */
+    final void explainNoTakeover(boolean startedDuringApply) {
+        if (declined != null) {
+            Explain.tieredTakeover(() -> operation.get() + ": the device did not take over the rest of its first apply, because " + declined);
+        } else if (startedDuringApply) {
+            Explain.tieredTakeover(() -> operation.get() + ": the device did not take over the rest of its first apply: Java threads finished before its kernel was ready");
+        }
+    }
+}
