@@ -16,7 +16,6 @@ import jpai.runtime.opencl.LaunchProfile;
 import jpai.runtime.opencl.LaunchResult;
 import jpai.runtime.opencl.OpenCLRuntime;
 import jpai.runtime.opencl.OpenCLRuntimeException;
-import jpai.runtime.profile.Profiler;
 
 /**
  * A map split over several devices ({@code f.on(Devices)}): each apply cuts the rows of the outermost
@@ -98,7 +97,7 @@ final class SplitMap {
                 Offload.fallBack(operation.get(), failed.getMessage());
                 return 0;
             }
-            report(parts, operation);
+            plan.report(parts, operation);
             long exited = input.length();
             KernelDeoptimizedException firstExit = null;
             for (Part part : parts) {
@@ -149,27 +148,5 @@ final class SplitMap {
         long nanos = System.nanoTime() - start;
         nanos += SplitPlan.slowedDown(device, result.profile().kernelNanos());
         return new Part(device, endElement - firstElement, nanos, result.profile(), sent, exit == null ? Long.MAX_VALUE : javaFrom, exit);
-    }
-
-    /** Records the parts' times and tells the profile and explain how this apply was split ({@link SplitPlan#report}), and what it moved. */
-    private void report(List<Part> parts, Supplier<String> operation) {
-        plan.report(parts, operation);
-        long kernel = 0;
-        long toDevice = 0;
-        long toDeviceBytes = 0;
-        long toHost = 0;
-        long toHostBytes = 0;
-        for (Part part : parts) {
-            LaunchProfile profile = part.profile();
-            // the parts run at once: the apply waits for the longest of each
-            kernel = Math.max(kernel, profile.kernelNanos());
-            toDevice = Math.max(toDevice, profile.hostToDeviceNanos() + part.sent().nanos());
-            toDeviceBytes += profile.hostToDeviceBytes() + part.sent().bytes();
-            toHost = Math.max(toHost, profile.deviceToHostNanos());
-            toHostBytes += profile.deviceToHostBytes();
-        }
-        Profiler.hostToDevice(toDevice, toDeviceBytes, parts.size());
-        Profiler.kernel(kernel, parts.size());
-        Profiler.deviceToHost(toHost, toHostBytes, parts.size());
     }
 }

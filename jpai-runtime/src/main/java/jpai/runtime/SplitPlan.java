@@ -163,13 +163,17 @@ final class SplitPlan {
         long nanos();
 
         jpai.runtime.opencl.LaunchProfile profile();
+
+        /** What the caller placed on the part's device for it ({@link #place}). */
+        Sent sent();
     }
 
     /**
      * Records the parts' times (unless one built its program: a device's first apply says nothing of
      * its pace), and tells the profile's device and explain how the apply was cut: each device with
      * its flat index, its share of the elements and its kernel's time ({@code NVIDIA H200 [1] 50 %
-     * 0.712 ms + ...}), from which the split's imbalance can be read.
+     * 0.712 ms + ...}), from which the split's imbalance can be read; and adds the parts' kernels
+     * and transfers to the profile (the longest part's times, every part's bytes).
      */
     void report(List<? extends PartReport> parts, java.util.function.Supplier<String> operation) {
         List<DeviceChoice.OpenCL> set = resolve();
@@ -199,6 +203,23 @@ final class SplitPlan {
         }
         Profiler.device(split + " (split)");
         Explain.split(() -> operation.get() + " split over " + parts.size() + " devices by their measured speed: " + split + " of its elements");
+        long kernel = 0;
+        long toDevice = 0;
+        long toDeviceBytes = 0;
+        long toHost = 0;
+        long toHostBytes = 0;
+        for (PartReport part : parts) {
+            jpai.runtime.opencl.LaunchProfile profile = part.profile();
+            // the parts run at once: the apply waits for the longest of each
+            kernel = Math.max(kernel, profile.kernelNanos());
+            toDevice = Math.max(toDevice, profile.hostToDeviceNanos() + part.sent().nanos());
+            toDeviceBytes += profile.hostToDeviceBytes() + part.sent().bytes();
+            toHost = Math.max(toHost, profile.deviceToHostNanos()); // written rows or a reduction's nodes, copied back within the launch
+            toHostBytes += profile.deviceToHostBytes();
+        }
+        Profiler.hostToDevice(toDevice, toDeviceBytes, parts.size());
+        Profiler.kernel(kernel, parts.size());
+        Profiler.deviceToHost(toHost, toHostBytes, parts.size());
     }
 
     /** Threads that run the parts of split applies, one per part: made when needed, gone when idle. */

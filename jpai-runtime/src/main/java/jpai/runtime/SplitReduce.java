@@ -19,7 +19,6 @@ import jpai.runtime.opencl.LaunchProfile;
 import jpai.runtime.opencl.LaunchResult;
 import jpai.runtime.opencl.OpenCLRuntime;
 import jpai.runtime.opencl.OpenCLRuntimeException;
-import jpai.runtime.profile.Profiler;
 
 /**
  * A reduction (or a fused map then reduce) split over several devices ({@code on(Devices)}), with
@@ -49,7 +48,7 @@ final class SplitReduce {
     }
 
     /** What one part did: its device's position in the set, its elements, the nodes it read back (at {@code level}), its time, its kernel's exit or null. */
-    private record Part(int device, long elements, Object[] nodes, long nodeBytes, int level, long nanos, LaunchProfile profile, SplitPlan.Sent sent,
+    private record Part(int device, long elements, Object[] nodes, int level, long nanos, LaunchProfile profile, SplitPlan.Sent sent,
                     KernelDeoptimizedException exit) implements SplitPlan.PartReport {
     }
 
@@ -111,7 +110,7 @@ final class SplitReduce {
                 Offload.fallBack(operation.get(), failed.getMessage());
                 return null;
             }
-            report(parts, operation);
+            plan.report(parts, operation);
             for (Part part : parts) {
                 if (part.exit() != null) {
                     KernelExits.handle(operation.get(), part.exit(), "the operation re-ran in Java", n, functions);
@@ -145,15 +144,11 @@ final class SplitReduce {
             launch.localSize(localSize).globalSize((endGroup - firstGroup) * localSize).firstItem(firstGroup * localSize);
             // the kernel writes its groups' partials, which come back within the launch
             SplitPlan.Sent sent = SplitPlan.place(launch, context, partInputs, from, to, firstGroup, endGroup);
-            long nodeBytes = 0;
-            for (jpai.ElementType component : type.components()) {
-                nodeBytes += (endGroup - firstGroup) * component.byteSize();
-            }
             LaunchResult result = context.launch(first.kernel(), launch);
             try {
                 KernelBinding.checkStatus(result);
             } catch (KernelDeoptimizedException e) {
-                return new Part(device, to - from, new Object[0], 0, 0, System.nanoTime() - start, result.profile(), sent, e);
+                return new Part(device, to - from, new Object[0], 0, System.nanoTime() - start, result.profile(), sent, e);
             }
             for (int c = 0; c < partials.componentCount(); c++) {
                 PArrayStorage.buffer(partials, c).hostWritten();
@@ -164,27 +159,7 @@ final class SplitReduce {
             }
             long nanos = System.nanoTime() - start;
             nanos += SplitPlan.slowedDown(device, result.profile().kernelNanos());
-            return new Part(device, to - from, nodes, nodeBytes, Long.numberOfTrailingZeros(leavesPerGroup), nanos, result.profile(), sent, null);
+            return new Part(device, to - from, nodes, Long.numberOfTrailingZeros(leavesPerGroup), nanos, result.profile(), sent, null);
         }
-    }
-
-    /** Records the parts' times and tells the profile and explain how this apply was split ({@link SplitPlan#report}), and what it moved. */
-    private void report(List<Part> parts, Supplier<String> operation) {
-        plan.report(parts, operation);
-        long kernel = 0;
-        long toDevice = 0;
-        long toDeviceBytes = 0;
-        long toHost = 0;
-        long toHostBytes = 0;
-        for (Part part : parts) {
-            toHost = Math.max(toHost, part.profile().deviceToHostNanos()); // the partials' copy back, in the launch
-            kernel = Math.max(kernel, part.profile().kernelNanos()); // the parts run at once: the apply waits for the longest
-            toDevice = Math.max(toDevice, part.sent().nanos());
-            toDeviceBytes += part.sent().bytes();
-            toHostBytes += part.nodeBytes();
-        }
-        Profiler.hostToDevice(toDevice, toDeviceBytes, parts.size());
-        Profiler.kernel(kernel, parts.size());
-        Profiler.deviceToHost(toHost, toHostBytes, parts.size());
     }
 }
