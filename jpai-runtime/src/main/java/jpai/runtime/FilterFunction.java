@@ -92,7 +92,13 @@ public final class FilterFunction<T> implements ArrayFunction<T, T> {
             return null; // the maps run first, as written
         }
         DataType type = mappers.elementType();
-        if (Offload.mayTier(executor) && !kernels.compiledInBackground(java.util.List.of(singlePass ? "filter" : "predicate", mappers),
+        if (Offload.mayTier(executor) && mappers.isEmpty()) {
+            // no maps before it: its first apply is a map of the predicate to flags, which the device may take over
+            TieredMap.Kernels predicateKernels = TieredMap.Kernels.predicate(kernels, type, singlePass);
+            if (predicateKernels.ifReady() == null) {
+                return tiered((PArray<T>) input, device, predicateKernels, operation);
+            }
+        } else if (Offload.mayTier(executor) && !kernels.compiledInBackground(java.util.List.of(singlePass ? "filter" : "predicate", mappers),
                         () -> java.util.List.of(singlePass ? kernels.forFilter(mappers) : kernels.forPredicate(type)),
                         () -> jpai.runtime.opencl.OpenCLRuntime.context(device))) {
             Offload.ranTiered(() -> operation);
@@ -122,6 +128,20 @@ public final class FilterFunction<T> implements ArrayFunction<T, T> {
         }
         MapsFusedInto.didNotRun(operation, reason, mappers, "filter");
         return null;
+    }
+
+    /**
+     * Tiering's first apply ({@link TieredMap}): Java threads evaluate the predicate into flags in
+     * chunks claimed in order, and the predicate's map kernel takes over the elements not started
+     * once ready (its bits, true or false, the JVM's); the kept elements are then gathered on Java
+     * threads. The exception is the sequential loop's, as a filter's always is.
+     */
+    @SuppressWarnings("unchecked")
+    private PArray<T> tiered(PArray<T> input, DeviceChoice.OpenCL device, TieredMap.Kernels predicateKernels, String operation) {
+        try (PArray<Boolean> kept = (PArray<Boolean>) jpai.runtime.memory.PArrayStorage.allocateUninitializedPlain(ElementType.BOOLEAN, input.length())) {
+            TieredMap.run((T element) -> predicate.test(element), predicateKernels, device, input, kept, null, () -> operation);
+            return JavaFilter.keptElements(input, kept);
+        }
     }
 
     Executor executor() {

@@ -511,8 +511,33 @@ final class KernelCache {
             KernelGraph graph = graph(new KernelSignature(argumentsFor(input), KernelShapes.of(jpai.ElementType.BOOLEAN), captures()), plugins.configured(),
                             Speculations.NONE);
             MapKernelSpec spec = new MapKernelSpec(KernelShapes.kinds(input), List.of(JavaKind.Boolean), 0);
-            return generate(graph, options, generator -> generator.map(graph, spec), ownersOf(graph, function));
+            return generate(graph, options, generator -> generator.map(graph, spec), ownersOf(graph, function))
+                            .differingFromJvm(options.fastMath() ? "it is built with OpenCL's relaxed math" : JvmResultDifferences.of(graph));
         }));
+    }
+
+    /**
+     * Tiering's takeover of a filter ({@link TieredMap.Kernels#predicate}): the predicate's map
+     * kernel when the background compilation of the filter's kernels has ended, else null; starts nothing.
+     */
+    Compiled predicateKernelIfReady(DataType input, boolean singlePass) {
+        CompletableFuture<Void> background = backgroundCompilations.get(filterCompilationKey(input, singlePass));
+        return background != null && background.isDone() ? forPredicate(input) : null;
+    }
+
+    /**
+     * Tiering: starts the background compilation of a filter's kernels, the predicate's map kernel
+     * first (what a takeover of the first apply launches), then the single-pass filter's when the
+     * device runs one (what later applies launch), and their programs' builds, {@code delayNanos}
+     * from now, unless started before.
+     */
+    void startFilterCompilation(DataType input, boolean singlePass, Supplier<DeviceContext> context, long delayNanos) {
+        backgroundCompilations.computeIfAbsent(filterCompilationKey(input, singlePass),
+                        k -> CompilePool.submit(compilation(() -> singlePass ? List.of(forPredicate(input), forFilter(input)) : List.of(forPredicate(input)), context), delayNanos));
+    }
+
+    private static List<Object> filterCompilationKey(DataType input, boolean singlePass) {
+        return List.of("filter with its predicate", input, singlePass);
     }
 
     /**

@@ -30,8 +30,9 @@ import jpai.runtime.profile.Profiler;
 final class TieredMap extends TieredTakeover {
 
     /**
-     * Where a tiered map's kernel comes from: a map's own kernel cache ({@link #of}), or the first
-     * stage's for maps fused into one kernel ({@link #fused}).
+     * Where a tiered map's kernel comes from: a map's own kernel cache ({@link #of}), the first
+     * stage's for maps fused into one kernel ({@link #fused}), or a filter's predicate as a map to
+     * flags ({@link #predicate}).
      */
     interface Kernels {
 
@@ -49,6 +50,11 @@ final class TieredMap extends TieredTakeover {
             return new OneMap(kernels, input, output, dimensions);
         }
 
+        /** A filter's predicate as a map to flags ({@link KernelCache#forPredicate}); {@code singlePass}: the device's later applies run the single-pass filter. */
+        static Kernels predicate(KernelCache kernels, DataType input, boolean singlePass) {
+            return new Predicate(kernels, input, singlePass);
+        }
+
         /** The one kernel of maps fused ({@link KernelCache#forFusedMap}): {@code first}'s cache, the later stages' and the types. */
         static Kernels fused(KernelCache first, List<KernelCache> later, List<DataType> types, int dimensions) {
             return new FusedMaps(first, later, types, dimensions);
@@ -64,6 +70,23 @@ final class TieredMap extends TieredTakeover {
         @Override
         public void startCompilation(Supplier<jpai.runtime.opencl.DeviceContext> context, long delayNanos) {
             kernels.startMapCompilation(input, output, dimensions, context, delayNanos);
+        }
+
+        @Override
+        public KernelCache[] caches() {
+            return new KernelCache[] {kernels};
+        }
+    }
+
+    private record Predicate(KernelCache kernels, DataType input, boolean singlePass) implements Kernels {
+        @Override
+        public KernelCache.Compiled ifReady() {
+            return kernels.predicateKernelIfReady(input, singlePass);
+        }
+
+        @Override
+        public void startCompilation(Supplier<jpai.runtime.opencl.DeviceContext> context, long delayNanos) {
+            kernels.startFilterCompilation(input, singlePass, context, delayNanos);
         }
 
         @Override

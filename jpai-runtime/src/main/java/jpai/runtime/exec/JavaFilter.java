@@ -49,6 +49,34 @@ public final class JavaFilter {
         }
     }
 
+    /**
+     * The elements of {@code input} whose flag in {@code kept} is true, in order, on the fork/join
+     * pool: the flags computed elsewhere (a tiered filter's Java threads and device).
+     */
+    public static <T> PArray<T> keptElements(PArray<T> input, PArray<Boolean> kept) {
+        long length = input.length();
+        long chunk = Chunks.chunkSize(length);
+        int chunks = Chunks.count(length, chunk);
+        long[] counts = new long[chunks];
+        try (BufferLeases leases = BufferLeases.of(kept)) {
+            ElementReader marks = ElementReader.ofLeased(kept);
+            Chunks.forEach(length, chunk, (from, to) -> {
+                long count = 0;
+                for (long i = from; i < to; i++) {
+                    count += (Boolean) marks.read(i) ? 1 : 0;
+                }
+                counts[(int) (from / chunk)] = count;
+            });
+        }
+        long[] offsets = new long[chunks];
+        long total = 0;
+        for (int c = 0; c < chunks; c++) {
+            offsets[c] = total;
+            total += counts[c];
+        }
+        return compact(input, kept, total, chunk, offsets);
+    }
+
     /** The elements of {@code input} marked in {@code kept}, {@code total} of them, chunk {@code c}'s from {@code offsets[c]}. */
     @SuppressWarnings("unchecked")
     private static <T> PArray<T> compact(PArray<T> input, PArray<Boolean> kept, long total, long chunk, long[] offsets) {

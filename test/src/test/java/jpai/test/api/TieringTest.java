@@ -402,6 +402,54 @@ class TieringTest {
         }
     }
 
+    /**
+     * A filter's first apply is taken over too: Java threads and then the predicate's map kernel
+     * compute the flags, and the kept elements come out in order, as Java's filter keeps them; an
+     * exception is the sequential loop's, in Java's part or in the device's.
+     */
+    @Test
+    void theDeviceTakesOverALongFirstFilter() {
+        aShortCompilationMeasured();
+        int steps = STEPS;
+        int n = 1 << 20;
+        float[] inputs = ramp(n);
+        try (PArray<Float> input = PArray.of(inputs)) {
+            long launches = KernelLaunches.count();
+            ArrayFunction<Float, Float> filter = AF.filter((Float x) -> SlowElements.chain(x, steps) > 1_500f);
+            float[] tiered;
+            try (PArray<Float> out = filter.apply(input)) {
+                ApplyProfile first = AF.lastProfile();
+                assertTrue(first.tiered() && !first.fellBack(), "tiered, not a fallback: " + first);
+                assertTrue(KernelLaunches.count() > launches && first.device().startsWith("Java threads, then "), "the device took over: " + first);
+                tiered = out.toFloatArray();
+            }
+            java.util.List<Float> expected = new java.util.ArrayList<>();
+            for (float x : inputs) {
+                if (SlowElements.chain(x, steps) > 1_500f) {
+                    expected.add(x);
+                }
+            }
+            assertTrue(!expected.isEmpty() && expected.size() < n, "some kept, some not: " + expected.size());
+            assertEquals(expected.size(), tiered.length, "the kept elements' count");
+            for (int i = 0; i < tiered.length; i++) {
+                assertEquals(Float.floatToRawIntBits(expected.get(i)), Float.floatToRawIntBits(tiered[i]), "kept element " + i);
+            }
+        }
+        int[] indices = java.util.stream.IntStream.range(0, n).toArray();
+        try (PArray<Integer> input = PArray.of(indices)) {
+            for (int failAt : new int[] {n - 3, 5}) {
+                aShortCompilationMeasured();
+                ArrayFunction<Integer, Integer> filter = AF.filter((Integer i) -> SlowElements.chain(i, steps) + 100 / (i - failAt) > 0f);
+                long launches = KernelLaunches.count();
+                ArithmeticException thrown = org.junit.jupiter.api.Assertions.assertThrows(ArithmeticException.class, () -> filter.apply(input).close());
+                assertTrue(thrown.getMessage() == null || thrown.getMessage().equals("/ by zero"), "Java's exception: " + thrown);
+                if (failAt > n / 2) {
+                    assertTrue(KernelLaunches.count() > launches, "the device took over before element " + failAt);
+                }
+            }
+        }
+    }
+
     /** A map then reduce whose kernel's bits may differ from the JVM's ({@code Math.sin}) is not taken over: its first apply's result is Java's alone. */
     @Test
     void aMapThenReduceWhoseBitsMayDifferIsNotTakenOver() {
