@@ -39,13 +39,7 @@ public final class JavaFilter {
                     counts[(int) (from / chunk)] = count;
                 });
             }
-            long[] offsets = new long[chunks];
-            long total = 0;
-            for (int c = 0; c < chunks; c++) {
-                offsets[c] = total;
-                total += counts[c];
-            }
-            return compact(input, kept, total, chunk, offsets);
+            return compact(input, kept, chunk, counts);
         }
     }
 
@@ -68,9 +62,14 @@ public final class JavaFilter {
                 counts[(int) (from / chunk)] = count;
             });
         }
-        long[] offsets = new long[chunks];
+        return compact(input, kept, chunk, counts);
+    }
+
+    /** The elements of {@code input} marked in {@code kept}, {@code counts[c]} of them in chunk {@code c}. */
+    private static <T> PArray<T> compact(PArray<T> input, PArray<Boolean> kept, long chunk, long[] counts) {
+        long[] offsets = new long[counts.length];
         long total = 0;
-        for (int c = 0; c < chunks; c++) {
+        for (int c = 0; c < counts.length; c++) {
             offsets[c] = total;
             total += counts[c];
         }

@@ -160,6 +160,40 @@ class TieringTest {
         });
     }
 
+    /**
+     * For a failing element near the end (in the device's part, once it takes over) and one near the
+     * start (in Java's part): {@code failingAt}'s function applied to {@code input} throws Java's
+     * {@link ArithmeticException} ({@code / by zero}; HotSpot may drop the message), and for the
+     * late one the device took over before it.
+     */
+    private static void assertJavasExceptionWhereverItFails(java.util.function.IntFunction<ArrayFunction<Integer, ?>> failingAt, PArray<Integer> input) {
+        long n = input.length();
+        for (int failAt : new int[] {(int) n - 3, 5}) {
+            aShortCompilationMeasured();
+            ArrayFunction<Integer, ?> f = failingAt.apply(failAt);
+            long launches = KernelLaunches.count();
+            Throwable thrown = org.junit.jupiter.api.Assertions.assertThrows(Throwable.class, () -> f.apply(input).close());
+            assertTrue(thrown instanceof ArithmeticException && (thrown.getMessage() == null || thrown.getMessage().equals("/ by zero")), "Java's exception: " + thrown);
+            if (failAt > n / 2) {
+                assertTrue(KernelLaunches.count() > launches, "the device took over before element " + failAt);
+            }
+        }
+    }
+
+    /**
+     * {@code f}'s first apply to {@code input}, which must have run tiered (not a fallback) and been
+     * taken over by the device; its result.
+     */
+    private static float[] takenOverFirstApply(ArrayFunction<Float, Float> f, PArray<Float> input) {
+        long launches = KernelLaunches.count();
+        try (PArray<Float> out = f.apply(input)) {
+            ApplyProfile first = AF.lastProfile();
+            assertTrue(first.tiered() && !first.fellBack(), "tiered, not a fallback: " + first);
+            assertTrue(KernelLaunches.count() > launches && first.device().startsWith("Java threads, then "), "the device took over: " + first);
+            return out.toFloatArray();
+        }
+    }
+
     /** {@code i * 0.001f - 300f} for each of {@code n} elements: the long maps' inputs. */
     private static float[] ramp(int n) {
         float[] values = new float[n];
@@ -184,14 +218,7 @@ class TieringTest {
         ArrayFunction<Float, Float> f = AF.map((Float x) -> SlowElements.chain(x, steps));
         float[] inputs = ramp(1 << 20);
         try (PArray<Float> input = PArray.of(inputs)) {
-            long launches = KernelLaunches.count();
-            float[] tiered;
-            try (PArray<Float> out = f.apply(input)) {
-                ApplyProfile first = AF.lastProfile();
-                assertTrue(first.tiered() && !first.fellBack(), "tiered, not a fallback: " + first);
-                assertTrue(KernelLaunches.count() > launches && first.device().startsWith("Java threads, then "), "the device took over: " + first);
-                tiered = out.toFloatArray();
-            }
+            float[] tiered = takenOverFirstApply(f, input);
             try (PArray<Float> out = AF.map((Float x) -> SlowElements.chain(x, steps)).on(Executor.ACCELERATOR).apply(input)) {
                 assertArrayEquals(out.toFloatArray(), tiered, "the device's results");
             }
@@ -237,17 +264,8 @@ class TieringTest {
     void exceptionsOfATakenOverApplyAreTheSequentialLoops() {
         int steps = STEPS;
         int n = 1 << 20;
-        for (int failAt : new int[] {n - 3, 5}) {
-            aShortCompilationMeasured();
-            ArrayFunction<Integer, Float> f = AF.map((Integer i) -> SlowElements.chain(i, steps) + 100 / (i - failAt));
-            long launches = KernelLaunches.count();
-            try (PArray<Integer> input = PArray.range(n)) {
-                ArithmeticException thrown = org.junit.jupiter.api.Assertions.assertThrows(ArithmeticException.class, () -> f.apply(input).close());
-                assertTrue(thrown.getMessage() == null || thrown.getMessage().equals("/ by zero"), "Java's exception: " + thrown);
-            }
-            if (failAt > n / 2) {
-                assertTrue(KernelLaunches.count() > launches, "the device took over before element " + failAt);
-            }
+        try (PArray<Integer> input = PArray.range(n)) {
+            assertJavasExceptionWhereverItFails(failAt -> AF.map((Integer i) -> SlowElements.chain(i, steps) + 100 / (i - failAt)), input);
         }
     }
 
@@ -300,14 +318,7 @@ class TieringTest {
         // 0 is neutral (as a reduction's identity must be), but the operator is neither associative nor commutative
         java.util.function.BinaryOperator<Float> op = (a, b) -> a == 0f ? b : b == 0f ? a : SlowElements.chain(a, steps) * 0.5f - b;
         try (PArray<Float> input = PArray.of(inputs)) {
-            long launches = KernelLaunches.count();
-            int tiered;
-            try (PArray<Float> out = AF.reduce(op, 0f).apply(input)) {
-                ApplyProfile first = AF.lastProfile();
-                assertTrue(first.tiered() && !first.fellBack(), "tiered, not a fallback: " + first);
-                assertTrue(KernelLaunches.count() > launches && first.device().startsWith("Java threads, then "), "the device took over: " + first);
-                tiered = Float.floatToRawIntBits(out.get(0));
-            }
+            int tiered = Float.floatToRawIntBits(takenOverFirstApply(AF.reduce(op, 0f), input)[0]);
             try (PArray<Float> java = AF.reduce(op, 0f).on(Executor.THREADS).apply(input); PArray<Float> device = AF.reduce(op, 0f).on(Executor.ACCELERATOR).apply(input)) {
                 assertEquals(Float.floatToRawIntBits(java.get(0)), tiered, "Java's bits");
                 assertEquals(Float.floatToRawIntBits(device.get(0)), tiered, "the device's bits");
@@ -327,14 +338,7 @@ class TieringTest {
         int n = (1 << 20) + 5;
         float[] inputs = ramp(n);
         try (PArray<Float> input = PArray.of(inputs)) {
-            long launches = KernelLaunches.count();
-            int tiered;
-            try (PArray<Float> out = AF.map((Float x) -> SlowElements.chain(x, steps)).reduce((Float a, Float b) -> a + b, 0f).apply(input)) {
-                ApplyProfile first = AF.lastProfile();
-                assertTrue(first.tiered() && !first.fellBack(), "tiered, not a fallback: " + first);
-                assertTrue(KernelLaunches.count() > launches && first.device().startsWith("Java threads, then "), "the device took over: " + first);
-                tiered = Float.floatToRawIntBits(out.get(0));
-            }
+            int tiered = Float.floatToRawIntBits(takenOverFirstApply(AF.map((Float x) -> SlowElements.chain(x, steps)).reduce((Float a, Float b) -> a + b, 0f), input)[0]);
             ArrayFunction<Float, Float> same = AF.map((Float x) -> SlowElements.chain(x, steps)).reduce((Float a, Float b) -> a + b, 0f);
             try (PArray<Float> java = same.on(Executor.THREADS).apply(input); PArray<Float> device = same.on(Executor.ACCELERATOR).apply(input)) {
                 assertEquals(Float.floatToRawIntBits(java.get(0)), tiered, "Java's bits");
@@ -343,16 +347,7 @@ class TieringTest {
         }
         int[] indices = java.util.stream.IntStream.range(0, 1 << 20).toArray();
         try (PArray<Integer> input = PArray.of(indices)) {
-            for (int failAt : new int[] {indices.length - 3, 5}) {
-                aShortCompilationMeasured();
-                ArrayFunction<Integer, Float> f = AF.map((Integer i) -> SlowElements.chain(i, steps) + 100 / (i - failAt)).reduce((Float a, Float b) -> a + b, 0f);
-                long launches = KernelLaunches.count();
-                ArithmeticException thrown = org.junit.jupiter.api.Assertions.assertThrows(ArithmeticException.class, () -> f.apply(input).close());
-                assertTrue(thrown.getMessage() == null || thrown.getMessage().equals("/ by zero"), "Java's exception: " + thrown);
-                if (failAt > indices.length / 2) {
-                    assertTrue(KernelLaunches.count() > launches, "the device took over before element " + failAt);
-                }
-            }
+            assertJavasExceptionWhereverItFails(failAt -> AF.map((Integer i) -> SlowElements.chain(i, steps) + 100 / (i - failAt)).reduce((Float a, Float b) -> a + b, 0f), input);
         }
     }
 
@@ -369,15 +364,8 @@ class TieringTest {
         int n = 1 << 20;
         float[] inputs = ramp(n);
         try (PArray<Float> input = PArray.of(inputs)) {
-            long launches = KernelLaunches.count();
             ArrayFunction<Float, Float> composed = AF.<Float, Float> map(x -> SlowElements.chain(x, steps)).andThen(AF.map((Float y) -> y * 0.5f + 1f));
-            float[] tiered;
-            try (PArray<Float> out = composed.apply(input)) {
-                ApplyProfile first = AF.lastProfile();
-                assertTrue(first.tiered() && !first.fellBack(), "tiered, not a fallback: " + first);
-                assertTrue(KernelLaunches.count() > launches && first.device().startsWith("Java threads, then "), "the device took over: " + first);
-                tiered = out.toFloatArray();
-            }
+            float[] tiered = takenOverFirstApply(composed, input);
             for (int i = 0; i < n; i += 61) {
                 assertEquals(Float.floatToRawIntBits(SlowElements.chain(inputs[i], steps) * 0.5f + 1f), Float.floatToRawIntBits(tiered[i]), "element " + i);
             }
@@ -414,15 +402,8 @@ class TieringTest {
         int n = 1 << 20;
         float[] inputs = ramp(n);
         try (PArray<Float> input = PArray.of(inputs)) {
-            long launches = KernelLaunches.count();
             ArrayFunction<Float, Float> filter = AF.filter((Float x) -> SlowElements.chain(x, steps) > 1_500f);
-            float[] tiered;
-            try (PArray<Float> out = filter.apply(input)) {
-                ApplyProfile first = AF.lastProfile();
-                assertTrue(first.tiered() && !first.fellBack(), "tiered, not a fallback: " + first);
-                assertTrue(KernelLaunches.count() > launches && first.device().startsWith("Java threads, then "), "the device took over: " + first);
-                tiered = out.toFloatArray();
-            }
+            float[] tiered = takenOverFirstApply(filter, input);
             java.util.List<Float> expected = new java.util.ArrayList<>();
             for (float x : inputs) {
                 if (SlowElements.chain(x, steps) > 1_500f) {
@@ -437,16 +418,7 @@ class TieringTest {
         }
         int[] indices = java.util.stream.IntStream.range(0, n).toArray();
         try (PArray<Integer> input = PArray.of(indices)) {
-            for (int failAt : new int[] {n - 3, 5}) {
-                aShortCompilationMeasured();
-                ArrayFunction<Integer, Integer> filter = AF.filter((Integer i) -> SlowElements.chain(i, steps) + 100 / (i - failAt) > 0f);
-                long launches = KernelLaunches.count();
-                ArithmeticException thrown = org.junit.jupiter.api.Assertions.assertThrows(ArithmeticException.class, () -> filter.apply(input).close());
-                assertTrue(thrown.getMessage() == null || thrown.getMessage().equals("/ by zero"), "Java's exception: " + thrown);
-                if (failAt > n / 2) {
-                    assertTrue(KernelLaunches.count() > launches, "the device took over before element " + failAt);
-                }
-            }
+            assertJavasExceptionWhereverItFails(failAt -> AF.filter((Integer i) -> SlowElements.chain(i, steps) + 100 / (i - failAt) > 0f), input);
         }
     }
 
