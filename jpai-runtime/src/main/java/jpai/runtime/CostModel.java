@@ -150,6 +150,17 @@ final class CostModel {
     }
 
     /**
+     * Java threads' first pace, from a tiered first apply's {@code outcome} (its elements before a
+     * takeover and their time), when the cost model is in use for {@code executor}; null: the apply
+     * ran again as Java runs it after an exception, and measured nothing.
+     */
+    void javaRanTiered(jpai.Executor executor, jpai.runtime.exec.ClaimedChunks.Outcome outcome) {
+        if (outcome != null && Offload.mayRouteByCost(executor)) {
+            javaRan(outcome.takenOverFrom(), outcome.javaNanos());
+        }
+    }
+
+    /**
      * A run of either side being timed: started when made; {@link #deviceRan(long, Run)} or
      * {@link #javaRan(long, Run)} ends it.
      */

@@ -94,9 +94,8 @@ public final class FilterFunction<T> implements ArrayFunction<T, T> {
         DataType type = mappers.elementType();
         if (Offload.mayTier(executor) && mappers.isEmpty()) {
             // no maps before it: its first apply is a map of the predicate to flags, which the device may take over
-            TieredMap.Kernels predicateKernels = TieredMap.Kernels.predicate(kernels, type, singlePass);
-            if (predicateKernels.ifReady() == null) {
-                return tiered((PArray<T>) input, device, predicateKernels, operation);
+            if (!kernels.filterCompiledInBackground(type, singlePass)) {
+                return tiered((PArray<T>) input, device, TieredMap.Kernels.predicate(kernels, type, singlePass), operation);
             }
         } else if (Offload.mayTier(executor) && !kernels.compiledInBackground(java.util.List.of(singlePass ? "filter" : "predicate", mappers),
                         () -> java.util.List.of(singlePass ? kernels.forFilter(mappers) : kernels.forPredicate(type)),

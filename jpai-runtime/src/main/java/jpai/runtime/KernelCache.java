@@ -302,8 +302,7 @@ final class KernelCache {
         if (last != null && last.input() == input && last.output() == output && last.indexDimensions() == indexDimensions) {
             return forMap(input, output, indexDimensions); // compiled before: checks the options and speculations, as always
         }
-        CompletableFuture<Void> background = backgroundCompilations.get(mapCompilationKey(input, output, indexDimensions));
-        return background != null && background.isDone() ? forMap(input, output, indexDimensions) : null;
+        return backgroundCompilationEnded(mapCompilationKey(input, output, indexDimensions)) ? forMap(input, output, indexDimensions) : null;
     }
 
     /**
@@ -313,8 +312,7 @@ final class KernelCache {
      * {@link #mapKernelIfReady} waits for.
      */
     void startMapCompilation(DataType input, DataType output, int indexDimensions, Supplier<DeviceContext> context, long delayNanos) {
-        backgroundCompilations.computeIfAbsent(mapCompilationKey(input, output, indexDimensions),
-                        k -> CompilePool.submit(compilation(() -> List.of(forMap(input, output, indexDimensions)), context), delayNanos));
+        startInBackground(mapCompilationKey(input, output, indexDimensions), () -> List.of(forMap(input, output, indexDimensions)), context, delayNanos);
     }
 
     private static List<Object> mapCompilationKey(DataType input, DataType output, int indexDimensions) {
@@ -331,8 +329,7 @@ final class KernelCache {
         if (last != null && last.type() == type && last.mappers().equals(mappers)) {
             return forReduce(type, mappers);
         }
-        CompletableFuture<Void> background = backgroundCompilations.get(reduceCompilationKey(type, mappers));
-        return background != null && background.isDone() ? forReduce(type, mappers) : null;
+        return backgroundCompilationEnded(reduceCompilationKey(type, mappers)) ? forReduce(type, mappers) : null;
     }
 
     /**
@@ -341,7 +338,7 @@ final class KernelCache {
      * programs' builds on {@code context}, {@code delayNanos} from now, unless it was started before.
      */
     void startReduceCompilation(DataType type, FusedMappers mappers, Supplier<DeviceContext> context, long delayNanos) {
-        backgroundCompilations.computeIfAbsent(reduceCompilationKey(type, mappers), k -> CompilePool.submit(compilation(reduceCompilation(type, mappers), context), delayNanos));
+        startInBackground(reduceCompilationKey(type, mappers), reduceCompilation(type, mappers), context, delayNanos);
     }
 
     private static List<Object> reduceCompilationKey(DataType type, FusedMappers mappers) {
@@ -354,14 +351,12 @@ final class KernelCache {
 
     /** Tiering's takeover of fused maps ({@link TieredMap.Kernels#fused}): their kernel when compiled before or its background compilation has ended, else null; starts nothing. */
     Compiled fusedMapKernelIfReady(List<KernelCache> later, List<DataType> types, int indexDimensions) {
-        CompletableFuture<Void> background = backgroundCompilations.get(fusedMapCompilationKey(later, types, indexDimensions));
-        return background != null && background.isDone() ? forFusedMap(later, types, indexDimensions) : null;
+        return backgroundCompilationEnded(fusedMapCompilationKey(later, types, indexDimensions)) ? forFusedMap(later, types, indexDimensions) : null;
     }
 
     /** Tiering: starts the background compilation of fused maps' kernel ({@link #forFusedMap}) and its program's build on {@code context}, {@code delayNanos} from now, unless started before. */
     void startFusedMapCompilation(List<KernelCache> later, List<DataType> types, int indexDimensions, Supplier<DeviceContext> context, long delayNanos) {
-        backgroundCompilations.computeIfAbsent(fusedMapCompilationKey(later, types, indexDimensions),
-                        k -> CompilePool.submit(compilation(() -> List.of(forFusedMap(later, types, indexDimensions)), context), delayNanos));
+        startInBackground(fusedMapCompilationKey(later, types, indexDimensions), () -> List.of(forFusedMap(later, types, indexDimensions)), context, delayNanos);
     }
 
     private static List<Object> fusedMapCompilationKey(List<KernelCache> later, List<DataType> types, int indexDimensions) {
@@ -378,6 +373,17 @@ final class KernelCache {
      */
     boolean compiledInBackground(List<Object> key, Supplier<List<Compiled>> compile, Supplier<DeviceContext> context) {
         return backgroundCompilations.computeIfAbsent(key, k -> CompilePool.submitAfterApply(compilation(compile, context))).isDone();
+    }
+
+    /** Whether the background compilation of {@code key} was started and has ended (a takeover's question: it starts nothing). */
+    private boolean backgroundCompilationEnded(List<Object> key) {
+        CompletableFuture<Void> background = backgroundCompilations.get(key);
+        return background != null && background.isDone();
+    }
+
+    /** Starts the background compilation of {@code key} on the {@link CompilePool}, {@code delayNanos} from now, unless it was started before: {@link #compilation}. */
+    private void startInBackground(List<Object> key, Supplier<List<Compiled>> compile, Supplier<DeviceContext> context, long delayNanos) {
+        backgroundCompilations.computeIfAbsent(key, k -> CompilePool.submit(compilation(compile, context), delayNanos));
     }
 
     /** {@code compile}, then the build of each resulting kernel's program on {@code context}. */
@@ -439,7 +445,7 @@ final class KernelCache {
                 KernelGraph graph = graph(new KernelSignature(argumentsFor(input), KernelShapes.of(output), captures()), plugins.configured(), used);
                 MapKernelSpec spec = new MapKernelSpec(KernelShapes.kinds(input), KernelShapes.kinds(output), indexDimensions);
                 return generate(graph, options, generator -> generator.map(graph, spec), ownersOf(graph, function))
-                                .differingFromJvm(options.fastMath() ? "it is built with OpenCL's relaxed math" : JvmResultDifferences.of(graph));
+                                .differingFromJvm(differenceFromJvm(options, List.of(graph)));
             }).compiledWith(used);
             if (fromProfile) {
                 Explain.speculation("map of " + description(), compiled.kernel() != null
@@ -512,7 +518,7 @@ final class KernelCache {
                             Speculations.NONE);
             MapKernelSpec spec = new MapKernelSpec(KernelShapes.kinds(input), List.of(JavaKind.Boolean), 0);
             return generate(graph, options, generator -> generator.map(graph, spec), ownersOf(graph, function))
-                            .differingFromJvm(options.fastMath() ? "it is built with OpenCL's relaxed math" : JvmResultDifferences.of(graph));
+                            .differingFromJvm(differenceFromJvm(options, List.of(graph)));
         }));
     }
 
@@ -521,8 +527,12 @@ final class KernelCache {
      * kernel when the background compilation of the filter's kernels has ended, else null; starts nothing.
      */
     Compiled predicateKernelIfReady(DataType input, boolean singlePass) {
-        CompletableFuture<Void> background = backgroundCompilations.get(filterCompilationKey(input, singlePass));
-        return background != null && background.isDone() ? forPredicate(input) : null;
+        return filterCompiledInBackground(input, singlePass) ? forPredicate(input) : null;
+    }
+
+    /** Whether the background compilation of a filter's kernels ({@link #startFilterCompilation}) has ended: its later applies then run on the device. */
+    boolean filterCompiledInBackground(DataType input, boolean singlePass) {
+        return backgroundCompilationEnded(filterCompilationKey(input, singlePass));
     }
 
     /**
@@ -532,8 +542,8 @@ final class KernelCache {
      * from now, unless started before.
      */
     void startFilterCompilation(DataType input, boolean singlePass, Supplier<DeviceContext> context, long delayNanos) {
-        backgroundCompilations.computeIfAbsent(filterCompilationKey(input, singlePass),
-                        k -> CompilePool.submit(compilation(() -> singlePass ? List.of(forPredicate(input), forFilter(input)) : List.of(forPredicate(input)), context), delayNanos));
+        startInBackground(filterCompilationKey(input, singlePass), () -> singlePass ? List.of(forPredicate(input), forFilter(input)) : List.of(forPredicate(input)), context,
+                        delayNanos);
     }
 
     private static List<Object> filterCompilationKey(DataType input, boolean singlePass) {
@@ -661,7 +671,7 @@ final class KernelCache {
             owners.addAll(ownersOf(combiner, function));
             ReduceKernelSpec spec = new ReduceKernelSpec(KernelShapes.kinds(mappers.inputType()), KernelShapes.kinds(type), CombiningTree.LEAF);
             Compiled compiled = generate(combiner, options, generator -> generator.reduce(combiner, maps.graphs(), maps.components(), spec), owners)
-                            .differingFromJvm(options.fastMath() ? "it is built with OpenCL's relaxed math" : differenceFromJvm(maps.graphs(), combiner));
+                            .differingFromJvm(differenceFromJvm(options, concat(maps.graphs(), combiner)));
             if (mappers.kernels().size() > 1) {
                 Explain.fused(fusedDescription(mappers.kernels()) + " then the reduction of " + description(), "one kernel, no mapped array");
             }
@@ -702,7 +712,7 @@ final class KernelCache {
                 owners.addAll(ownersOf(graph, stage.function));
             }
             Compiled compiled = generate(graphs.get(0), options, generator -> generator.fusedMap(graphs, components, indexDimensions), owners)
-                            .differingFromJvm(options.fastMath() ? "it is built with OpenCL's relaxed math" : differenceFromJvm(graphs.subList(0, graphs.size() - 1), graphs.get(graphs.size() - 1)));
+                            .differingFromJvm(differenceFromJvm(options, graphs));
             Explain.fused(fusedDescription(stages), "one kernel, no intermediate array");
             return compiled;
         }, later.get(0)));
@@ -806,22 +816,31 @@ final class KernelCache {
                         }));
     }
 
-    /** The graphs of maps fused before a kernel, the input's components and each map's result's, and the owners of their captured values, in slot order. */
     /**
-     * Why a kernel of {@code mappers} then {@code last} may give other bits than the JVM
-     * ({@link JvmResultDifferences}), or null when it cannot: a tiered reduction's device part then
-     * may take over from Java threads.
+     * Why a kernel built with {@code options} from {@code graphs} (maps fused in front first) may
+     * give other bits than the JVM ({@link JvmResultDifferences}, or fast math), or null when it
+     * cannot: only then may a tiered apply's device part take over from Java threads.
      */
-    private static String differenceFromJvm(List<KernelGraph> mappers, KernelGraph last) {
-        for (KernelGraph graph : mappers) {
+    private static String differenceFromJvm(GeneratorOptions options, List<KernelGraph> graphs) {
+        if (options.fastMath()) {
+            return "it is built with OpenCL's relaxed math";
+        }
+        for (KernelGraph graph : graphs) {
             String difference = JvmResultDifferences.of(graph);
             if (difference != null) {
                 return difference;
             }
         }
-        return JvmResultDifferences.of(last);
+        return null;
     }
 
+    private static List<KernelGraph> concat(List<KernelGraph> first, KernelGraph last) {
+        List<KernelGraph> all = new ArrayList<>(first);
+        all.add(last);
+        return all;
+    }
+
+    /** The graphs of maps fused before a kernel, the input's components and each map's result's, and the owners of their captured values, in slot order. */
     private record MapperGraphs(List<KernelGraph> graphs, List<List<JavaKind>> components, List<Object> owners) {
     }
 

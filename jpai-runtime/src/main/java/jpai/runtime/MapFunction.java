@@ -215,9 +215,7 @@ public final class MapFunction<T, R> implements ArrayFunction<T, R> {
             if (compiled == null) {
                 ClaimedChunks.Outcome first = TieredMap.run(definition.function, TieredMap.Kernels.of(definition.kernels, input.type(), output.type(), dimensions), device, input, output, indexSpace,
                                 () -> "map of " + definition.kernels.description());
-                if (Offload.mayRouteByCost(executor)) {
-                    definition.costs.javaRan(first.takenOverFrom(), first.javaNanos()); // Java's first pace, for the cost model
-                }
+                definition.costs.javaRanTiered(executor, first); // Java's first pace, for the cost model
                 return TIERED;
             }
         } else {

@@ -88,9 +88,7 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
                                             return unfused.get(0);
                                         }
                                     }, kernels());
-                    if (Offload.mayRouteByCost(reduce.executor()) && tiered.outcome() != null) {
-                        costs.javaRan(tiered.outcome().takenOverFrom(), tiered.outcome().javaNanos()); // Java's first pace, for the cost model
-                    }
+                    costs.javaRanTiered(reduce.executor(), tiered.outcome()); // Java's first pace, for the cost model
                     @SuppressWarnings("unchecked")
                     M value = (M) tiered.value();
                     return reduce.resultArray(value);

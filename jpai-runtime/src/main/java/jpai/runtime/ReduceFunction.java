@@ -123,9 +123,7 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
                 // on Java threads the reduction has the device's combining tree: the same bits either way, and the device may take over the rest
                 TieredReduce.Result tiered = TieredReduce.run(operator, identity, type, null, FusedMappers.none(type), kernels, device, input, () -> "reduce of " + kernels.description(),
                                 () -> JavaReduce.threads(operator, identity, input), kernels);
-                if (Offload.mayRouteByCost(executor) && tiered.outcome() != null) {
-                    costs.javaRan(tiered.outcome().takenOverFrom(), tiered.outcome().javaNanos()); // Java's first pace, for the cost model
-                }
+                costs.javaRanTiered(executor, tiered.outcome()); // Java's first pace, for the cost model
                 @SuppressWarnings("unchecked")
                 T value = (T) tiered.value();
                 return value;

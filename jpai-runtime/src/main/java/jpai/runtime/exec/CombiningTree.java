@@ -78,9 +78,16 @@ public final class CombiningTree {
      * the end of the input.
      */
     public static Object node(ChunkLoops loops, BinaryOperator<Object> operator, Object identity, ElementReader input, long from, long to) {
+        return node(loops, null, operator, identity, input, from, to);
+    }
+
+    /** {@link #node} of {@code mapper}'s results (a fused map then reduce), or of the elements themselves with {@code mapper} null. */
+    static Object node(ChunkLoops loops, java.util.function.Function<Object, Object> mapper, BinaryOperator<Object> operator, Object identity, ElementReader input, long from,
+                    long to) {
         Accumulator tree = new Accumulator(operator);
         for (long leaf = from; leaf < to; leaf += LEAF) {
-            tree.push(loops.fold(operator, identity, input, leaf, Math.min(to, leaf + LEAF)), 0);
+            long end = Math.min(to, leaf + LEAF);
+            tree.push(mapper == null ? loops.fold(operator, identity, input, leaf, end) : loops.mapFold(mapper, operator, identity, input, leaf, end), 0);
         }
         return tree.root(identity);
     }
@@ -110,13 +117,7 @@ public final class CombiningTree {
         while (leaf < endLeaf) {
             int level = Math.min(leaf == 0 ? 62 : Long.numberOfTrailingZeros(leaf), 63 - Long.numberOfLeadingZeros(endLeaf - leaf));
             long next = leaf + (1L << level);
-            Accumulator tree = new Accumulator(operator);
-            for (long l = leaf; l < next; l++) {
-                long start = l * LEAF;
-                long end = Math.min(to, start + LEAF);
-                tree.push(mapper == null ? loops.fold(operator, identity, input, start, end) : loops.mapFold(mapper, operator, identity, input, start, end), 0);
-            }
-            sink.node(tree.root(identity), level);
+            sink.node(node(loops, mapper, operator, identity, input, leaf * LEAF, Math.min(to, next * LEAF)), level);
             leaf = next;
         }
     }
