@@ -144,11 +144,9 @@ final class TieredMap extends TieredTakeover {
         TieredMap tiered = new TieredMap(kernels, device, input, output, indexSpace, operation, null, -1);
         Offload.ranTiered(operation);
         ClaimedChunks.Outcome outcome;
-        boolean startedDuringApply;
         try {
             outcome = JavaMap.threadsUntilTakenOver(function, input, output, DeviceMap.rowLength(indexSpace), tiered);
         } finally {
-            startedDuringApply = tiered.compilationStarted();
             AfterApply.defer(() -> tiered.startCompilation(0)); // for the next apply, if this one never needed it
         }
         if (outcome.tookOver()) {
@@ -156,7 +154,7 @@ final class TieredMap extends TieredTakeover {
             Explain.tieredTakeover(() -> operation.get() + ": elements 0 to " + (outcome.takenOverFrom() - 1) + " ran on Java threads while its kernel compiled, "
                             + outcome.takenOverFrom() + " to " + (outcome.takeoverRanUpTo() - 1) + " on the device");
         } else {
-            tiered.explainNoTakeover(startedDuringApply);
+            tiered.explainNoTakeover();
         }
         return outcome;
     }

@@ -86,7 +86,6 @@ final class TieredReduce extends TieredTakeover {
         Offload.ranTiered(operation);
         ClaimedChunks.Outcome outcome;
         Object value;
-        boolean startedDuringApply;
         try (JavaReduce.TieredNodes nodes = JavaReduce.tieredNodes(operator, identity, input, javaMapper)) {
             tiered.javaNodes = nodes;
             try {
@@ -107,7 +106,6 @@ final class TieredReduce extends TieredTakeover {
                 return new Result(inJava.get(), null);
             }
         } finally {
-            startedDuringApply = tiered.compilationStarted();
             AfterApply.defer(() -> tiered.startCompilation(0)); // for the next apply, if this one never needed it
         }
         if (tiered.deviceNodes != null) {
@@ -116,7 +114,7 @@ final class TieredReduce extends TieredTakeover {
             Explain.tieredTakeover(() -> operation.get() + ": elements 0 to " + (from - 1) + " ran on Java threads while its kernel compiled, " + from + " to "
                             + (input.length() - 1) + " on the device; their nodes of the one combining tree were combined on the host");
         } else {
-            tiered.explainNoTakeover(startedDuringApply);
+            tiered.explainNoTakeover();
         }
         return new Result(value, outcome);
     }

@@ -75,19 +75,16 @@ abstract class TieredTakeover implements ClaimedChunks.Takeover {
         }
     }
 
-    final boolean compilationStarted() {
-        return compilationStarted;
-    }
-
     /**
      * Says (to explain) why the device did not take over the rest of the first apply, when it did
      * not: it declined the kernel, or Java threads finished first although the compilation started
-     * during the apply ({@code startedDuringApply}).
+     * during the apply. Called when the apply's Java threads are done and before the apply ends: a
+     * compilation started then started during the apply (the deferred start waits for its end).
      */
-    final void explainNoTakeover(boolean startedDuringApply) {
+    final void explainNoTakeover() {
         if (declined != null) {
             Explain.tieredTakeover(() -> operation.get() + ": the device did not take over the rest of its first apply, because " + declined);
-        } else if (startedDuringApply) {
+        } else if (compilationStarted) {
             Explain.tieredTakeover(() -> operation.get() + ": the device did not take over the rest of its first apply: Java threads finished before its kernel was ready");
         }
     }

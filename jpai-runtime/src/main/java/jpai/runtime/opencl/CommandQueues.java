@@ -22,7 +22,7 @@ import jpai.runtime.JpaiOptions;
  * The in-order command queues of one {@link DeviceContext}, lent one per launch (and one per lazy
  * copy back) for as long as it has commands in flight: a pool of profiling queues, whose commands'
  * device times can be read, and one of plain queues for launches that measure none
- * ({@link DeviceTimes}: on the H100 a profiling queue and its time queries cost a small call 15-20
+ * ({@link BuiltProgram#timesNextLaunch}: on the H100 a profiling queue and its time queries cost a small call 15-20
  * µs). A queue is in order, so commands of
  * two launches on one queue would run one after the other: a long kernel would hold up every later
  * launch of every thread. Launches on different queues are as independent as the device makes
@@ -58,10 +58,14 @@ final class CommandQueues {
         this.device = device;
         this.profiling = profiling;
         this.limit = JpaiOptions.queueLimit();
-        cl_command_queue first = create(); // fails now, not at the first launch, when the device cannot make a queue
-        idle.push(first);
-        all.add(first);
-        count = 1;
+        if (profiling) {
+            // fails now, not at the first launch, when the device cannot make a queue; the plain
+            // pool makes its queues when a launch first asks (most processes never sample device times)
+            cl_command_queue first = create();
+            idle.push(first);
+            all.add(first);
+            count = 1;
+        }
     }
 
     /** The most queues this pool creates. */
@@ -163,11 +167,6 @@ final class CommandQueues {
     /** Whether {@code queue} records its commands' device times (every queue but a plain pool's). */
     static boolean profiles(cl_command_queue queue) {
         return !PLAIN.contains(queue);
-    }
-
-    /** Whether this pool's queues record device times. */
-    boolean profiling() {
-        return profiling;
     }
 
     /** A new in-order queue with profiling on. */

@@ -51,7 +51,7 @@ public final class DeviceContext {
     private volatile java.util.Set<String> extensions;
     private final cl_context context;
     private final CommandQueues queues;
-    /** Queues without profiling, for launches that measure no device times ({@link DeviceTimes}). */
+    /** Queues without profiling, for launches that measure no device times ({@link BuiltProgram#timesNextLaunch}). */
     private final CommandQueues plainQueues;
     /** The queue of pinned memory's blocking maps, which no launch uses: a map never waits for a kernel. */
     private final cl_command_queue mappingQueue;
@@ -288,7 +288,7 @@ public final class DeviceContext {
         return queues;
     }
 
-    /** The profiling queues ({@code timed}) or the plain ones: for a launch that measures its device times or not ({@link DeviceTimes}). */
+    /** The profiling queues ({@code timed}) or the plain ones: for a launch that measures its device times or not ({@link BuiltProgram#timesNextLaunch}). */
     CommandQueues queues(boolean timed) {
         return timed ? queues : plainQueues;
     }

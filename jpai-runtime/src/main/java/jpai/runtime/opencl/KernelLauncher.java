@@ -625,17 +625,14 @@ final class KernelLauncher {
             statusBuffer = null;
         }
         LaunchProfile profile = profile(buildNanos, System.nanoTime() - start);
-        if (!events.measuresDeviceTimes()) {
-            // a launch on a plain queue measured nothing: the expected time and the tuning keep what timed launches found
-            sendsFinished();
-            releaseTemporaries();
-            return new LaunchResult(status, profile);
-        }
-        program.recordDeviceNanos(launch.globalSize(), profile.hostToDeviceNanos() + profile.kernelNanos() + profile.deviceToHostNanos());
-        if (workGroupChoice != null) {
-            String settled = program.workGroupTuning().record(workGroupChoice, profile.kernelNanos());
-            if (settled != null) {
-                Explain.tuned(kernelDescription() + " on " + context.device().name() + " runs in " + settled);
+        // a launch on a plain queue measured nothing: the expected time and the tuning keep what timed launches found
+        if (events.measuresDeviceTimes()) {
+            program.recordDeviceNanos(launch.globalSize(), profile.hostToDeviceNanos() + profile.kernelNanos() + profile.deviceToHostNanos());
+            if (workGroupChoice != null) {
+                String settled = program.workGroupTuning().record(workGroupChoice, profile.kernelNanos());
+                if (settled != null) {
+                    Explain.tuned(kernelDescription() + " on " + context.device().name() + " runs in " + settled);
+                }
             }
         }
         sendsFinished();
