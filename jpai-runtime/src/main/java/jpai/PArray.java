@@ -509,32 +509,46 @@ public final class PArray<T> implements AutoCloseable {
     }
 
     public byte[] toByteArray() {
-        return readAll(ElementType.BYTE, memory -> memory.toArray(ValueLayout.JAVA_BYTE));
+        byte[] values = new byte[javaArrayLength(ElementType.BYTE)];
+        copyAllInto(values, ValueLayout.JAVA_BYTE, values.length);
+        return values;
     }
 
     public short[] toShortArray() {
-        return readAll(ElementType.SHORT, memory -> memory.toArray(ValueLayout.JAVA_SHORT));
+        short[] values = new short[javaArrayLength(ElementType.SHORT)];
+        copyAllInto(values, ValueLayout.JAVA_SHORT_UNALIGNED, values.length);
+        return values;
     }
 
     public char[] toCharArray() {
-        return readAll(ElementType.CHAR, memory -> memory.toArray(ValueLayout.JAVA_CHAR));
+        char[] values = new char[javaArrayLength(ElementType.CHAR)];
+        copyAllInto(values, ValueLayout.JAVA_CHAR_UNALIGNED, values.length);
+        return values;
     }
 
     public int[] toIntArray() {
-        return readAll(ElementType.INT, memory -> memory.toArray(ValueLayout.JAVA_INT));
+        int[] values = new int[javaArrayLength(ElementType.INT)];
+        copyAllInto(values, ValueLayout.JAVA_INT_UNALIGNED, values.length);
+        return values;
     }
 
     public long[] toLongArray() {
-        return readAll(ElementType.LONG, memory -> memory.toArray(ValueLayout.JAVA_LONG));
+        long[] values = new long[javaArrayLength(ElementType.LONG)];
+        copyAllInto(values, ValueLayout.JAVA_LONG_UNALIGNED, values.length);
+        return values;
     }
 
     /** The elements as a new {@code float[]}; this must be a {@code PArray<Float>} of at most 2^31-1 elements. */
     public float[] toFloatArray() {
-        return readAll(ElementType.FLOAT, memory -> memory.toArray(ValueLayout.JAVA_FLOAT));
+        float[] values = new float[javaArrayLength(ElementType.FLOAT)];
+        copyAllInto(values, ValueLayout.JAVA_FLOAT_UNALIGNED, values.length);
+        return values;
     }
 
     public double[] toDoubleArray() {
-        return readAll(ElementType.DOUBLE, memory -> memory.toArray(ValueLayout.JAVA_DOUBLE));
+        double[] values = new double[javaArrayLength(ElementType.DOUBLE)];
+        copyAllInto(values, ValueLayout.JAVA_DOUBLE_UNALIGNED, values.length);
+        return values;
     }
 
     public boolean[] toBooleanArray() {
@@ -628,6 +642,12 @@ public final class PArray<T> implements AutoCloseable {
 
     /** {@code reader} applied to the whole current host memory of this scalar array of {@code expected}, which must fit a Java array. */
     private <R> R readAll(ElementType expected, Function<MemorySegment, R> reader) {
+        javaArrayLength(expected);
+        return readLeased(reader);
+    }
+
+    /** The length of a Java array of all the elements of this open scalar array of {@code expected}. */
+    private int javaArrayLength(ElementType expected) {
         if (type != expected) {
             throw new ClassCastException("this PArray holds " + type.javaName() + ", not " + expected.javaName());
         }
@@ -635,7 +655,23 @@ public final class PArray<T> implements AutoCloseable {
             throw new IllegalStateException("a PArray of " + length + " elements does not fit in a Java array; use copyTo with a range");
         }
         checkOpen();
-        return readLeased(reader);
+        return (int) length;
+    }
+
+    /*
+     * The typed reads copy with MemorySegment.copy, not MemorySegment.toArray: toArray makes a layout,
+     * a heap segment and a class's simple name at each call, about thirty JDK methods in all, and every
+     * compiled method a call enters costs it an entry barrier after each full collection (docs/runtime.md,
+     * "Why an apply is slow right after System.gc()").
+     */
+    private void copyAllInto(Object array, ValueLayout layout, int count) {
+        ComponentBuffer buffer = buffers[0];
+        buffer.acquireLease();
+        try {
+            MemorySegment.copy(buffer.leasedForHostRead(), layout, 0, array, 0, count);
+        } finally {
+            buffer.releaseLease();
+        }
     }
 
     /*

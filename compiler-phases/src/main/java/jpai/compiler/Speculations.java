@@ -22,6 +22,12 @@ public final class Speculations {
 
     private final Set<Speculation> allowed;
     /**
+     * {@link #allowed} as bits by ordinal: the runtime's cache asks {@link #isWithin} on every apply,
+     * and a mask answers without calling into the collections (each compiled method an apply enters
+     * costs it an entry barrier after a full collection).
+     */
+    private final long bits;
+    /**
      * {@link #without} each speculation, by ordinal, made on first use: the runtime's cache asks on
      * every apply. A race makes two equal sets, either of which does (they are immutable).
      */
@@ -29,11 +35,16 @@ public final class Speculations {
 
     private Speculations(Set<Speculation> allowed) {
         this.allowed = Set.copyOf(allowed);
+        long mask = 0;
+        for (Speculation speculation : allowed) {
+            mask |= 1L << speculation.ordinal();
+        }
+        this.bits = mask;
     }
 
     /** Whether a compilation may make {@code speculation}. */
     public boolean allows(Speculation speculation) {
-        return allowed.contains(speculation);
+        return (bits & (1L << speculation.ordinal())) != 0;
     }
 
     /** These speculations but {@code failed}. */
@@ -55,22 +66,22 @@ public final class Speculations {
 
     /** Whether every speculation these allow, {@code other} allows too (none of them was left out since). */
     public boolean isWithin(Speculations other) {
-        return other.allowed.containsAll(allowed);
+        return (bits & ~other.bits) == 0;
     }
 
     /** Whether no speculation is allowed. */
     public boolean isEmpty() {
-        return allowed.isEmpty();
+        return bits == 0;
     }
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof Speculations that && allowed.equals(that.allowed);
+        return other instanceof Speculations that && bits == that.bits;
     }
 
     @Override
     public int hashCode() {
-        return allowed.hashCode();
+        return Long.hashCode(bits);
     }
 
     @Override

@@ -283,7 +283,7 @@ final class KernelCache {
         LastMap last = lastMap;
         // a kernel compiled with no speculation since left out; a bailout may compile from a profile later
         if (last != null && last.input() == input && last.output() == output && last.indexDimensions() == indexDimensions && last.plugins() == plugins.key()
-                        && last.options().equals(options) && last.compiled().kernel() != null
+                        && (last.options() == options || last.options().equals(options)) && last.compiled().kernel() != null
                         && ((Speculations) last.compiled().compiledWith()).isWithin(speculations.allowed())) {
             return last.compiled();
         }

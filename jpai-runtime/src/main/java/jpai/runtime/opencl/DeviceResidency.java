@@ -206,7 +206,7 @@ final class DeviceResidency implements DeviceMirror {
      */
     synchronized void copyBack(ComponentBuffer host, LaunchEvents events) {
         if (deviceNewer) {
-            context.transfers().toHost(buffer.memory(), host.leasedMemory(), events, false);
+            context.transfers().toHost(buffer.memory(), host.leasedMemory(), PinnedHostMemory.startOf(host.allocation()), events, false);
             deviceNewer = false;
             deviceVersion = host.hostVersion();
         }
@@ -293,12 +293,12 @@ final class DeviceResidency implements DeviceMirror {
         try {
             try {
                 dependOnPendingWrite(events);
-                context.transfers().toHost(buffer.memory(), host.leasedMemory(), events, true);
+                context.transfers().toHost(buffer.memory(), host.leasedMemory(), PinnedHostMemory.startOf(host.allocation()), events, true);
             } catch (CLException e) {
                 // One retry: a transient failure must not cost the only copy of the data.
                 events.release();
                 dependOnPendingWrite(events);
-                context.transfers().toHost(buffer.memory(), host.leasedMemory(), events, true);
+                context.transfers().toHost(buffer.memory(), host.leasedMemory(), PinnedHostMemory.startOf(host.allocation()), events, true);
             }
             Profiler.deviceToHost(events.nanos(Kind.DEVICE_TO_HOST), events.bytes(Kind.DEVICE_TO_HOST), events.count(Kind.DEVICE_TO_HOST));
         } catch (CLException e) {

@@ -101,6 +101,11 @@ public final class KernelLaunch {
     public static final int MAX_DIMENSIONS = 3;
 
     private final List<Binding> bindings = new ArrayList<>();
+    /** The argument indices below 64 that {@link #bindings} bind, as bits. */
+    private long boundBelow64;
+    /** Those from 64 on (kernels rarely have so many arguments). */
+    private final List<Integer> boundFrom64 = new ArrayList<>(0);
+    private int highestIndex = -1;
     /** Work-items per dimension, dimension 0 first (the one along which consecutive work-items lie); null until given. */
     private long[] globalSizes;
     /** Work-group size per dimension, or null: the driver chooses. */
@@ -197,11 +202,11 @@ public final class KernelLaunch {
     }
 
     public KernelLaunch readBuffer(int index, ComponentBuffer buffer) {
-        return bind(new ReadBuffer(index, Objects.requireNonNull(buffer, "readBuffer: the buffer is null")));
+        return bind(index, new ReadBuffer(index, Objects.requireNonNull(buffer, "readBuffer: the buffer is null")));
     }
 
     public KernelLaunch writeBuffer(int index, ComponentBuffer buffer) {
-        return bind(new WriteBuffer(index, Objects.requireNonNull(buffer, "writeBuffer: the buffer is null")));
+        return bind(index, new WriteBuffer(index, Objects.requireNonNull(buffer, "writeBuffer: the buffer is null")));
     }
 
     /**
@@ -211,16 +216,20 @@ public final class KernelLaunch {
      * {@link InPlaceUpdate} to undo it.
      */
     public KernelLaunch updateBuffer(int index, ComponentBuffer buffer) {
-        return bind(new UpdateBuffer(index, Objects.requireNonNull(buffer, "updateBuffer: the buffer is null")));
+        return bind(index, new UpdateBuffer(index, Objects.requireNonNull(buffer, "updateBuffer: the buffer is null")));
     }
 
     /** A primitive Java array ({@code float[]}, {@code int[]}, ..., {@code boolean[]} as bytes 0/1), copied in with each launch. */
     public KernelLaunch readArray(int index, Object primitiveJavaArray) {
-        Objects.requireNonNull(primitiveJavaArray, "readArray: the array is null");
+        checkPrimitiveArray(index, primitiveJavaArray, "readArray");
+        return bind(index, new ReadArray(index, primitiveJavaArray));
+    }
+
+    private static void checkPrimitiveArray(int index, Object primitiveJavaArray, String method) {
+        Objects.requireNonNull(primitiveJavaArray, method + ": the array is null");
         if (!primitiveJavaArray.getClass().isArray() || !primitiveJavaArray.getClass().componentType().isPrimitive()) {
-            throw new IllegalArgumentException("readArray: argument " + index + " must be a primitive array, not a " + primitiveJavaArray.getClass().getSimpleName());
+            throw new IllegalArgumentException(method + ": argument " + index + " must be a primitive array, not a " + primitiveJavaArray.getClass().getSimpleName());
         }
-        return bind(new ReadArray(index, primitiveJavaArray));
     }
 
     /**
@@ -241,17 +250,16 @@ public final class KernelLaunch {
         if (!readBack.isDirect() || readBack.capacity() == 0) {
             throw new IllegalArgumentException("writtenValues: argument " + index + " needs a direct, non-empty read-back buffer");
         }
-        return bind(new WrittenValues(index, readBack));
+        return bind(index, new WrittenValues(index, readBack));
     }
 
     public KernelLaunch readWriteArray(int index, Object primitiveJavaArray, java.nio.ByteBuffer readBack) {
         Objects.requireNonNull(readBack, "readWriteArray: the read-back buffer is null");
-        readArray(index, primitiveJavaArray); // the same checks
-        bindings.remove(bindings.size() - 1);
+        checkPrimitiveArray(index, primitiveJavaArray, "readWriteArray");
         if (!readBack.isDirect()) {
             throw new IllegalArgumentException("readWriteArray: argument " + index + " needs a direct read-back buffer");
         }
-        return bind(new ReadWriteArray(index, primitiveJavaArray, readBack));
+        return bind(index, new ReadWriteArray(index, primitiveJavaArray, readBack));
     }
 
     /**
@@ -268,7 +276,7 @@ public final class KernelLaunch {
             throw new IllegalArgumentException("scalar: argument " + index + " is declared " + kind.getJavaName() + " but the value is a "
                     + boxedValue.getClass().getSimpleName());
         }
-        return bind(new Scalar(index, kind, boxedValue));
+        return bind(index, new Scalar(index, kind, boxedValue));
     }
 
     /** A {@code __local} buffer of {@code bytes} bytes (work-group scratch). */
@@ -276,7 +284,7 @@ public final class KernelLaunch {
         if (bytes < 1) {
             throw new IllegalArgumentException("local: argument " + index + " needs at least 1 byte, not " + bytes);
         }
-        return bind(new Local(index, bytes));
+        return bind(index, new Local(index, bytes));
     }
 
     /**
@@ -284,7 +292,7 @@ public final class KernelLaunch {
      * bound to a buffer of the context that nobody zeroes or reads, so the launch has no status.
      */
     public KernelLaunch unwrittenStatus(int index) {
-        return bind(new UnwrittenStatus(index));
+        return bind(index, new UnwrittenStatus(index));
     }
 
     /** A buffer of two ints, zeroed before the launch and read back after it. At most one per launch. */
@@ -294,7 +302,7 @@ public final class KernelLaunch {
                 throw new IllegalArgumentException("status: a launch has one status buffer; argument " + index + " would be a second");
             }
         }
-        return bind(new Status(index));
+        return bind(index, new Status(index));
     }
 
     /**
@@ -485,16 +493,36 @@ public final class KernelLaunch {
         return keepResultOnDevice;
     }
 
-    private KernelLaunch bind(Binding binding) {
-        if (binding.index() < 0) {
-            throw new IllegalArgumentException("kernel argument indices start at 0, not " + binding.index());
+    /**
+     * Adds {@code binding}, of argument {@code index}. The indices bound are kept apart from the
+     * records (a mask below 64, a list above): this runs on every apply, and asking each record for its
+     * index through the interface would enter every record type's accessor as a compiled method of its
+     * own (an entry barrier each after a full collection: docs/runtime.md).
+     */
+    private KernelLaunch bind(int index, Binding binding) {
+        if (index < 0) {
+            throw new IllegalArgumentException("kernel argument indices start at 0, not " + index);
         }
-        for (Binding existing : bindings) {
-            if (existing.index() == binding.index()) {
-                throw new IllegalArgumentException("kernel argument " + binding.index() + " is bound twice");
-            }
+        if (isBound(index)) {
+            throw new IllegalArgumentException("kernel argument " + index + " is bound twice");
         }
+        if (index < Long.SIZE) {
+            boundBelow64 |= 1L << index;
+        } else {
+            boundFrom64.add(index);
+        }
+        highestIndex = Math.max(highestIndex, index);
         bindings.add(binding);
         return this;
+    }
+
+    /** Whether argument {@code index} is bound. */
+    boolean isBound(int index) {
+        return index < Long.SIZE ? (boundBelow64 & (1L << index)) != 0 : boundFrom64.contains(index);
+    }
+
+    /** The highest argument index bound, or -1 when none is. */
+    int highestIndex() {
+        return highestIndex;
     }
 }

@@ -11,7 +11,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.List;
 
 import org.jocl.CLException;
@@ -697,20 +696,17 @@ final class KernelLauncher {
 
     private void checkAllBound(BuiltProgram program) {
         int count = program.argumentCount();
-        List<Binding> bindings = launch.bindings();
-        for (int i = 0; i < bindings.size(); i++) {
-            int index = bindings.get(i).index();
-            if (index >= count) {
-                throw new IllegalArgumentException("kernel " + source.kernelName() + " has " + count + " arguments; argument " + index + " does not exist");
-            }
+        int highest = launch.highestIndex();
+        if (highest >= count) {
+            throw new IllegalArgumentException("kernel " + source.kernelName() + " has " + count + " arguments; argument " + highest + " does not exist");
         }
         // KernelLaunch binds each index at most once: as many bindings as arguments, all below the count, bind them all
-        if (bindings.size() < count) {
-            BitSet bound = new BitSet(count);
-            for (int i = 0; i < bindings.size(); i++) {
-                bound.set(bindings.get(i).index());
+        if (launch.bindings().size() < count) {
+            int unbound = 0;
+            while (launch.isBound(unbound)) {
+                unbound++;
             }
-            throw new IllegalArgumentException("argument " + bound.nextClearBit(0) + " of kernel " + source.kernelName() + " is not bound");
+            throw new IllegalArgumentException("argument " + unbound + " of kernel " + source.kernelName() + " is not bound");
         }
     }
 
@@ -719,28 +715,30 @@ final class KernelLauncher {
         int[] status = null;
         for (int b = 0; b < launch.bindings().size(); b++) {
             Binding binding = launch.bindings().get(b);
-            int index = binding.index();
             stepBinding = binding;
+            // each arm reads its record's index: a call through the interface would enter every
+            // record's accessor as a compiled method of its own (an entry barrier each after a full
+            // collection: docs/runtime.md); on the record's own type it is inlined
             switch (binding) {
-                case ReadBuffer read when launch.isPlaced(read.buffer()) -> kernel.setBuffer(index, launch.placed(read.buffer()));
-                case UpdateBuffer update when launch.isPlaced(update.buffer()) -> kernel.setBuffer(index, launch.placed(update.buffer()));
-                case WriteBuffer write when launch.isPlaced(write.buffer()) -> kernel.setBuffer(index, launch.placed(write.buffer()));
-                case ReadBuffer read -> kernel.setBuffer(index, sentBuffer(read.buffer()));
-                case UpdateBuffer update -> kernel.setBuffer(index, sentBuffer(update.buffer()));
+                case ReadBuffer read when launch.isPlaced(read.buffer()) -> kernel.setBuffer(read.index(), launch.placed(read.buffer()));
+                case UpdateBuffer update when launch.isPlaced(update.buffer()) -> kernel.setBuffer(update.index(), launch.placed(update.buffer()));
+                case WriteBuffer write when launch.isPlaced(write.buffer()) -> kernel.setBuffer(write.index(), launch.placed(write.buffer()));
+                case ReadBuffer read -> kernel.setBuffer(read.index(), sentBuffer(read.buffer()));
+                case UpdateBuffer update -> kernel.setBuffer(update.index(), sentBuffer(update.buffer()));
                 case WriteBuffer write -> {
                     DeviceResidency residency = DeviceResidency.of(context, write.buffer());
                     touched.add(new Touched(residency, residency.isDeviceNewer(), null));
                     residency.prepareForKernelWrite(write.buffer());
-                    kernel.setBuffer(index, residency.memory());
+                    kernel.setBuffer(write.index(), residency.memory());
                 }
-                case ReadArray array -> kernel.setBuffer(index, sentArray(array.array()).memory());
+                case ReadArray array -> kernel.setBuffer(array.index(), sentArray(array.array()).memory());
                 case WrittenValues written -> {
                     DeviceBuffer buffer = temporary(written.readBack().capacity());
                     if (readBacks.isEmpty()) {
                         readBacks = new ArrayList<>();
                     }
                     readBacks.add(new ReadBack(buffer, written.readBack(), written.readBack().capacity()));
-                    kernel.setBuffer(index, buffer.memory());
+                    kernel.setBuffer(written.index(), buffer.memory());
                 }
                 case ReadWriteArray array -> {
                     DeviceBuffer buffer = sentArray(array.array());
@@ -748,25 +746,25 @@ final class KernelLauncher {
                         readBacks = new ArrayList<>();
                     }
                     readBacks.add(new ReadBack(buffer, array.readBack(), ArrayData.byteSize(array.array())));
-                    kernel.setBuffer(index, buffer.memory());
+                    kernel.setBuffer(array.index(), buffer.memory());
                 }
                 case Scalar scalar -> {
-                    kernel.setScalar(index, scalar);
+                    kernel.setScalar(scalar.index(), scalar);
                 }
                 case Local local -> {
-                    kernel.setLocal(index, local.bytes());
+                    kernel.setLocal(local.index(), local.bytes());
                 }
-                case UnwrittenStatus s -> kernel.setBuffer(index, context.statusBuffers().unwritten().memory());
+                case UnwrittenStatus s -> kernel.setBuffer(s.index(), context.statusBuffers().unwritten().memory());
                 case Status s -> {
                     status = new int[2];
                     if (sequenceStatus != null) {
-                        kernel.setBuffer(index, sequenceStatus.memory());
+                        kernel.setBuffer(s.index(), sequenceStatus.memory());
                     } else {
                         FaultInjection.check(Fault.TRANSFER);
                         // Status buffers are kept zeroed between launches: only a launch whose kernel wrote one
                         // pays for zeroing it again, and the common launch makes no driver call for it here.
                         statusBuffer = context.statusBuffers().take(events);
-                        kernel.setBuffer(index, statusBuffer.memory());
+                        kernel.setBuffer(s.index(), statusBuffer.memory());
                     }
                 }
             }

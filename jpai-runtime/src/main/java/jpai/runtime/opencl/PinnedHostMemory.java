@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.jocl.CLException;
+import org.jocl.Pointer;
 import org.jocl.cl_mem;
 
 import jpai.runtime.Explain;
@@ -54,8 +55,13 @@ final class PinnedHostMemory implements HostMemory {
     private long idleBytes;
     private boolean closed;
 
-    /** One mapped driver buffer. */
-    private record PinnedBlock(cl_mem memory, ByteBuffer mapped, MemorySegment segment) {
+    /**
+     * One mapped driver buffer; {@code start} is a JOCL pointer to its first byte, made once: a
+     * transfer to or from the block's start needs no new {@code ByteBuffer} (a JOCL pointer to native
+     * memory is made from one, and making one enters about a dozen JDK methods, each of which costs an
+     * apply an entry barrier after a full collection: docs/runtime.md).
+     */
+    private record PinnedBlock(cl_mem memory, ByteBuffer mapped, MemorySegment segment, Pointer start) {
         long capacity() {
             return segment.byteSize();
         }
@@ -63,6 +69,14 @@ final class PinnedHostMemory implements HostMemory {
 
     PinnedHostMemory(DeviceContext owner) {
         this.owner = owner;
+    }
+
+    /**
+     * A JOCL pointer to the first byte of {@code allocation}'s memory, made when its block was, when
+     * it is pinned by this runtime; else null (make one from the segment).
+     */
+    static Pointer startOf(HostAllocation allocation) {
+        return allocation instanceof PinnedAllocation pinned ? pinned.start() : null;
     }
 
     /** Whether a block of {@code bytes} can be pinned: a mapped {@code ByteBuffer} holds at most 2^31-1 bytes. */
@@ -202,7 +216,7 @@ final class PinnedHostMemory implements HostMemory {
             throw e;
         }
         LiveResources.pinnedCreated(capacity);
-        return new PinnedBlock(memory, mapped, MemorySegment.ofBuffer(mapped));
+        return new PinnedBlock(memory, mapped, MemorySegment.ofBuffer(mapped), Pointer.to(mapped.duplicate()));
     }
 
     private void free(PinnedBlock block) {
@@ -238,6 +252,11 @@ final class PinnedHostMemory implements HostMemory {
         @Override
         public Object deviceHandle() {
             return block.memory();
+        }
+
+        /** A JOCL pointer to the start of this allocation's memory (the start of its block). */
+        Pointer start() {
+            return block.start();
         }
 
         @Override

@@ -77,11 +77,23 @@ final class Transfers {
      * are awaited). The first slice waits for the events of {@link LaunchEvents#waitList()}.
      */
     void toHost(cl_mem source, MemorySegment target, LaunchEvents events, boolean blocking) {
-        toHost(source, 0, target, events, blocking);
+        toHost(source, 0, target, null, events, blocking);
+    }
+
+    /**
+     * {@link #toHost(cl_mem, MemorySegment, LaunchEvents, boolean)} with {@code targetStart}, a JOCL
+     * pointer to the first byte of {@code target} made before (a pinned block's), or null.
+     */
+    void toHost(cl_mem source, MemorySegment target, Pointer targetStart, LaunchEvents events, boolean blocking) {
+        toHost(source, 0, target, targetStart, events, blocking);
     }
 
     /** {@link #toHost(cl_mem, MemorySegment, LaunchEvents, boolean)} from byte {@code sourceOffset} of {@code source} on. */
     void toHost(cl_mem source, long sourceOffset, MemorySegment target, LaunchEvents events, boolean blocking) {
+        toHost(source, sourceOffset, target, null, events, blocking);
+    }
+
+    private void toHost(cl_mem source, long sourceOffset, MemorySegment target, Pointer targetStart, LaunchEvents events, boolean blocking) {
         cl_event[] after = events.waitList();
         for (long offset = 0; offset < target.byteSize(); offset += sliceBytes) {
             long length = Math.min(sliceBytes, target.byteSize() - offset);
@@ -92,8 +104,8 @@ final class Transfers {
             try {
                 // Only the last slice blocks: the queue is in order, so the earlier ones are done by then.
                 DriverCalls.count(DriverCalls.Call.ENQUEUE_TRANSFER);
-                clEnqueueReadBuffer(events.queue(), source, blocking && last, sourceOffset + offset, length, pointerTo(offset == 0 && last ? target : target.asSlice(offset, length)), waits ? after.length : 0,
-                        waits ? after : null, event);
+                Pointer into = offset == 0 && last ? (targetStart != null ? targetStart : pointerTo(target)) : pointerTo(target.asSlice(offset, length));
+                clEnqueueReadBuffer(events.queue(), source, blocking && last, sourceOffset + offset, length, into, waits ? after.length : 0, waits ? after : null, event);
             } catch (RuntimeException e) {
                 events.dropLast();
                 throw e;

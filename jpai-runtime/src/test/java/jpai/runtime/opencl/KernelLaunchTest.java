@@ -215,6 +215,14 @@ class KernelLaunchTest {
             assertEquals("argument 2 of kernel scale is not bound", missing.getMessage());
             assertThrows(IllegalArgumentException.class, () -> new KernelLaunch().scalar(0, JavaKind.Int, 1L), "a long is not an int");
             assertThrows(IllegalArgumentException.class, () -> new KernelLaunch().readBuffer(0, PArrayStorage.buffer(in, 0)).writeBuffer(0, PArrayStorage.buffer(out, 0)));
+            // indices from 64 on are kept apart from the mask of those below: both say twice and too many
+            IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
+                    () -> new KernelLaunch().scalar(70, JavaKind.Int, 1).scalar(63, JavaKind.Int, 1).scalar(70, JavaKind.Int, 2));
+            assertEquals("kernel argument 70 is bound twice", twice.getMessage());
+            IllegalArgumentException beyond = assertThrows(IllegalArgumentException.class, () -> context.launch(OpenCLTestSupport.SCALE,
+                    new KernelLaunch().readBuffer(0, PArrayStorage.buffer(in, 0)).writeBuffer(1, PArrayStorage.buffer(out, 0)).scalar(2, JavaKind.Long, 8L)
+                            .scalar(3, JavaKind.Float, 1f).scalar(70, JavaKind.Int, 1).globalSize(8)));
+            assertEquals("kernel scale has 4 arguments; argument 70 does not exist", beyond.getMessage());
             assertEquals(before, OpenCLTestSupport.deviceBuffersInUse(context));
         }
     }
