@@ -510,44 +510,44 @@ public final class PArray<T> implements AutoCloseable {
 
     public byte[] toByteArray() {
         byte[] values = new byte[javaArrayLength(ElementType.BYTE)];
-        copyAllInto(values, ValueLayout.JAVA_BYTE, values.length);
+        copyAllInto(values, ValueLayout.JAVA_BYTE);
         return values;
     }
 
     public short[] toShortArray() {
         short[] values = new short[javaArrayLength(ElementType.SHORT)];
-        copyAllInto(values, ValueLayout.JAVA_SHORT_UNALIGNED, values.length);
+        copyAllInto(values, ValueLayout.JAVA_SHORT_UNALIGNED);
         return values;
     }
 
     public char[] toCharArray() {
         char[] values = new char[javaArrayLength(ElementType.CHAR)];
-        copyAllInto(values, ValueLayout.JAVA_CHAR_UNALIGNED, values.length);
+        copyAllInto(values, ValueLayout.JAVA_CHAR_UNALIGNED);
         return values;
     }
 
     public int[] toIntArray() {
         int[] values = new int[javaArrayLength(ElementType.INT)];
-        copyAllInto(values, ValueLayout.JAVA_INT_UNALIGNED, values.length);
+        copyAllInto(values, ValueLayout.JAVA_INT_UNALIGNED);
         return values;
     }
 
     public long[] toLongArray() {
         long[] values = new long[javaArrayLength(ElementType.LONG)];
-        copyAllInto(values, ValueLayout.JAVA_LONG_UNALIGNED, values.length);
+        copyAllInto(values, ValueLayout.JAVA_LONG_UNALIGNED);
         return values;
     }
 
     /** The elements as a new {@code float[]}; this must be a {@code PArray<Float>} of at most 2^31-1 elements. */
     public float[] toFloatArray() {
         float[] values = new float[javaArrayLength(ElementType.FLOAT)];
-        copyAllInto(values, ValueLayout.JAVA_FLOAT_UNALIGNED, values.length);
+        copyAllInto(values, ValueLayout.JAVA_FLOAT_UNALIGNED);
         return values;
     }
 
     public double[] toDoubleArray() {
         double[] values = new double[javaArrayLength(ElementType.DOUBLE)];
-        copyAllInto(values, ValueLayout.JAVA_DOUBLE_UNALIGNED, values.length);
+        copyAllInto(values, ValueLayout.JAVA_DOUBLE_UNALIGNED);
         return values;
     }
 
@@ -662,13 +662,13 @@ public final class PArray<T> implements AutoCloseable {
      * The typed reads copy with MemorySegment.copy, not MemorySegment.toArray: toArray makes a layout,
      * a heap segment and a class's simple name at each call, about thirty JDK methods in all, and every
      * compiled method a call enters costs it an entry barrier after each full collection (docs/runtime.md,
-     * "Why an apply is slow right after System.gc()").
+     * "What the cold apply pays for"). {@code array} holds all the elements (javaArrayLength checked it).
      */
-    private void copyAllInto(Object array, ValueLayout layout, int count) {
+    private void copyAllInto(Object array, ValueLayout layout) {
         ComponentBuffer buffer = buffers[0];
         buffer.acquireLease();
         try {
-            MemorySegment.copy(buffer.leasedForHostRead(), layout, 0, array, 0, count);
+            MemorySegment.copy(buffer.leasedForHostRead(), layout, 0, array, 0, (int) length);
         } finally {
             buffer.releaseLease();
         }

@@ -194,8 +194,7 @@ final class TieredMap extends TieredTakeover {
             KernelExits.handle(operation.get(), e, "elements " + from + " to " + (length - 1) + " re-ran in Java", length - from, kernels.caches());
             return from;
         } catch (OpenCLRuntimeException e) {
-            declined = "its launch failed: " + e.getMessage();
-            Profiler.fellBack(e.getMessage());
+            launchFailed(e);
             return first;
         }
     }

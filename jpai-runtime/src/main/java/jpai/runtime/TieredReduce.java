@@ -188,8 +188,7 @@ final class TieredReduce extends TieredTakeover {
             declined = "its kernel exited";
             return false;
         } catch (OpenCLRuntimeException e) {
-            declined = "its launch failed: " + e.getMessage();
-            Profiler.fellBack(e.getMessage());
+            launchFailed(e);
             return false;
         }
     }

@@ -3,6 +3,8 @@ package jpai.runtime;
 import java.util.function.Supplier;
 
 import jpai.runtime.exec.ClaimedChunks;
+import jpai.runtime.opencl.OpenCLRuntimeException;
+import jpai.runtime.profile.Profiler;
 
 /**
  * What a tiered first apply ({@link TieredMap}, {@link TieredReduce}) decides between its Java
@@ -27,6 +29,12 @@ abstract class TieredTakeover implements ClaimedChunks.Takeover {
         this.operation = operation;
         this.whyTheSameBits = whyTheSameBits;
         this.kernel = kernel;
+    }
+
+    /** The device's launch failed: it takes nothing over, and the profile records the fallback. */
+    void launchFailed(OpenCLRuntimeException e) {
+        declined = "its launch failed: " + e.getMessage();
+        Profiler.fellBack(e.getMessage());
     }
 
     /** The kernel when it was compiled before or its background compilation has ended; else null. */

@@ -6,6 +6,7 @@ import static org.jocl.CL.clReleaseEvent;
 import static org.jocl.CL.clRetainEvent;
 
 import org.jocl.CLException;
+import org.jocl.Pointer;
 import org.jocl.cl_command_queue;
 import org.jocl.cl_event;
 import org.jocl.cl_mem;
@@ -290,15 +291,16 @@ final class DeviceResidency implements DeviceMirror {
                     + ", which has been lost (" + context.lostReason() + "); compute it again");
         }
         LaunchEvents events = LaunchEvents.take(queue);
+        Pointer hostStart = PinnedHostMemory.startOf(host.allocation());
         try {
             try {
                 dependOnPendingWrite(events);
-                context.transfers().toHost(buffer.memory(), host.leasedMemory(), PinnedHostMemory.startOf(host.allocation()), events, true);
+                context.transfers().toHost(buffer.memory(), host.leasedMemory(), hostStart, events, true);
             } catch (CLException e) {
                 // One retry: a transient failure must not cost the only copy of the data.
                 events.release();
                 dependOnPendingWrite(events);
-                context.transfers().toHost(buffer.memory(), host.leasedMemory(), PinnedHostMemory.startOf(host.allocation()), events, true);
+                context.transfers().toHost(buffer.memory(), host.leasedMemory(), hostStart, events, true);
             }
             Profiler.deviceToHost(events.nanos(Kind.DEVICE_TO_HOST), events.bytes(Kind.DEVICE_TO_HOST), events.count(Kind.DEVICE_TO_HOST));
         } catch (CLException e) {
