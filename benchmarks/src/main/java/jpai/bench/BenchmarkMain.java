@@ -36,7 +36,8 @@ public final class BenchmarkMain {
               --versions ID[,ID]      versions to run besides the sequential reference: %s
               --size CLASS            small | large | all (default all; quick with --quick; tiny for tests)
               --runs N                timed runs per version at most (default 100; 10 with --quick)
-              --warmup N              warm-up runs after the validation run (default 5; 2 with --quick)
+              --warmup N              warm-up runs after the validation run at least, then more back to back until
+                                      half the budget or 1 s is spent (default 5; 2 with --quick; 0: none)
               --budget SECONDS        per version, stop timing after this long once 3 runs are done (default 3; 0.5 with --quick)
               --deadline SECONDS      start nothing new after this long; what is left is reported "not run" (default none)
               --seed N                seed of the random inputs (default 42)
@@ -194,7 +195,7 @@ public final class BenchmarkMain {
         info.setProperty("host", Runtime.getRuntime().availableProcessors() + " cores, " + cpuModel() + ", " + System.getProperty("os.name") + " " + System.getProperty("os.arch"));
         info.setProperty("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + ", max heap " + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB");
         info.setProperty("mode", (options.quick() ? "quick" : "standard") + ": sizes " + options.sizes().stream().map(SizeClass::id).toList() + ", at most " + options.runs()
-                + " timed runs, " + options.warmups() + " warm-up, budget " + options.budget() + " s per version (at least 3 runs)"
+                + " timed runs, at least " + options.warmups() + " warm-up (then back to back until half the budget or 1 s), budget " + options.budget() + " s per version (at least 3 runs)"
                 + (options.deadline() > 0 ? ", deadline " + options.deadline() + " s" : ""));
         info.setProperty("arguments", args.length == 0 ? "(none)" : String.join(" ", args));
         info.setProperty("seed", Long.toString(options.seed()));

@@ -19,8 +19,9 @@ import jpai.FallbackException;
  * random inputs with a fixed seed; run the sequential version first and keep its output as the
  * reference (refusing an all-zero one); for every other version, run once and validate its output
  * against the reference before any timing (a version that fails is reported FAILED and not timed);
- * warm up (for at most half the budget; not at all when the validation run alone outlasted the
- * budget and 2 s); then time up to {@code runs} calls, each after a {@code System.gc()}, stopping early once
+ * warm up (at least the warm-up count, then back to back until half the budget or a second is spent,
+ * so that the JIT has compiled each version's host code; not at all when the validation run alone
+ * outlasted the budget and 2 s); then time up to {@code runs} calls, each after a {@code System.gc()}, stopping early once
  * the version's time budget is spent (never under {@code minRuns}, never past the global deadline).
  * Each call's end-to-end time is taken with {@code System.nanoTime()} around it, and its kernel time
  * from OpenCL events where the version has them.
@@ -29,7 +30,8 @@ public final class Harness {
 
     /**
      * @param runs           timed runs at most (the thesis uses 100)
-     * @param warmups        warm-up runs after the validation run, at most
+     * @param warmups        warm-up runs after the validation run, at least (then more back to back,
+     *                       until half the budget or {@link #MAX_WARMUP_SECONDS} is spent); 0: none
      * @param budgetSeconds  per version: stop timing after this much wall time (GC included), once
      *                       {@code minRuns} are done; warm-up stops after half of it
      * @param minRuns        timed runs at least (unless the deadline passes)
@@ -53,6 +55,10 @@ public final class Harness {
      * docs/benchmarks.md); any other program's fallback fails the run. None today.
      */
     static final Set<String> EXPECTED_FALLBACKS = Set.of();
+
+    /** Warm-up calls at most, and the longest warm-up (besides the budget's half) in seconds. */
+    static final int MAX_WARMUP_CALLS = 20_000;
+    static final double MAX_WARMUP_SECONDS = 1.0;
 
     /**
      * @param jocl            the hand-written versions' OpenCL helper, or null when there is no device
@@ -203,9 +209,18 @@ public final class Harness {
             // A version whose first call alone outlasts the budget and 2 s (seconds of work, not of
             // compilation) had its hot loops compiled during that call: the validation run is its warm-up.
             int warmups = first > Math.max(budgetNanos, 2e9) ? 0 : settings.warmups();
-            for (int w = 0; w < warmups && System.nanoTime() - warmStart < budgetNanos / 2; w++) {
+            // At least `warmups` calls, then calls back to back until the warm-up's time is spent (at
+            // most MAX_WARMUP_CALLS): five calls leave a version's host code in the interpreter or
+            // in C1's profiling tier (HotSpot compiles a method with C2 after thousands of calls), which
+            // times the JIT's warm-up, not the version; a long-running program calls it far more often.
+            // Every version gets the same warm-up; first calls are measured apart (FIRST_RUN rows).
+            double warmupNanos = Math.min(budgetNanos / 2, MAX_WARMUP_SECONDS * 1e9);
+            int warmed = 0;
+            while (warmed < MAX_WARMUP_CALLS && System.nanoTime() - warmStart < budgetNanos / 2
+                    && (warmed < warmups || (warmups > 0 && System.nanoTime() - warmStart < warmupNanos))) {
                 run.run();
                 run.discard();
+                warmed++;
             }
             long[] endToEnd = new long[settings.runs()];
             long[] kernel = new long[settings.runs()];

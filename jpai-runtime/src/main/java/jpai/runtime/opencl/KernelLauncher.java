@@ -1,12 +1,12 @@
 package jpai.runtime.opencl;
 
 import static org.jocl.CL.clEnqueueNDRangeKernel;
-import static org.jocl.CL.clEnqueueReadBuffer;
 import static org.jocl.CL.clFlush;
 import static org.jocl.CL.clEnqueueWriteBuffer;
 import static org.jocl.CL.clFinish;
 import static org.jocl.CL.clSetKernelArg;
 
+import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -507,7 +507,7 @@ final class KernelLauncher {
                 FaultInjection.check(Fault.TRANSFER);
                 // Non-blocking into direct memory, like the status words: the launch's one wait covers it.
                 DriverCalls.count(DriverCalls.Call.ENQUEUE_TRANSFER);
-                clEnqueueReadBuffer(events.queue(), readBack.buffer().memory(), false, 0, readBack.bytes(), Pointer.to(readBack.target()), 0, null,
+                BufferCommands.read(events.queue(), readBack.buffer().memory(), false, 0, readBack.bytes(), Pointer.to(readBack.target()), 0, null,
                         events.next(Kind.DEVICE_TO_HOST, readBack.bytes()));
             }
         }
@@ -538,7 +538,7 @@ final class KernelLauncher {
         step = "reading the status buffer";
         FaultInjection.check(Fault.TRANSFER);
         DriverCalls.count(DriverCalls.Call.ENQUEUE_TRANSFER);
-        clEnqueueReadBuffer(events.queue(), buffer.memory(), false, 0, StatusBuffers.BYTES, words.pointer(), 0, null,
+        BufferCommands.read(events.queue(), buffer.memory(), false, 0, StatusBuffers.BYTES, words.pointer(), 0, null,
                 events.next(Kind.DEVICE_TO_HOST, StatusBuffers.BYTES, false));
     }
 
@@ -680,6 +680,10 @@ final class KernelLauncher {
                 context.poolOf(abandonedEvents.queue()).giveBack(abandonedEvents.queue());
                 program.release();
                 leases.close();
+                // The words are direct memory the collector frees: reachable until the driver has
+                // written them (BufferCommands enqueues without JOCL's reference keeping); the
+                // read-back buffers stay reachable through this launch, which the task holds.
+                Reference.reachabilityFence(statusWords);
             }
         });
     }

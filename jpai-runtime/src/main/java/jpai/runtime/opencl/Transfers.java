@@ -1,7 +1,5 @@
 package jpai.runtime.opencl;
 
-import static org.jocl.CL.clEnqueueReadBuffer;
-import static org.jocl.CL.clEnqueueWriteBuffer;
 
 import java.lang.foreign.MemorySegment;
 
@@ -60,7 +58,7 @@ final class Transfers {
             boolean waits = offset == 0 && after != null; // the later slices follow the first in order
             try {
                 DriverCalls.count(DriverCalls.Call.ENQUEUE_TRANSFER);
-                clEnqueueWriteBuffer(events.queue(), target, false, offset, length, pointerTo(source.asSlice(offset, length)), waits ? 1 : 0,
+                BufferCommands.write(events.queue(), target, false, offset, length, pointerTo(source.asSlice(offset, length)), waits ? 1 : 0,
                         waits ? new cl_event[] {after} : null, event);
             } catch (RuntimeException e) {
                 events.dropLast();
@@ -105,7 +103,7 @@ final class Transfers {
                 // Only the last slice blocks: the queue is in order, so the earlier ones are done by then.
                 DriverCalls.count(DriverCalls.Call.ENQUEUE_TRANSFER);
                 Pointer into = offset == 0 && last ? (targetStart != null ? targetStart : pointerTo(target)) : pointerTo(target.asSlice(offset, length));
-                clEnqueueReadBuffer(events.queue(), source, blocking && last, sourceOffset + offset, length, into, waits ? after.length : 0, waits ? after : null, event);
+                BufferCommands.read(events.queue(), source, blocking && last, sourceOffset + offset, length, into, waits ? after.length : 0, waits ? after : null, event);
             } catch (RuntimeException e) {
                 events.dropLast();
                 throw e;
@@ -123,7 +121,7 @@ final class Transfers {
         cl_event event = events.next(Kind.DEVICE_TO_HOST, target.byteSize());
         try {
             DriverCalls.count(DriverCalls.Call.ENQUEUE_TRANSFER);
-            clEnqueueReadBuffer(events.queue(), source, true, offset, target.byteSize(), pointerTo(target), after == null ? 0 : after.length, after, event);
+            BufferCommands.read(events.queue(), source, true, offset, target.byteSize(), pointerTo(target), after == null ? 0 : after.length, after, event);
         } catch (RuntimeException e) {
             events.dropLast();
             throw e;

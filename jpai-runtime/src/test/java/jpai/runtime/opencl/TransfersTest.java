@@ -97,4 +97,37 @@ class TransfersTest {
             sliced.close();
         }
     }
+
+    /**
+     * Reads and writes go to JOCL's native entry points, skipping the thread-pool hand-off of its
+     * non-blocking calls (BufferCommands): a JOCL whose entry points differ is noticed here.
+     */
+    @Test
+    void bufferCommandsReachJoclsNativeEntryPoints() {
+        assertTrue(BufferCommands.direct(), "JOCL's clEnqueueReadBufferNative/clEnqueueWriteBufferNative were not found");
+    }
+
+    /** A failed enqueue through the native entry points throws what JOCL's own call throws. */
+    @Test
+    @EnabledIfEnvironmentVariable(named = "JPAI_EXPECT_OPENCL", matches = "1")
+    void aFailedBufferCommandThrowsJoclsException() {
+        DeviceContext context = OpenCLTestSupport.context();
+        DeviceBuffer buffer = context.bufferPool().acquire(256);
+        org.jocl.cl_command_queue queue = context.queues().take("the test");
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment target = arena.allocate(1024);
+            org.jocl.Pointer into = Transfers.pointerTo(target);
+            long past = buffer.capacity() + 1; // from past the buffer's end: CL_INVALID_VALUE
+            org.jocl.CLException read = org.junit.jupiter.api.Assertions.assertThrows(org.jocl.CLException.class,
+                    () -> BufferCommands.read(queue, buffer.memory(), true, past, 16, into, 0, null, null));
+            assertEquals(org.jocl.CL.CL_INVALID_VALUE, read.getStatus());
+            assertEquals("CL_INVALID_VALUE", read.getMessage());
+            org.jocl.CLException write = org.junit.jupiter.api.Assertions.assertThrows(org.jocl.CLException.class,
+                    () -> BufferCommands.write(queue, buffer.memory(), false, past, 16, into, 0, null, null));
+            assertEquals(org.jocl.CL.CL_INVALID_VALUE, write.getStatus());
+        } finally {
+            context.queues().giveBack(queue);
+            context.bufferPool().release(buffer);
+        }
+    }
 }
