@@ -166,7 +166,7 @@ final class CommandQueues {
 
     /** Whether {@code queue} records its commands' device times (every queue but a plain pool's). */
     static boolean profiles(cl_command_queue queue) {
-        return !PLAIN.contains(queue);
+        return PLAIN.isEmpty() || !PLAIN.contains(queue); // most processes make no plain queue: no hash lookup then
     }
 
     /** A new in-order queue with profiling on. */

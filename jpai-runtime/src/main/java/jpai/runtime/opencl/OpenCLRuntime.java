@@ -74,6 +74,10 @@ public final class OpenCLRuntime {
 
     /** The context of the chosen OpenCL device, created on first use. */
     public static DeviceContext context(DeviceChoice.OpenCL choice) {
+        Choice current = chosen;
+        if (current != null && current.device() == choice && current.context() != null) {
+            return current.context(); // every apply asks for the chosen device's: no map lookup (the map's entry is this context)
+        }
         try {
             return CONTEXTS.computeIfAbsent(choice.device().globalIndex(), i -> new DeviceContext(choice.device()));
         } catch (CLException e) {
