@@ -1,5 +1,8 @@
 package jpai.runtime;
 
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 import jpai.runtime.exec.ClaimedChunks;
@@ -13,7 +16,18 @@ import jpai.runtime.profile.Profiler;
  * JVM's ({@link KernelCache.Compiled#differsFromJvm()} null), since its results and Java's end up
  * side by side. The subclass says where the kernel comes from and runs the device's part.
  */
-abstract class TieredTakeover implements ClaimedChunks.Takeover {
+public abstract class TieredTakeover implements ClaimedChunks.Takeover {
+
+    /**
+     * {@code -Djpai.test.tieringWaitsForKernel=true}, for tests only: a tiered apply starts its
+     * kernel's compilation at its first decision and waits there until the compilation has ended
+     * (at most a minute), so that the decision on the ready kernel is made during the apply on any
+     * machine, however slow its compiler, instead of depending on the race between the compilation
+     * and the Java threads.
+     */
+    public static final String WAIT_FOR_KERNEL = "jpai.test.tieringWaitsForKernel";
+    private static final long LONGEST_TEST_WAIT_NANOS = TimeUnit.MINUTES.toNanos(1);
+    private static final AtomicLong DECLINED_FOR_BITS = new AtomicLong();
 
     private final TieringPace pace = new TieringPace();
     final Supplier<String> operation;
@@ -43,10 +57,25 @@ abstract class TieredTakeover implements ClaimedChunks.Takeover {
     /** Starts the kernel's background compilation (and its program's build), {@code delayNanos} from now, unless started before. */
     abstract void compile(long delayNanos);
 
+    /**
+     * Tiered applies that found their kernel ready and declined it because its bits may differ from
+     * the JVM's, since the JVM started (for tests: the evidence that nothing else kept it out).
+     */
+    public static long declinedForTheirBits() {
+        return DECLINED_FOR_BITS.get();
+    }
+
     @Override
     public boolean wants(long elapsedNanos, long claimed, long length) {
         if (declined != null) {
             return false;
+        }
+        if (Boolean.getBoolean(WAIT_FOR_KERNEL)) {
+            startCompilation(0);
+            long giveUpAt = System.nanoTime() + LONGEST_TEST_WAIT_NANOS;
+            while (readyKernel() == null && System.nanoTime() < giveUpAt) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+            }
         }
         if (compilationStarted) {
             KernelCache.Compiled ready = readyKernel();
@@ -57,6 +86,7 @@ abstract class TieredTakeover implements ClaimedChunks.Takeover {
                 declined = "it has no kernel: " + ready.bailout();
             } else if (ready.differsFromJvm() != null) {
                 declined = ready.differsFromJvm() + ", and " + whyTheSameBits;
+                DECLINED_FOR_BITS.incrementAndGet();
             } else {
                 kernel = ready;
                 return true;

@@ -17,6 +17,7 @@ import jpai.Executor;
 import jpai.PArray;
 import jpai.Tuple2;
 import jpai.runtime.JpaiOptions;
+import jpai.runtime.TieredTakeover;
 import jpai.runtime.memory.HostMemory;
 import jpai.runtime.memory.PArrayStorage;
 import jpai.runtime.memory.PlainHostMemory;
@@ -277,10 +278,13 @@ class TieringTest {
     /**
      * A kernel whose bits may differ from the JVM's ({@code Math.sin}: Java allows either result)
      * never takes over: the whole first apply runs on Java threads, so one array never holds both.
+     * The test hook {@code jpai.test.tieringWaitsForKernel} has the apply wait for its kernel's
+     * compilation at its first decision, so the kernel is ready during the apply on any machine, and
+     * the count of declines proves that its bits alone kept it out (not a compilation that ended
+     * after the Java threads, which the race without the hook allowed).
      */
     @Test
     void aKernelWhoseBitsMayDifferDoesNotTakeOver() throws InterruptedException {
-        aShortCompilationMeasured(); // so that the kernel compiles during the first apply, not after it
         int steps = STEPS;
         ArrayFunction<Float, Float> f = AF.map((Float x) -> SlowElements.chain(x, steps) + (float) Math.sin(x));
         float[] inputs = new float[1 << 20];
@@ -289,18 +293,23 @@ class TieringTest {
         }
         try (PArray<Float> input = PArray.of(inputs)) {
             long launches = KernelLaunches.count();
+            long declined = TieredTakeover.declinedForTheirBits();
+            System.setProperty(TieredTakeover.WAIT_FOR_KERNEL, "true");
             try (PArray<Float> out = f.apply(input)) {
+                assertEquals(declined + 1, TieredTakeover.declinedForTheirBits(), "the ready kernel was declined for its bits: " + AF.lastProfile());
                 assertEquals(launches, KernelLaunches.count(), "no kernel ran for the first apply: " + AF.lastProfile());
                 assertTrue(AF.lastProfile().tiered(), "tiered: " + AF.lastProfile());
                 float[] got = out.toFloatArray();
                 for (int i = 0; i < inputs.length; i += 61) {
                     assertEquals(Float.floatToRawIntBits(SlowElements.chain(inputs[i], steps) + (float) Math.sin(inputs[i])), Float.floatToRawIntBits(got[i]), "element " + i);
                 }
+            } finally {
+                System.clearProperty(TieredTakeover.WAIT_FOR_KERNEL);
             }
-            // later applies run on the device once its compilation has ended (usually the next one:
-            // the kernel compiled during the first apply's seconds of Java threads; from a fresh
-            // clone on 2 cores a compilation may take longer)
-            assertTrue(untilTheDeviceRuns("the applies after the first", () -> f.apply(input).close()) > 0);
+            // the kernel compiled during the first apply: later applies run on the device
+            try (PArray<Float> out = f.apply(input)) {
+                assertEquals(launches + 1, KernelLaunches.count(), "the second apply ran its kernel: " + AF.lastProfile());
+            }
         }
     }
 
