@@ -61,17 +61,9 @@ final class BufferCommands {
             cl_event event) {
         if (READ == null) {
             CL.clEnqueueReadBuffer(queue, source, blocking, offset, bytes, target, waitCount, waitList, event);
-            return;
+        } else {
+            enqueue(READ, queue, source, blocking, offset, bytes, target, waitCount, waitList, event);
         }
-        int result;
-        try {
-            result = (int) READ.invokeExact(queue, source, blocking, offset, bytes, target, waitCount, waitList, event);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new IllegalStateException(e); // the native method declares nothing
-        }
-        check(result);
     }
 
     /**
@@ -82,15 +74,21 @@ final class BufferCommands {
             cl_event event) {
         if (WRITE == null) {
             CL.clEnqueueWriteBuffer(queue, target, blocking, offset, bytes, source, waitCount, waitList, event);
-            return;
+        } else {
+            enqueue(WRITE, queue, target, blocking, offset, bytes, source, waitCount, waitList, event);
         }
+    }
+
+    /** Calls the native entry point {@code entry} (one of the two, same signature) and checks its result. */
+    private static void enqueue(MethodHandle entry, cl_command_queue queue, cl_mem buffer, boolean blocking, long offset, long bytes, Pointer host, int waitCount,
+            cl_event[] waitList, cl_event event) {
         int result;
         try {
-            result = (int) WRITE.invokeExact(queue, target, blocking, offset, bytes, source, waitCount, waitList, event);
+            result = (int) entry.invokeExact(queue, buffer, blocking, offset, bytes, host, waitCount, waitList, event);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable e) {
-            throw new IllegalStateException(e);
+            throw new IllegalStateException(e); // the native methods declare nothing
         }
         check(result);
     }
