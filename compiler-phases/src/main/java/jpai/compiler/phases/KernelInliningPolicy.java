@@ -23,9 +23,23 @@ public final class KernelInliningPolicy implements InliningPolicy {
     private final InlineEverythingPolicy everything = new InlineEverythingPolicy();
     private final Set<ResolvedJavaMethod> keptCalls;
 
+    /** Whether calls of {@code Math.sin}/{@code cos}'s markers are left for {@link FloatArgumentTrigPhase} (the first round). */
+    private final boolean leavesMathSinCos;
+
     /** A policy that also keeps calls of {@code keptCalls} as calls. */
     public KernelInliningPolicy(Set<ResolvedJavaMethod> keptCalls) {
+        this(keptCalls, false);
+    }
+
+    /**
+     * A policy that also keeps calls of {@code keptCalls}, and with {@code leavesMathSinCos} the calls
+     * of {@code FloatArgumentTrig.mathSin}/{@code mathCos}, as calls: a first round, after which
+     * {@link FloatArgumentTrigPhase} rewrites those of widened {@code float}s and a second round
+     * inlines them all.
+     */
+    public KernelInliningPolicy(Set<ResolvedJavaMethod> keptCalls, boolean leavesMathSinCos) {
         this.keptCalls = Set.copyOf(keptCalls);
+        this.leavesMathSinCos = leavesMathSinCos;
     }
 
     public KernelInliningPolicy() {
@@ -44,6 +58,9 @@ public final class KernelInliningPolicy implements InliningPolicy {
         }
         if (MethodsLeftToJava.contains(calleeInfo.invoke().getTargetMethod())) {
             return Decision.NO.withReason(false, "a method kernels leave to Java (the path calling it becomes an exit)");
+        }
+        if (leavesMathSinCos && FloatArgumentTrigPhase.isMathSinOrCos(calleeInfo.invoke().getTargetMethod())) {
+            return Decision.NO.withReason(false, "Math.sin or cos, left for the float-argument rewrite");
         }
         if (keptCalls.contains(calleeInfo.invoke().getTargetMethod())) {
             return Decision.NO.withReason(false, "a method of a captured element reader, replaced by an array access");

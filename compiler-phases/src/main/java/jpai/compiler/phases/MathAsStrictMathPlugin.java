@@ -1,5 +1,7 @@
 package jpai.compiler.phases;
 
+import jpai.compiler.math.FloatArgumentTrig;
+
 import jdk.graal.compiler.nodes.CallTargetNode.InvokeKind;
 import jdk.graal.compiler.nodes.ValueNode;
 import jdk.graal.compiler.nodes.graphbuilderconf.GraphBuilderContext;
@@ -25,8 +27,18 @@ public final class MathAsStrictMathPlugin implements NodePlugin {
 
     private final ResolvedJavaType strictMath;
 
+    /** {@code sin} and {@code cos} go through {@link FloatArgumentTrig}'s markers (which call StrictMath's), so that the float-argument rewrite can find them. */
+    private final ResolvedJavaMethod mathSin;
+    private final ResolvedJavaMethod mathCos;
+
     public MathAsStrictMathPlugin(MetaAccessProvider metaAccess) {
         this.strictMath = metaAccess.lookupJavaType(StrictMath.class);
+        try {
+            this.mathSin = metaAccess.lookupJavaMethod(FloatArgumentTrig.class.getMethod("mathSin", double.class));
+            this.mathCos = metaAccess.lookupJavaMethod(FloatArgumentTrig.class.getMethod("mathCos", double.class));
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Override
@@ -34,7 +46,8 @@ public final class MathAsStrictMathPlugin implements NodePlugin {
         if (!MathCallsToNodesPhase.keepsAsCall(method)) {
             return false;
         }
-        ResolvedJavaMethod strict = strictMath.findMethod(method.getName(), method.getSignature());
+        ResolvedJavaMethod strict = method.getName().equals("sin") ? mathSin : method.getName().equals("cos") ? mathCos
+                        : strictMath.findMethod(method.getName(), method.getSignature());
         if (strict == null) {
             return false; // another JDK without the StrictMath twin: Graal's usual handling
         }

@@ -1,0 +1,181 @@
+package jpai.compiler.math;
+
+/**
+ * {@code (float) Math.sin(x)} and {@code (float) Math.cos(x)} of a {@code float} {@code x}, computed
+ * from the {@code float} in a few {@code double} operations instead of FdLibm's general {@code double}
+ * algorithm, with a result Java allows. Kernels inline this Java code (the device then computes
+ * exactly its bits: no contraction, Java's rounding); it is written for that, not for HotSpot.
+ *
+ * <p><b>Why a result Java allows.</b> {@code Math.sin} may return any {@code double} within 1 ulp of
+ * the exact value (semi-monotonic), and the cast rounds that to the nearest {@code float}. Every
+ * result here is either the correctly rounded {@code float} of the exact value, which is the cast
+ * of a {@code double} within 1 ulp of it (the nearest {@code double}, or its neighbour on the
+ * {@code float}'s side where the nearest one is a midpoint between two {@code float}s), or
+ * {@code (float) StrictMath.sin(x)}, which is Java's own reference. Correct rounding keeps the
+ * order of the exact values, so the results are semi-monotonic too.
+ *
+ * <p><b>How.</b> For {@code |x| <= }{@value #FAST_LIMIT}: {@code x = k * pi/2 + r} with {@code k}
+ * the nearest integer to {@code x * 2/pi} and {@code r} computed with {@code pi/2} in three parts
+ * (Cody and Waite): the first two have 33 significant bits, so {@code k} times either is exact for
+ * {@code |k| < 2^20}, and {@code x - k * P1} is exact (both are multiples of 2^-32 below 2 apart);
+ * each later subtraction rounds relative to its own result. Then {@code sin(r)} and {@code cos(r)}
+ * by their Taylor series on {@code |r| <= pi/4} (to {@code r^15} and {@code r^16}: truncation below
+ * 2^-53 relative), chosen by {@code k mod 4}. The whole error stays below 2^-50 relative (reduction
+ * 2^-52 while {@code |r| >= 2^-40}; the closest float to a multiple of {@code pi/2} in range is far
+ * from that: {@code FloatArgumentTrigProof} prints it). A <i>rounding test</i> then checks that
+ * every value within {@value #RELATIVE_ERROR_BOUND_DESCRIPTION} of the approximation rounds to one
+ * {@code float}: if so, that is the correctly rounded result; if not (408 of the 4.9 billion
+ * evaluations of the fast range), and beyond the fast range, FdLibm decides.
+ * {@code FloatArgumentTrigProof} checks every {@code float} of the fast range against
+ * {@code StrictMath} and, where they differ, against a 60-digit reference: on every one of the
+ * 2,466,250,754 arguments, sin and cos, the result is {@code (float) StrictMath}'s bit for bit
+ * (benchmarks/results/pocl-2026-11-27/float-argument-trig-proof-s17.txt; the smallest reduced
+ * argument met is 2^-27.8), so kernels give the same bits as with FdLibm alone (its time on the H100: not measured yet).
+ */
+public final class FloatArgumentTrig {
+
+    /** The largest {@code |x|} of the fast path: {@code |k| < 2^20}, as the exact products need. */
+    public static final float FAST_LIMIT = 0x1p20f;
+
+    /** The error bound the rounding test assumes, relative to the approximation: 2^-46 (16 times the analysed bound). */
+    static final double RELATIVE_ERROR_BOUND = 0x1p-46;
+    static final String RELATIVE_ERROR_BOUND_DESCRIPTION = "2^-46 relative";
+
+    private static final double TWO_OVER_PI = 0x1.45f306dc9c883p-1;
+    /** pi/2 = P1 + P2 + P3 + (about 1e-37): P1 and P2 have 33 significant bits. */
+    private static final double P1 = 0x1.921fb544p0;
+    private static final double P2 = 0x1.0b4611a6p-34;
+    private static final double P3 = 0x1.3198a2e037073p-69;
+
+    // 1/n!, rounded to double
+    private static final double S3 = -0x1.5555555555555p-3;
+    private static final double S5 = 0x1.1111111111111p-7;
+    private static final double S7 = -0x1.a01a01a01a01ap-13;
+    private static final double S9 = 0x1.71de3a556c734p-19;
+    private static final double S11 = -0x1.ae64567f544e4p-26;
+    private static final double S13 = 0x1.6124613a86d09p-33;
+    private static final double S15 = -0x1.ae7f3e733b81fp-41;
+    private static final double C2 = -0x1.0p-1;
+    private static final double C4 = 0x1.5555555555555p-5;
+    private static final double C6 = -0x1.6c16c16c16c17p-10;
+    private static final double C8 = 0x1.a01a01a01a01ap-16;
+    private static final double C10 = -0x1.27e4fb7789f5cp-22;
+    private static final double C12 = 0x1.1eed8eff8d898p-29;
+    private static final double C14 = -0x1.93974a8c07c9dp-37;
+    private static final double C16 = 0x1.ae7f3e733b81fp-45;
+
+    private FloatArgumentTrig() {
+    }
+
+    /**
+     * {@code Math.sin} as kernels read it ({@code MathAsStrictMathPlugin}): {@code StrictMath.sin}
+     * (a result within {@code Math}'s bound), under a name of its own, so that the compiler can tell
+     * the calls that have {@code Math}'s freedom from calls of {@code StrictMath.sin}, whose bits are
+     * fixed ({@code FloatArgumentTrigPhase} rewrites only these).
+     */
+    public static double mathSin(double x) {
+        return StrictMath.sin(x);
+    }
+
+    /** {@code Math.cos} as kernels read it: see {@link #mathSin}. */
+    public static double mathCos(double x) {
+        return StrictMath.cos(x);
+    }
+
+    /**
+     * For {@code FloatArgumentTrigPhase} only, in place of {@code (float) Math.sin((double) f)}: its
+     * argument is a widened {@code float} and its result is only rounded to {@code float}, which
+     * gives {@link #sin(float)}. (Not itself within 1 ulp of {@code sin}: never for other uses.)
+     */
+    public static double sinRoundedToFloat(double widenedFloat) {
+        return sin((float) widenedFloat);
+    }
+
+    /** For {@code FloatArgumentTrigPhase} only: see {@link #sinRoundedToFloat}. */
+    public static double cosRoundedToFloat(double widenedFloat) {
+        return cos((float) widenedFloat);
+    }
+
+    /** {@code (float) Math.sin(x)}: a result Java allows (see the class comment). */
+    public static float sin(float x) {
+        if (x == 0f) {
+            return x; // sin(+-0) = +-0 (the rounding test below would lose the sign)
+        }
+        double approximation = 0.0; // stays 0 beyond the fast range
+        if (Math.abs(x) <= FAST_LIMIT) {
+            double k = Math.rint(x * TWO_OVER_PI);
+            double r = reduced(x, k);
+            int quadrant = (int) k & 3;
+            approximation = (quadrant & 1) == 0 ? sinOfReduced(r) : cosOfReduced(r);
+            if (quadrant >= 2) {
+                approximation = -approximation;
+            }
+            float rounded = roundedIfCertain(approximation);
+            if (rounded == rounded) {
+                return rounded;
+            }
+        }
+        return (float) StrictMath.sin(afterFastPath(x, approximation));
+    }
+
+    /** {@code (float) Math.cos(x)}: a result Java allows (see the class comment). */
+    public static float cos(float x) {
+        double approximation = 0.0; // stays 0 beyond the fast range
+        if (Math.abs(x) <= FAST_LIMIT) {
+            double k = Math.rint(x * TWO_OVER_PI);
+            double r = reduced(x, k);
+            int quadrant = (int) k & 3;
+            approximation = (quadrant & 1) == 0 ? cosOfReduced(r) : sinOfReduced(r);
+            if (quadrant == 1 || quadrant == 2) {
+                approximation = -approximation;
+            }
+            float rounded = roundedIfCertain(approximation);
+            if (rounded == rounded) {
+                return rounded;
+            }
+        }
+        return (float) StrictMath.cos(afterFastPath(x, approximation));
+    }
+
+    /**
+     * {@code x} itself ({@code x} is not zero, {@code approximation} finite), made to depend on this
+     * call's fast path: in a kernel that computes {@code sin} and {@code cos} of one angle, the
+     * compiler would otherwise merge the two FdLibm fallbacks' common work (their argument
+     * reduction) and, to serve both, schedule it before either fast path, on every element. Neither
+     * the compiler nor OpenCL folds {@code 0.0 * y} or {@code x + 0.0} (signed zeros, NaN).
+     */
+    static double afterFastPath(float x, double approximation) {
+        return x + 0.0 * approximation;
+    }
+
+    /** {@code x - k * pi/2}, for {@code |k| < 2^20}. */
+    static double reduced(float x, double k) {
+        double exact = x - k * P1; // exact: see the class comment
+        return (exact - k * P2) - k * P3;
+    }
+
+    /** Taylor's {@code sin(r)} to {@code r^15}, for {@code |r| <= pi/4} (a little more after rounding). */
+    static double sinOfReduced(double r) {
+        double r2 = r * r;
+        double q = S3 + r2 * (S5 + r2 * (S7 + r2 * (S9 + r2 * (S11 + r2 * (S13 + r2 * S15)))));
+        return r + r * r2 * q;
+    }
+
+    /** Taylor's {@code cos(r)} to {@code r^16}, for {@code |r| <= pi/4}. */
+    static double cosOfReduced(double r) {
+        double r2 = r * r;
+        double q = C2 + r2 * (C4 + r2 * (C6 + r2 * (C8 + r2 * (C10 + r2 * (C12 + r2 * (C14 + r2 * C16))))));
+        return 1.0 + r2 * q;
+    }
+
+    /**
+     * The {@code float} every value within {@link #RELATIVE_ERROR_BOUND} of {@code approximation}
+     * rounds to, or NaN when they round to two (the exact value's rounding is then not certain).
+     */
+    static float roundedIfCertain(double approximation) {
+        double bound = Math.abs(approximation) * RELATIVE_ERROR_BOUND;
+        float low = (float) (approximation - bound);
+        float high = (float) (approximation + bound);
+        return low == high ? low : Float.NaN;
+    }
+}
