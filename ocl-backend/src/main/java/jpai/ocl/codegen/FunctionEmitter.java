@@ -1021,11 +1021,15 @@ public final class FunctionEmitter {
 
     /**
      * Leaving the function with a Java exception's (or deoptimization's) exit code, or 0 after a
-     * result. Before a tiled loop, the work-item first helps fill the group's tiles.
+     * result. Before a tiled loop, the work-item first helps fill the group's tiles; inside it, it
+     * stops computing and fills the rest of them.
      */
     private CStmt exit(String exitCode) {
         if (tiling != null && tiling.before().contains(current)) {
             return TiledLoopWriter.leaveEarly(text(exitCode));
+        }
+        if (tiling != null && tiling.inside(current)) {
+            return TiledLoopWriter.leaveInside(text(exitCode));
         }
         return new Return(text(exitCode));
     }

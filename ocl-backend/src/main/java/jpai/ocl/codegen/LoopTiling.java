@@ -15,6 +15,7 @@ import jdk.graal.compiler.graph.Node;
 import jdk.graal.compiler.nodes.AbstractMergeNode;
 import jdk.graal.compiler.nodes.ConstantNode;
 import jdk.graal.compiler.nodes.ControlSinkNode;
+import jdk.graal.compiler.nodes.DeoptimizeNode;
 import jdk.graal.compiler.nodes.FixedGuardNode;
 import jdk.graal.compiler.nodes.FixedNode;
 import jdk.graal.compiler.nodes.IfNode;
@@ -96,7 +97,13 @@ final class LoopTiling {
      * after filling the tiles), the tiles.
      */
     record Plan(HIRBlock header, PhiNode counter, ValueNode first, ValueNode limit, IfNode test, Set<HIRBlock> before, List<HIRBlock> resumes, List<Tile> tiles,
-                    TileShape shape) {
+                    TileShape shape, boolean exitsInside) {
+
+        /** Whether {@code block} is in the tiled loop (where the kernel's exits are deferred). */
+        boolean inside(HIRBlock block) {
+            return header.getLoop().getBlocks().contains(block);
+        }
+
         Tile tileOf(LoadIndexedNode load) {
             for (Tile tile : tiles) {
                 if (tile.loads().contains(load)) {
@@ -235,12 +242,14 @@ final class LoopTiling {
         if (!isUniform(first) || !isUniform(limit)) {
             return "its bounds are not computed from captured values, array lengths and constants only";
         }
+        boolean exitsInside = false;
         for (HIRBlock block : loop.getBlocks()) {
             for (Node node : schedule.nodesFor(block)) {
                 String exitReason = exitIn(node);
                 if (exitReason != null) {
                     return exitReason + " at " + SourceLocation.of(node.getNodeSourcePosition()).shortForm() + " could leave the loop in some work-items only";
                 }
+                exitsInside |= isDeferredExit(node);
             }
         }
         Map<String, Tile> tiles = new LinkedHashMap<>();
@@ -286,27 +295,28 @@ final class LoopTiling {
                 }
             }
         }
-        return new Plan(header, counter, first, limit, test, before, List.copyOf(resumes), List.copyOf(tiles.values()), shape);
+        return new Plan(header, counter, first, limit, test, before, List.copyOf(resumes), List.copyOf(tiles.values()), shape, exitsInside);
     }
 
-    /** Why {@code node} could make a work-item leave the loop or the function early, or null. */
+    /**
+     * Why {@code node} could make a work-item leave the loop or the function early in a way the tiled
+     * loop cannot defer, or null. The kernel's exits (a failed check, a division by zero, an
+     * overflow of exact arithmetic, a deoptimization) are deferred: the work-item records its exit
+     * code, stops computing and still fills every tile ({@link TiledLoopWriter#leaveInside}).
+     */
     private static String exitIn(Node node) {
-        if (node instanceof FixedGuardNode) {
-            return "a check (a bounds, null or type check)";
-        }
-        if (node instanceof ControlSinkNode) {
-            return "a return or exception exit";
-        }
-        if (node instanceof IntegerDivRemNode) {
-            return "an integer division (whose divisor may be zero)";
-        }
-        if (node instanceof IntegerExactArithmeticSplitNode) {
-            return "exact arithmetic (which throws on overflow)";
+        if (node instanceof ControlSinkNode && !(node instanceof DeoptimizeNode)) {
+            return "a return";
         }
         if (node instanceof StoreIndexedNode) {
             return "a write to an array";
         }
         return null;
+    }
+
+    /** Whether {@code node} is one of the kernel's exits inside the loop ({@link #exitIn}: deferred). */
+    private static boolean isDeferredExit(Node node) {
+        return node instanceof FixedGuardNode || node instanceof DeoptimizeNode || node instanceof IntegerDivRemNode || node instanceof IntegerExactArithmeticSplitNode;
     }
 
     private static boolean isIncrement(ValueNode next, PhiNode counter) {

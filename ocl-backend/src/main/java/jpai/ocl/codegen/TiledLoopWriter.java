@@ -45,6 +45,7 @@ import jpai.ocl.codegen.LoopTiling.Tile;
  *             for (int jpai_k = 0;; jpai_k++) { if (!(j &lt; jpai_end)) break; body; j++ }
  *         }
  *     }
+ *     jpai_computed:;                                    // where an exit inside the loop goes ({@link #leaveInside})
  * }
  * if (jpai_left &gt;= 0) return jpai_left;
  * if (jpai_left == -2) goto L12;                          // a path that skipped the loop goes on
@@ -110,6 +111,18 @@ final class TiledLoopWriter {
         return declarations;
     }
 
+    /** Where a work-item that left inside the loop goes: after its computing part of the tile. */
+    private static final String COMPUTED = "jpai_computed";
+
+    /**
+     * The statement for leaving inside the loop with {@code exitCode} (a kernel exit: a failed check,
+     * a division by zero): the work-item stops computing but still fills the later tiles and meets
+     * every barrier; after the loop it leaves with the code, as one that left before it does.
+     */
+    static Block leaveInside(CExpr exitCode) {
+        return Block.of(new Assignment(CExpr.name(LEFT), "=", exitCode), new CStmt.Goto(COMPUTED));
+    }
+
     /** The statement for leaving before the loop with {@code exitCode}: help fill the tiles first. */
     static Block leaveEarly(CExpr exitCode) {
         return Block.of(new Assignment(CExpr.name(LEFT), "=", exitCode), new CStmt.Goto(LABEL));
@@ -160,6 +173,9 @@ final class TiledLoopWriter {
         }
         round.add(barrier());
         round.add(new If(text(LEFT + " == -1"), computing(loop, width)));
+        if (plan.exitsInside()) {
+            round.add(new Label(COMPUTED));
+        }
         code.add(new For(new Assignment(CExpr.name(TILE), "=", CExpr.name(FIRST)), text(TILE + " < " + LIMIT), new Assignment(CExpr.name(TILE), "+=", CExpr.literal(width + "L")),
                         new Block(round)));
         code.add(new If(text(LEFT + " >= 0"), Block.of(new Return(CExpr.name(LEFT)))));

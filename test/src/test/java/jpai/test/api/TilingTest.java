@@ -322,6 +322,54 @@ class TilingTest {
         }
     }
 
+    /**
+     * A kernel exit inside the tiled loop (an integer division whose divisor is zero at an iteration
+     * that depends on the element) is deferred: the work-item stops computing, still fills the
+     * later tiles, and leaves after the loop. Where no element divides by zero the loop is tiled and
+     * every result Java's; where some do, the apply throws Java's exception at Java's element.
+     */
+    @Test
+    void anExitInsideTheTiledLoopIsDeferredAndTheExceptionIsJavas() {
+        float[] a = randomFloats(1500, 24);
+        int[] d = new int[1500];
+        for (int k = 0; k < d.length; k++) {
+            d[k] = k + 700; // d[j] - i is zero at j = i - 700, for elements 700 to 2199
+        }
+        Function<Integer, Float> f = i -> {
+            float sum = 0;
+            for (int j = 0; j < a.length; j++) {
+                sum += a[j] * (1000 / (d[j] - i));
+            }
+            return sum;
+        };
+        try (PArray<Integer> indices = PArray.range(700)) {
+            check(f, AF.map(f), indices, true, "a division inside the tiled loop that never divides by zero");
+        }
+        try (PArray<Integer> indices = PArray.range(1800)) {
+            DeviceRun.assertThrowsAsJava(ArithmeticException.class, f, AF.map(f), indices, true, "elements 700 on divide by zero inside the tiled loop");
+        }
+    }
+
+    /** A failed bounds check inside the tiled loop (an index that depends on the element) is deferred the same way. */
+    @Test
+    void aBoundsCheckInsideTheTiledLoopIsDeferred() {
+        float[] a = randomFloats(1024, 25);
+        float[] b = randomFloats(1100, 26);
+        Function<Integer, Float> f = i -> {
+            float sum = 0;
+            for (int j = 0; j < a.length; j++) {
+                sum += a[j] * b[j + i]; // out of bounds once j + i reaches 1100
+            }
+            return sum;
+        };
+        try (PArray<Integer> indices = PArray.range(77)) {
+            check(f, AF.map(f), indices, true, "an element-dependent index inside the tiled loop, in bounds");
+        }
+        try (PArray<Integer> indices = PArray.range(300)) {
+            DeviceRun.assertThrowsAsJava(ArrayIndexOutOfBoundsException.class, f, AF.map(f), indices, true, "b[j + i] out of bounds inside the tiled loop");
+        }
+    }
+
     @Test
     void aBreakThatDependsOnTheDataIsNotTiled() {
         float[] a = randomFloats(1000, 15);
