@@ -99,42 +99,33 @@ public final class FloatArgumentTrig {
     /** {@code (float) Math.sin(x)}: a result Java allows (see the class comment). */
     public static float sin(float x) {
         if (x == 0f) {
-            return x; // sin(+-0) = +-0 (the rounding test below would lose the sign)
+            return x; // sin(+-0) = +-0 (the rounding test would lose the sign)
         }
-        double approximation = 0.0; // stays 0 beyond the fast range
-        if (Math.abs(x) <= FAST_LIMIT) {
-            double k = Math.rint(x * TWO_OVER_PI);
-            double r = reduced(x, k);
-            int quadrant = (int) k & 3;
-            approximation = (quadrant & 1) == 0 ? sinOfReduced(r) : cosOfReduced(r);
-            if (quadrant >= 2) {
-                approximation = -approximation;
-            }
-            float rounded = roundedIfCertain(approximation);
-            if (rounded == rounded) {
-                return rounded;
-            }
-        }
-        return (float) StrictMath.sin(afterFastPath(x, approximation));
+        double approximation = approximation(x, false);
+        float rounded = Math.abs(x) <= FAST_LIMIT ? roundedIfCertain(approximation) : Float.NaN;
+        return rounded == rounded ? rounded : (float) StrictMath.sin(afterFastPath(x, approximation));
     }
 
     /** {@code (float) Math.cos(x)}: a result Java allows (see the class comment). */
     public static float cos(float x) {
-        double approximation = 0.0; // stays 0 beyond the fast range
-        if (Math.abs(x) <= FAST_LIMIT) {
-            double k = Math.rint(x * TWO_OVER_PI);
-            double r = reduced(x, k);
-            int quadrant = (int) k & 3;
-            approximation = (quadrant & 1) == 0 ? cosOfReduced(r) : sinOfReduced(r);
-            if (quadrant == 1 || quadrant == 2) {
-                approximation = -approximation;
-            }
-            float rounded = roundedIfCertain(approximation);
-            if (rounded == rounded) {
-                return rounded;
-            }
+        double approximation = approximation(x, true);
+        float rounded = Math.abs(x) <= FAST_LIMIT ? roundedIfCertain(approximation) : Float.NaN;
+        return rounded == rounded ? rounded : (float) StrictMath.cos(afterFastPath(x, approximation));
+    }
+
+    /**
+     * The fast path's {@code sin(x)}, or {@code cos(x)} ({@code = sin(x + pi/2)}: one quadrant on),
+     * for {@code |x| <= }{@link #FAST_LIMIT}; 0 beyond it.
+     */
+    static double approximation(float x, boolean cosine) {
+        if (!(Math.abs(x) <= FAST_LIMIT)) {
+            return 0.0;
         }
-        return (float) StrictMath.cos(afterFastPath(x, approximation));
+        double k = Math.rint(x * TWO_OVER_PI);
+        double r = reduced(x, k);
+        int quadrant = ((int) k + (cosine ? 1 : 0)) & 3;
+        double value = (quadrant & 1) == 0 ? sinOfReduced(r) : cosOfReduced(r);
+        return quadrant >= 2 ? -value : value;
     }
 
     /**

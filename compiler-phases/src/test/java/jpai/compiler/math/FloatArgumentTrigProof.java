@@ -30,22 +30,15 @@ public final class FloatArgumentTrigProof {
             for (long bits = from; bits < to; bits++) {
                 for (int sign = 0; sign < 2; sign++) {
                     float x = Float.intBitsToFloat((int) bits | (sign << 31));
-                    float s = FloatArgumentTrig.sin(x);
-                    float co = FloatArgumentTrig.cos(x);
-                    if (Float.floatToRawIntBits(s) != Float.floatToRawIntBits((float) StrictMath.sin(x))) {
-                        d++;
-                        String problem = FloatArgumentTrigCheck.problem(true, x, s);
-                        if (problem != null) {
-                            f++;
-                            System.out.println("FAIL " + problem);
-                        }
-                    }
-                    if (Float.floatToRawIntBits(co) != Float.floatToRawIntBits((float) StrictMath.cos(x))) {
-                        d++;
-                        String problem = FloatArgumentTrigCheck.problem(false, x, co);
-                        if (problem != null) {
-                            f++;
-                            System.out.println("FAIL " + problem);
+                    for (boolean sine : new boolean[] {true, false}) {
+                        float result = sine ? FloatArgumentTrig.sin(x) : FloatArgumentTrig.cos(x);
+                        if (Float.floatToRawIntBits(result) != Float.floatToRawIntBits((float) (sine ? StrictMath.sin(x) : StrictMath.cos(x)))) {
+                            d++;
+                            String problem = FloatArgumentTrigCheck.problem(sine, x, result);
+                            if (problem != null) {
+                                f++;
+                                System.out.println("FAIL " + problem);
+                            }
                         }
                     }
                     if (x != 0f) {
@@ -54,13 +47,11 @@ public final class FloatArgumentTrigProof {
                         if (k != 0 && r < smallest) {
                             smallest = r;
                         }
-                        double sr = (((int) k & 1) == 0) ? FloatArgumentTrig.sinOfReduced(FloatArgumentTrig.reduced(x, k)) : FloatArgumentTrig.cosOfReduced(FloatArgumentTrig.reduced(x, k));
-                        double cr = (((int) k & 1) == 0) ? FloatArgumentTrig.cosOfReduced(FloatArgumentTrig.reduced(x, k)) : FloatArgumentTrig.sinOfReduced(FloatArgumentTrig.reduced(x, k));
-                        if (FloatArgumentTrig.roundedIfCertain(sr) != FloatArgumentTrig.roundedIfCertain(sr)) {
-                            u++;
-                        }
-                        if (FloatArgumentTrig.roundedIfCertain(cr) != FloatArgumentTrig.roundedIfCertain(cr)) {
-                            u++;
+                        for (boolean cosine : new boolean[] {false, true}) {
+                            double approximation = FloatArgumentTrig.approximation(x, cosine);
+                            if (FloatArgumentTrig.roundedIfCertain(approximation) != FloatArgumentTrig.roundedIfCertain(approximation)) {
+                                u++;
+                            }
                         }
                     }
                 }
