@@ -370,6 +370,36 @@ class TilingTest {
         }
     }
 
+    /**
+     * A path left to Java inside the tiled loop (FdLibm's reduction of a huge angle, the fallback of
+     * {@code (float) Math.sin} of a float) exits every work-item at that iteration: the tiled kernel
+     * ran, exited, and Java's results came back; without the huge angle the kernel computes them.
+     */
+    @Test
+    void aPathLeftToJavaInsideTheTiledLoop() {
+        float[] angles = randomFloats(900, 27);
+        Function<Integer, Float> f = i -> {
+            float sum = 0;
+            for (int j = 0; j < angles.length; j++) {
+                sum += (float) Math.sin(angles[j]) * i;
+            }
+            return sum;
+        };
+        try (PArray<Integer> indices = PArray.range(600)) {
+            check(f, AF.map(f), indices, true, "sin of captured angles in a tiled loop");
+            angles[450] = 3e8f; // beyond 2^19 pi/2: FdLibm's reduction of huge angles is left to Java
+            long tiled = KernelLaunches.tiledCount();
+            ArrayFunction<Integer, Float> g = AF.map(f);
+            try (PArray<Float> out = ExecutorCase.apply(g, Executor.ACCELERATOR, indices)) {
+                if (ExecutorCase.openCLExpected()) {
+                    assertTrue(KernelLaunches.tiledCount() > tiled, "a tiled kernel ran first");
+                    assertTrue(AF.lastProfile().kernelExits() > 0, "it exited: " + AF.lastProfile());
+                }
+                ExecutorCase.assertSameAsJava(ExecutorCase.javaLoop(f, indices), out, "a huge angle inside the tiled loop");
+            }
+        }
+    }
+
     @Test
     void aBreakThatDependsOnTheDataIsNotTiled() {
         float[] a = randomFloats(1000, 15);
