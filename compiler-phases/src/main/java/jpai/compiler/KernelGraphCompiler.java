@@ -49,7 +49,7 @@ import jpai.compiler.phases.FloatTranscendentalsPhase;
 import jpai.compiler.phases.SpeculativeBoundsCheckHoistingPhase;
 import jpai.compiler.phases.StaticArraysToParametersPhase;
 import jpai.compiler.phases.ExceptionPathsToDeoptimizationPhase;
-import jpai.compiler.phases.FloatArgumentTrigPhase;
+import jpai.compiler.phases.FloatArgumentMathPhase;
 import jpai.compiler.phases.KernelInliningPolicy;
 import jpai.compiler.phases.LoopInvariantExitsPhase;
 import jpai.compiler.phases.MathAsStrictMathPlugin;
@@ -233,12 +233,12 @@ public final class KernelGraphCompiler {
             plugins.apply(PipelinePoint.AFTER_PARSING, graph, context, timings);
             run("exact types of captured objects", timings, () -> new ExactTypesOfCapturedObjectsPhase(function, signature), graph, context);
             Set<ResolvedJavaMethod> readerMethods = ElementReaderCallsToAccessesPhase.keptCalls(signature, graal.providers().getMetaAccess());
-            // Math.sin and cos left as calls, so that those of floats can be computed from the float
-            // (FloatArgumentTrigPhase); the second round inlines them all
-            boolean floatArgumentTrig = FloatArgumentTrigPhase.enabled();
-            run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(readerMethods, floatArgumentTrig), canonicalizer), graph, context);
-            if (floatArgumentTrig) {
-                run("float-argument sin and cos", timings, FloatArgumentTrigPhase::new, graph, context);
+            // Math.sin, cos, exp and log left as calls, so that those of floats can be computed from the
+            // float (FloatArgumentMathPhase); the second round inlines them all
+            boolean floatArgumentMath = FloatArgumentMathPhase.enabled();
+            run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(readerMethods, floatArgumentMath), canonicalizer), graph, context);
+            if (floatArgumentMath) {
+                run("float-argument sin, cos, exp and log", timings, FloatArgumentMathPhase::new, graph, context);
             }
             run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(readerMethods), canonicalizer), graph, context);
             // a call the inliner left because its receiver is one of several constants (the JDK's
@@ -358,8 +358,9 @@ public final class KernelGraphCompiler {
             return;
         }
         initializeBoxCaches();
-        // the float-argument sin and cos (FloatArgumentTrigPhase): inlined like FdLibm
+        // the float-argument functions (FloatArgumentMathPhase): inlined like FdLibm
         graal.providers().getMetaAccess().lookupJavaType(jpai.compiler.math.FloatArgumentTrig.class).initialize();
+        graal.providers().getMetaAccess().lookupJavaType(jpai.compiler.math.FloatArgumentExpLog.class).initialize();
         try {
             Class<?> fdlibm = Class.forName("java.lang.FdLibm", false, null);
             graal.providers().getMetaAccess().lookupJavaType(fdlibm).initialize();

@@ -71,7 +71,7 @@ public final class FloatArgumentTrig {
      * {@code Math.sin} as kernels read it ({@code MathAsStrictMathPlugin}): {@code StrictMath.sin}
      * (a result within {@code Math}'s bound), under a name of its own, so that the compiler can tell
      * the calls that have {@code Math}'s freedom from calls of {@code StrictMath.sin}, whose bits are
-     * fixed ({@code FloatArgumentTrigPhase} rewrites only these).
+     * fixed ({@code FloatArgumentMathPhase} rewrites only these).
      */
     public static double mathSin(double x) {
         return StrictMath.sin(x);
@@ -83,7 +83,7 @@ public final class FloatArgumentTrig {
     }
 
     /**
-     * For {@code FloatArgumentTrigPhase} only, in place of {@code (float) Math.sin((double) f)}: its
+     * For {@code FloatArgumentMathPhase} only, in place of {@code (float) Math.sin((double) f)}: its
      * argument is a widened {@code float} and its result is only rounded to {@code float}, which
      * gives {@link #sin(float)}. (Not itself within 1 ulp of {@code sin}: never for other uses.)
      */
@@ -91,7 +91,7 @@ public final class FloatArgumentTrig {
         return sin((float) widenedFloat);
     }
 
-    /** For {@code FloatArgumentTrigPhase} only: see {@link #sinRoundedToFloat}. */
+    /** For {@code FloatArgumentMathPhase} only: see {@link #sinRoundedToFloat}. */
     public static double cosRoundedToFloat(double widenedFloat) {
         return cos((float) widenedFloat);
     }

@@ -23,7 +23,7 @@ public final class KernelInliningPolicy implements InliningPolicy {
     private final InlineEverythingPolicy everything = new InlineEverythingPolicy();
     private final Set<ResolvedJavaMethod> keptCalls;
 
-    /** Whether calls of {@code Math.sin}/{@code cos}'s markers are left for {@link FloatArgumentTrigPhase} (the first round). */
+    /** Whether calls of the markers of {@code Math.sin}, {@code cos}, {@code exp} and {@code log} are left for {@link FloatArgumentMathPhase} (the first round). */
     private final boolean leavesMathSinCos;
 
     /** A policy that also keeps calls of {@code keptCalls} as calls. */
@@ -33,8 +33,8 @@ public final class KernelInliningPolicy implements InliningPolicy {
 
     /**
      * A policy that also keeps calls of {@code keptCalls}, and with {@code leavesMathSinCos} the calls
-     * of {@code FloatArgumentTrig.mathSin}/{@code mathCos}, as calls: a first round, after which
-     * {@link FloatArgumentTrigPhase} rewrites those of widened {@code float}s and a second round
+     * of those markers, as calls: a first round, after which
+     * {@link FloatArgumentMathPhase} rewrites those of widened {@code float}s and a second round
      * inlines them all.
      */
     public KernelInliningPolicy(Set<ResolvedJavaMethod> keptCalls, boolean leavesMathSinCos) {
@@ -59,8 +59,8 @@ public final class KernelInliningPolicy implements InliningPolicy {
         if (MethodsLeftToJava.contains(calleeInfo.invoke().getTargetMethod())) {
             return Decision.NO.withReason(false, "a method kernels leave to Java (the path calling it becomes an exit)");
         }
-        if (leavesMathSinCos && FloatArgumentTrigPhase.isMathSinOrCos(calleeInfo.invoke().getTargetMethod())) {
-            return Decision.NO.withReason(false, "Math.sin or cos, left for the float-argument rewrite");
+        if (leavesMathSinCos && FloatArgumentMathPhase.isMarker(calleeInfo.invoke().getTargetMethod())) {
+            return Decision.NO.withReason(false, "a Math function left for the float-argument rewrite");
         }
         if (keptCalls.contains(calleeInfo.invoke().getTargetMethod())) {
             return Decision.NO.withReason(false, "a method of a captured element reader, replaced by an array access");

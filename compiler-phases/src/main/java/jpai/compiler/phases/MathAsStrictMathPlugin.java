@@ -1,5 +1,9 @@
 package jpai.compiler.phases;
 
+import java.util.HashMap;
+import java.util.Map;
+
+import jpai.compiler.math.FloatArgumentExpLog;
 import jpai.compiler.math.FloatArgumentTrig;
 
 import jdk.graal.compiler.nodes.CallTargetNode.InvokeKind;
@@ -27,15 +31,19 @@ public final class MathAsStrictMathPlugin implements NodePlugin {
 
     private final ResolvedJavaType strictMath;
 
-    /** {@code sin} and {@code cos} go through {@link FloatArgumentTrig}'s markers (which call StrictMath's), so that the float-argument rewrite can find them. */
-    private final ResolvedJavaMethod mathSin;
-    private final ResolvedJavaMethod mathCos;
+    /**
+     * {@code sin}, {@code cos}, {@code exp} and {@code log} go through markers of their own (which call
+     * StrictMath's), so that the float-argument rewrite ({@link FloatArgumentMathPhase}) can find them.
+     */
+    private final Map<String, ResolvedJavaMethod> markers = new HashMap<>();
 
     public MathAsStrictMathPlugin(MetaAccessProvider metaAccess) {
         this.strictMath = metaAccess.lookupJavaType(StrictMath.class);
         try {
-            this.mathSin = metaAccess.lookupJavaMethod(FloatArgumentTrig.class.getMethod("mathSin", double.class));
-            this.mathCos = metaAccess.lookupJavaMethod(FloatArgumentTrig.class.getMethod("mathCos", double.class));
+            markers.put("sin", metaAccess.lookupJavaMethod(FloatArgumentTrig.class.getMethod("mathSin", double.class)));
+            markers.put("cos", metaAccess.lookupJavaMethod(FloatArgumentTrig.class.getMethod("mathCos", double.class)));
+            markers.put("exp", metaAccess.lookupJavaMethod(FloatArgumentExpLog.class.getMethod("mathExp", double.class)));
+            markers.put("log", metaAccess.lookupJavaMethod(FloatArgumentExpLog.class.getMethod("mathLog", double.class)));
         } catch (NoSuchMethodException e) {
             throw new IllegalStateException(e);
         }
@@ -46,8 +54,8 @@ public final class MathAsStrictMathPlugin implements NodePlugin {
         if (!MathCallsToNodesPhase.keepsAsCall(method)) {
             return false;
         }
-        ResolvedJavaMethod strict = method.getName().equals("sin") ? mathSin : method.getName().equals("cos") ? mathCos
-                        : strictMath.findMethod(method.getName(), method.getSignature());
+        ResolvedJavaMethod marker = markers.get(method.getName());
+        ResolvedJavaMethod strict = marker != null ? marker : strictMath.findMethod(method.getName(), method.getSignature());
         if (strict == null) {
             return false; // another JDK without the StrictMath twin: Graal's usual handling
         }

@@ -8,21 +8,35 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Random;
 import java.util.function.Function;
 
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import jpai.compiler.math.FloatArgumentTrig;
-import jpai.compiler.phases.FloatArgumentTrigPhase;
+import jpai.compiler.math.FloatArgumentExpLog;
+import jpai.compiler.phases.FloatArgumentMathPhase;
 
 /**
- * {@code (float) Math.sin/cos((double) f)} are computed from the {@code float}
- * ({@link FloatArgumentTrigPhase}, {@link FloatArgumentTrig}): the kernel inlines that Java code, so
+ * {@code (float) Math.sin/cos/exp/log((double) f)} are computed from the {@code float}
+ * ({@link FloatArgumentMathPhase}, {@link FloatArgumentTrig}, {@link FloatArgumentExpLog}): the kernel inlines that Java code, so
  * the device must give exactly the bits the JVM computes with it (its fast path, its rounding test
- * and its FdLibm fallback alike), for every kind of argument. {@code FloatArgumentTrigTest} and
- * {@code FloatArgumentTrigProof} show those results are ones Java allows. {@code StrictMath}'s
+ * and its FdLibm fallback alike), for every kind of argument. {@code FloatArgumentTrigTest},
+ * {@code FloatArgumentExpLogTest} and the two proofs show those results are ones Java allows. {@code StrictMath}'s
  * functions, whose bits are fixed, and {@code Math.sin} whose {@code double} value is used are
  * left to FdLibm.
  */
-class FloatArgumentTrigOnDeviceTest {
+class FloatArgumentMathOnDeviceTest {
+
+    /** The phase is off by default until measured on a GPU: these tests turn it on. */
+    @BeforeAll
+    static void floatArgumentMathOn() {
+        System.setProperty(FloatArgumentMathPhase.PROPERTY, "true");
+    }
+
+    @AfterAll
+    static void floatArgumentMathAsBefore() {
+        System.clearProperty(FloatArgumentMathPhase.PROPERTY);
+    }
 
     /** 1/15! as the kernel prints it: the float path's sine polynomial has it, FdLibm's (2/pi and pi/2's parts are the same in both) does not. */
     private static final String FLOAT_PATH_MARK = "0x1.ae7f3e733b81fp-41";
@@ -79,6 +93,31 @@ class FloatArgumentTrigOnDeviceTest {
         }
     }
 
+    /** The device's exp and log of floats are FloatArgumentExpLog's bits (its fast paths and FdLibm's fallbacks alike). */
+    @Test
+    void expAndLogOfFloatsAreTheJvmsBitsOfTheFloatPath() {
+        float[] values = arguments();
+        float[] positive = new float[values.length + 8];
+        for (int i = 0; i < values.length; i++) {
+            positive[i] = Math.abs(values[i]) * (i % 3 == 0 ? 1e-30f : 1f);
+        }
+        float[] moreEdges = {Float.MIN_VALUE, Float.MIN_NORMAL, 1f, Math.nextDown(1f), Math.nextUp(1f), Float.MAX_VALUE, 88.72283f, -103.97f};
+        System.arraycopy(moreEdges, 0, positive, values.length, moreEdges.length);
+        Function<Float, Float> exp = x -> (float) Math.exp(x);
+        Function<Float, Float> log = x -> (float) Math.log(x);
+        assertFalse(KernelTestSupport.map(exp, Float.class, Float.class).text().matches("(?s).*\\b(exp|log)\\(.*"), "no OpenCL built-in");
+        float[] exps = (float[]) KernelTestSupport.runMap(exp, Float.class, Float.class, values).outputs().get(0);
+        float[] logs = (float[]) KernelTestSupport.runMap(log, Float.class, Float.class, positive).outputs().get(0);
+        float[] logsOfAll = (float[]) KernelTestSupport.runMap(log, Float.class, Float.class, values).outputs().get(0);
+        for (int i = 0; i < values.length; i++) {
+            KernelTestSupport.assertSameValue(FloatArgumentExpLog.exp(values[i]), exps[i], "exp(" + Float.toHexString(values[i]) + ")");
+            KernelTestSupport.assertSameValue(FloatArgumentExpLog.log(values[i]), logsOfAll[i], "log(" + Float.toHexString(values[i]) + ")");
+        }
+        for (int i = 0; i < positive.length; i++) {
+            KernelTestSupport.assertSameValue(FloatArgumentExpLog.log(positive[i]), logs[i], "log(" + Float.toHexString(positive[i]) + ")");
+        }
+    }
+
     /** sin and cos of one angle share the reduction and stay right; a captured scale as in a DFT. */
     @Test
     void sinAndCosOfOneAngle() {
@@ -92,6 +131,18 @@ class FloatArgumentTrigOnDeviceTest {
         for (int i = 0; i < ks.length; i++) {
             float angle = scale * (ks[i] % 4096);
             KernelTestSupport.assertSameValue(FloatArgumentTrig.cos(angle) * 3f + FloatArgumentTrig.sin(angle), device[i], "k = " + ks[i]);
+        }
+    }
+
+    /** Off by default (until measured on a GPU): without the property, FdLibm computes them. */
+    @Test
+    void offByDefault() {
+        System.clearProperty(FloatArgumentMathPhase.PROPERTY);
+        try {
+            Function<Float, Float> sin = x -> (float) Math.sin(x);
+            assertFalse(KernelTestSupport.map(sin, Float.class, Float.class).text().contains(FLOAT_PATH_MARK), "FdLibm's polynomial");
+        } finally {
+            System.setProperty(FloatArgumentMathPhase.PROPERTY, "true");
         }
     }
 

@@ -1,0 +1,124 @@
+package jpai.compiler.math;
+
+/**
+ * {@code (float) Math.exp(x)} and {@code (float) Math.log(x)} of a {@code float} {@code x}, computed
+ * from the {@code float} in a few {@code double} operations, with a result Java allows: the same
+ * method and argument as {@link FloatArgumentTrig} (a {@code double} approximation whose error is far
+ * below 2^-46, the rounding test, FdLibm where the test cannot decide or outside the fast range).
+ *
+ * <p><b>exp</b>, for {@code |x| <= }{@value #EXP_LIMIT} (beyond it the result is 0 or infinite, or x
+ * is not finite: FdLibm): {@code x = k ln2 + r}, {@code k} the nearest integer to {@code x / ln2},
+ * {@code ln2} in two parts, the first of 42 significant bits (so {@code k * LN2_HI} and
+ * {@code x - k * LN2_HI} are exact for {@code |k| <= 150}); Taylor's {@code exp(r)} to {@code r^13}
+ * on {@code |r| <= ln2/2} (truncation below 2^-57); times {@code 2^k} exactly (a power of two in
+ * {@code double}'s normal range).
+ *
+ * <p><b>log</b>, for positive finite {@code x} (else FdLibm: NaN, infinity, -infinity): the
+ * {@code double} of {@code x} is {@code m 2^e} with {@code m} in {@code [sqrt(2)/2, sqrt(2))} (a float's
+ * subnormals are normal doubles); {@code log x = e ln2 + 2 atanh(s)}, {@code s = (m-1)/(m+1)}
+ * ({@code m - 1} exact), {@code |s| <= 0.172}, the series to {@code s^19} (truncation below 2^-55).
+ *
+ * <p>{@code FloatArgumentExpLogProof} checks every {@code float} of both ranges against
+ * {@code StrictMath} and, where they differ, against a 60-digit reference.
+ */
+public final class FloatArgumentExpLog {
+
+    /** The largest {@code |x|} of exp's fast path: beyond it the float result is 0 or infinite. */
+    public static final float EXP_LIMIT = 104f;
+
+    private static final double INV_LN2 = 0x1.71547652b82fep0;
+    /** ln2 = LN2_HI + LN2_LO + (about 2e-31): LN2_HI has 42 significant bits. */
+    private static final double LN2_HI = 0x1.62e42fefa38p-1;
+    private static final double LN2_LO = 0x1.ef35793c7673p-45;
+    private static final double SQRT2 = 0x1.6a09e667f3bcdp0;
+
+    // 1/n!, rounded to double
+    private static final double E2 = 0x1.0p-1;
+    private static final double E3 = 0x1.5555555555555p-3;
+    private static final double E4 = 0x1.5555555555555p-5;
+    private static final double E5 = 0x1.1111111111111p-7;
+    private static final double E6 = 0x1.6c16c16c16c17p-10;
+    private static final double E7 = 0x1.a01a01a01a01ap-13;
+    private static final double E8 = 0x1.a01a01a01a01ap-16;
+    private static final double E9 = 0x1.71de3a556c734p-19;
+    private static final double E10 = 0x1.27e4fb7789f5cp-22;
+    private static final double E11 = 0x1.ae64567f544e4p-26;
+    private static final double E12 = 0x1.1eed8eff8d898p-29;
+    private static final double E13 = 0x1.6124613a86d09p-33;
+    // 2/n, rounded to double: 2 atanh(s) = sum of 2 s^n / n over odd n
+    private static final double L3 = 0x1.5555555555555p-1;
+    private static final double L5 = 0x1.999999999999ap-2;
+    private static final double L7 = 0x1.2492492492492p-2;
+    private static final double L9 = 0x1.c71c71c71c71cp-3;
+    private static final double L11 = 0x1.745d1745d1746p-3;
+    private static final double L13 = 0x1.3b13b13b13b14p-3;
+    private static final double L15 = 0x1.1111111111111p-3;
+    private static final double L17 = 0x1.e1e1e1e1e1e1ep-4;
+    private static final double L19 = 0x1.af286bca1af28p-4;
+
+    private FloatArgumentExpLog() {
+    }
+
+    /** {@code Math.exp} as kernels read it: see {@link FloatArgumentTrig#mathSin}. */
+    public static double mathExp(double x) {
+        return StrictMath.exp(x);
+    }
+
+    /** {@code Math.log} as kernels read it: see {@link FloatArgumentTrig#mathSin}. */
+    public static double mathLog(double x) {
+        return StrictMath.log(x);
+    }
+
+    /** For the float-argument rewrite only: see {@link FloatArgumentTrig#sinRoundedToFloat}. */
+    public static double expRoundedToFloat(double widenedFloat) {
+        return exp((float) widenedFloat);
+    }
+
+    /** For the float-argument rewrite only: see {@link FloatArgumentTrig#sinRoundedToFloat}. */
+    public static double logRoundedToFloat(double widenedFloat) {
+        return log((float) widenedFloat);
+    }
+
+    /** {@code (float) Math.exp(x)}: a result Java allows (see the class comment). */
+    public static float exp(float x) {
+        double approximation = expApproximation(x);
+        float rounded = Math.abs(x) <= EXP_LIMIT ? FloatArgumentTrig.roundedIfCertain(approximation) : Float.NaN;
+        return rounded == rounded ? rounded : (float) StrictMath.exp(FloatArgumentTrig.afterFastPath(x, approximation));
+    }
+
+    /** {@code (float) Math.log(x)}: a result Java allows (see the class comment). */
+    public static float log(float x) {
+        double approximation = logApproximation(x);
+        float rounded = x > 0f && x <= Float.MAX_VALUE ? FloatArgumentTrig.roundedIfCertain(approximation) : Float.NaN;
+        return rounded == rounded ? rounded : (float) StrictMath.log(FloatArgumentTrig.afterFastPath(x, approximation));
+    }
+
+    /** The fast path's {@code exp(x)} for {@code |x| <= }{@link #EXP_LIMIT}; 0 beyond it. */
+    static double expApproximation(float x) {
+        if (!(Math.abs(x) <= EXP_LIMIT)) {
+            return 0.0;
+        }
+        double k = Math.rint(x * INV_LN2);
+        double r = (x - k * LN2_HI) - k * LN2_LO;
+        double p = 1.0 + r * (1.0 + r * (E2 + r * (E3 + r * (E4 + r * (E5 + r * (E6 + r * (E7 + r * (E8 + r * (E9 + r * (E10 + r * (E11 + r * (E12 + r * E13))))))))))));
+        return p * Double.longBitsToDouble((long) ((int) k + 1023) << 52); // times 2^k, exactly
+    }
+
+    /** The fast path's {@code log(x)} for positive finite {@code x}; 0 otherwise. */
+    static double logApproximation(float x) {
+        if (!(x > 0f && x <= Float.MAX_VALUE)) {
+            return 0.0;
+        }
+        long bits = Double.doubleToRawLongBits(x);
+        int e = (int) (bits >>> 52) - 1023;
+        double m = Double.longBitsToDouble((bits & 0x000F_FFFF_FFFF_FFFFL) | 0x3FF0_0000_0000_0000L);
+        if (m > SQRT2) {
+            m *= 0.5;
+            e++;
+        }
+        double s = (m - 1.0) / (m + 1.0);
+        double s2 = s * s;
+        double logM = s * (2.0 + s2 * (L3 + s2 * (L5 + s2 * (L7 + s2 * (L9 + s2 * (L11 + s2 * (L13 + s2 * (L15 + s2 * (L17 + s2 * L19)))))))));
+        return e * LN2_HI + (e * LN2_LO + logM);
+    }
+}
