@@ -233,14 +233,14 @@ public final class KernelGraphCompiler {
             plugins.apply(PipelinePoint.AFTER_PARSING, graph, context, timings);
             run("exact types of captured objects", timings, () -> new ExactTypesOfCapturedObjectsPhase(function, signature), graph, context);
             Set<ResolvedJavaMethod> readerMethods = ElementReaderCallsToAccessesPhase.keptCalls(signature, graal.providers().getMetaAccess());
-            // Math.sin, cos, exp and log left as calls, so that those of floats can be computed from the
-            // float (FloatArgumentMathPhase); the second round inlines them all
+            // with -Djpai.floatArgumentMath=true, Math.sin, cos, exp and log left as calls, so that those
+            // of floats can be computed from the float (FloatArgumentMathPhase); a second round inlines them all
             boolean floatArgumentMath = FloatArgumentMathPhase.enabled();
             run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(readerMethods, floatArgumentMath), canonicalizer), graph, context);
             if (floatArgumentMath) {
                 run("float-argument sin, cos, exp and log", timings, FloatArgumentMathPhase::new, graph, context);
+                run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(readerMethods), canonicalizer), graph, context);
             }
-            run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(readerMethods), canonicalizer), graph, context);
             // a call the inliner left because its receiver is one of several constants (the JDK's
             // Character tables) becomes direct calls that the next round inlines
             for (int round = 0; round < MAX_DISPATCH_ROUNDS && CallsOnConstantReceiversPhase.appliesTo(graph, context); round++) {
