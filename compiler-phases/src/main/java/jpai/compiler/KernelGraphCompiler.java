@@ -361,6 +361,7 @@ public final class KernelGraphCompiler {
         // the float-argument functions (FloatArgumentMathPhase): inlined like FdLibm
         graal.providers().getMetaAccess().lookupJavaType(jpai.compiler.math.FloatArgumentTrig.class).initialize();
         graal.providers().getMetaAccess().lookupJavaType(jpai.compiler.math.FloatArgumentExpLog.class).initialize();
+        graal.providers().getMetaAccess().lookupJavaType(jpai.compiler.math.FloatArgumentMath.class).initialize();
         try {
             Class<?> fdlibm = Class.forName("java.lang.FdLibm", false, null);
             graal.providers().getMetaAccess().lookupJavaType(fdlibm).initialize();

@@ -59,26 +59,6 @@ public final class FloatArgumentExpLog {
     private FloatArgumentExpLog() {
     }
 
-    /** {@code Math.exp} as kernels read it: see {@link FloatArgumentTrig#mathSin}. */
-    public static double mathExp(double x) {
-        return StrictMath.exp(x);
-    }
-
-    /** {@code Math.log} as kernels read it: see {@link FloatArgumentTrig#mathSin}. */
-    public static double mathLog(double x) {
-        return StrictMath.log(x);
-    }
-
-    /** For the float-argument rewrite only: see {@link FloatArgumentTrig#sinRoundedToFloat}. */
-    public static double expRoundedToFloat(double widenedFloat) {
-        return exp((float) widenedFloat);
-    }
-
-    /** For the float-argument rewrite only: see {@link FloatArgumentTrig#sinRoundedToFloat}. */
-    public static double logRoundedToFloat(double widenedFloat) {
-        return log((float) widenedFloat);
-    }
-
     /** {@code (float) Math.exp(x)}: a result Java allows (see the class comment). */
     public static float exp(float x) {
         double approximation = expApproximation(x);

@@ -67,35 +67,6 @@ public final class FloatArgumentTrig {
     private FloatArgumentTrig() {
     }
 
-    /**
-     * {@code Math.sin} as kernels read it ({@code MathAsStrictMathPlugin}): {@code StrictMath.sin}
-     * (a result within {@code Math}'s bound), under a name of its own, so that the compiler can tell
-     * the calls that have {@code Math}'s freedom from calls of {@code StrictMath.sin}, whose bits are
-     * fixed ({@code FloatArgumentMathPhase} rewrites only these).
-     */
-    public static double mathSin(double x) {
-        return StrictMath.sin(x);
-    }
-
-    /** {@code Math.cos} as kernels read it: see {@link #mathSin}. */
-    public static double mathCos(double x) {
-        return StrictMath.cos(x);
-    }
-
-    /**
-     * For {@code FloatArgumentMathPhase} only, in place of {@code (float) Math.sin((double) f)}: its
-     * argument is a widened {@code float} and its result is only rounded to {@code float}, which
-     * gives {@link #sin(float)}. (Not itself within 1 ulp of {@code sin}: never for other uses.)
-     */
-    public static double sinRoundedToFloat(double widenedFloat) {
-        return sin((float) widenedFloat);
-    }
-
-    /** For {@code FloatArgumentMathPhase} only: see {@link #sinRoundedToFloat}. */
-    public static double cosRoundedToFloat(double widenedFloat) {
-        return cos((float) widenedFloat);
-    }
-
     /** {@code (float) Math.sin(x)}: a result Java allows (see the class comment). */
     public static float sin(float x) {
         if (x == 0f) {

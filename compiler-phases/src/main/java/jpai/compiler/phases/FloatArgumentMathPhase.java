@@ -17,6 +17,7 @@ import jdk.graal.compiler.phases.BasePhase;
 import jdk.vm.ci.meta.JavaKind;
 import jdk.vm.ci.meta.ResolvedJavaMethod;
 import jpai.compiler.math.FloatArgumentExpLog;
+import jpai.compiler.math.FloatArgumentMath;
 import jpai.compiler.math.FloatArgumentTrig;
 
 /**
@@ -29,7 +30,7 @@ import jpai.compiler.math.FloatArgumentTrig;
  * slower than OpenCL's {@code float} built-ins, and Black-Scholes' 2.6 times.
  *
  * <p>Expects: a first inlining round that left the calls of those {@code Math} functions as calls of
- * their markers ({@link FloatArgumentTrig#mathSin}, ...: {@link MathAsStrictMathPlugin} reads
+ * their markers ({@link FloatArgumentMath#mathSin}, ...: {@link MathAsStrictMathPlugin} reads
  * {@code Math.f} so, {@link KernelInliningPolicy} left them). Does: each marker call whose argument
  * is a widened {@code float} (or a {@code double} constant that is exactly a {@code float}) and whose
  * value is only rounded to {@code float} (frame states aside) is redirected to its
@@ -47,20 +48,17 @@ public final class FloatArgumentMathPhase extends BasePhase<CoreProviders> {
      */
     public static final String PROPERTY = "jpai.floatArgumentMath";
 
-    /** Marker (class and method) → the method computing the rounded result from the float. */
-    private static final Map<String, Map.Entry<Class<?>, String>> REWRITES = Map.of(
-                    key(FloatArgumentTrig.class, "mathSin"), Map.entry(FloatArgumentTrig.class, "sinRoundedToFloat"),
-                    key(FloatArgumentTrig.class, "mathCos"), Map.entry(FloatArgumentTrig.class, "cosRoundedToFloat"),
-                    key(FloatArgumentExpLog.class, "mathExp"), Map.entry(FloatArgumentExpLog.class, "expRoundedToFloat"),
-                    key(FloatArgumentExpLog.class, "mathLog"), Map.entry(FloatArgumentExpLog.class, "logRoundedToFloat"));
+    /** Marker ({@link FloatArgumentMath}'s class and method) → its rewrite (a method of the same class). */
+    private static final Map<String, String> REWRITES = Map.of(
+                    key("mathSin"), "sinRoundedToFloat", key("mathCos"), "cosRoundedToFloat", key("mathExp"), "expRoundedToFloat", key("mathLog"), "logRoundedToFloat");
 
     /** Whether kernels compiled now compute these functions of {@code float}s this way ({@link #PROPERTY}). */
     public static boolean enabled() {
         return "true".equalsIgnoreCase(System.getProperty(PROPERTY, "false").strip());
     }
 
-    private static String key(Class<?> holder, String name) {
-        return holder.getName() + "." + name;
+    private static String key(String marker) {
+        return FloatArgumentMath.class.getName() + "." + marker;
     }
 
     private static String key(ResolvedJavaMethod method) {
@@ -82,15 +80,14 @@ public final class FloatArgumentMathPhase extends BasePhase<CoreProviders> {
         for (Node node : graph.getNodes().snapshot()) {
             if (node.isAlive() && node instanceof Invoke invoke && isMarker(invoke.getTargetMethod()) && invoke.callTarget().arguments().size() == 1
                             && isWidenedFloat(invoke.callTarget().arguments().get(0)) && onlyRoundedToFloat(invoke.asNode())) {
-                Map.Entry<Class<?>, String> rewrite = REWRITES.get(key(invoke.getTargetMethod()));
-                invoke.callTarget().setTargetMethod(method(context, rewrite.getKey(), rewrite.getValue()));
+                invoke.callTarget().setTargetMethod(method(context, REWRITES.get(key(invoke.getTargetMethod()))));
             }
         }
     }
 
-    private static ResolvedJavaMethod method(CoreProviders context, Class<?> holder, String name) {
+    private static ResolvedJavaMethod method(CoreProviders context, String name) {
         try {
-            return context.getMetaAccess().lookupJavaMethod(holder.getMethod(name, double.class));
+            return context.getMetaAccess().lookupJavaMethod(FloatArgumentMath.class.getMethod(name, double.class));
         } catch (NoSuchMethodException e) {
             throw new IllegalStateException(e);
         }

@@ -3,8 +3,7 @@ package jpai.compiler.phases;
 import java.util.HashMap;
 import java.util.Map;
 
-import jpai.compiler.math.FloatArgumentExpLog;
-import jpai.compiler.math.FloatArgumentTrig;
+import jpai.compiler.math.FloatArgumentMath;
 
 import jdk.graal.compiler.nodes.CallTargetNode.InvokeKind;
 import jdk.graal.compiler.nodes.ValueNode;
@@ -40,10 +39,10 @@ public final class MathAsStrictMathPlugin implements NodePlugin {
     public MathAsStrictMathPlugin(MetaAccessProvider metaAccess) {
         this.strictMath = metaAccess.lookupJavaType(StrictMath.class);
         try {
-            markers.put("sin", metaAccess.lookupJavaMethod(FloatArgumentTrig.class.getMethod("mathSin", double.class)));
-            markers.put("cos", metaAccess.lookupJavaMethod(FloatArgumentTrig.class.getMethod("mathCos", double.class)));
-            markers.put("exp", metaAccess.lookupJavaMethod(FloatArgumentExpLog.class.getMethod("mathExp", double.class)));
-            markers.put("log", metaAccess.lookupJavaMethod(FloatArgumentExpLog.class.getMethod("mathLog", double.class)));
+            for (String function : new String[] {"sin", "cos", "exp", "log"}) {
+                String marker = "math" + Character.toUpperCase(function.charAt(0)) + function.substring(1);
+                markers.put(function, metaAccess.lookupJavaMethod(FloatArgumentMath.class.getMethod(marker, double.class)));
+            }
         } catch (NoSuchMethodException e) {
             throw new IllegalStateException(e);
         }
