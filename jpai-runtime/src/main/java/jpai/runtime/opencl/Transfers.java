@@ -128,8 +128,15 @@ final class Transfers {
         }
     }
 
-    /** A JOCL pointer to native memory, with no copy. */
+    /**
+     * A JOCL pointer to native memory, with no copy. Only native memory: {@link BufferCommands}
+     * enqueues without JOCL's own checks, and the driver may read or write the memory after the call
+     * returns, which a Java array's pinned copy would not outlive.
+     */
     static Pointer pointerTo(MemorySegment segment) {
+        if (!segment.isNative()) {
+            throw new IllegalArgumentException("a transfer's host memory must be native memory, not a Java array's: " + segment);
+        }
         return Pointer.to(segment.asByteBuffer());
     }
 }

@@ -130,4 +130,13 @@ class TransfersTest {
             context.bufferPool().release(buffer);
         }
     }
+
+    /** A Java array's memory never reaches an enqueue that may outlive the call: refused before the driver sees it. */
+    @Test
+    void aJavaArraysMemoryIsRefused() {
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> Transfers.pointerTo(MemorySegment.ofArray(new float[4])));
+        try (Arena arena = Arena.ofConfined()) {
+            org.junit.jupiter.api.Assertions.assertNotNull(Transfers.pointerTo(arena.allocate(16)));
+        }
+    }
 }
