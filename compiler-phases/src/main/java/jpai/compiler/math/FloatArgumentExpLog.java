@@ -14,7 +14,7 @@ package jpai.compiler.math;
  * {@code double}'s normal range).
  *
  * <p><b>log</b>, for positive finite {@code x} (else FdLibm: NaN, infinity, -infinity): the
- * {@code double} of {@code x} is {@code m 2^e} with {@code m} in {@code [sqrt(2)/2, sqrt(2))} (a float's
+ * {@code double} of {@code x} is {@code m 2^e} with {@code m} in {@code [sqrt(2)/2, sqrt(2))} (found from the bits, without a branch; a float's
  * subnormals are normal doubles); {@code log x = e ln2 + 2 atanh(s)}, {@code s = (m-1)/(m+1)}
  * ({@code m - 1} exact), {@code |s| <= 0.172}, the series to {@code s^19} (truncation below 2^-55).
  *
@@ -30,7 +30,8 @@ public final class FloatArgumentExpLog {
     /** ln2 = LN2_HI + LN2_LO + (about 2e-31): LN2_HI has 42 significant bits. */
     private static final double LN2_HI = 0x1.62e42fefa38p-1;
     private static final double LN2_LO = 0x1.ef35793c7673p-45;
-    private static final double SQRT2 = 0x1.6a09e667f3bcdp0;
+    /** The bits of sqrt(2)/2 (0x1.6a09e667f3bcdp-1). */
+    private static final long HALF_SQRT2_BITS = 0x3FE6_A09E_667F_3BCDL;
 
     // 1/n!, rounded to double
     private static final double E2 = 0x1.0p-1;
@@ -78,10 +79,12 @@ public final class FloatArgumentExpLog {
         if (!(Math.abs(x) <= EXP_LIMIT)) {
             return 0.0;
         }
-        double k = Math.rint(x * INV_LN2);
+        double shifted = x * INV_LN2 + FloatArgumentTrig.ROUNDING_SHIFT;
+        double k = shifted - FloatArgumentTrig.ROUNDING_SHIFT; // the nearest integer (see ROUNDING_SHIFT)
         double r = (x - k * LN2_HI) - k * LN2_LO;
         double p = 1.0 + r * (1.0 + r * (E2 + r * (E3 + r * (E4 + r * (E5 + r * (E6 + r * (E7 + r * (E8 + r * (E9 + r * (E10 + r * (E11 + r * (E12 + r * E13))))))))))));
-        return p * Double.longBitsToDouble((long) ((int) k + 1023) << 52); // times 2^k, exactly
+        // times 2^k, exactly: shifted's low bits hold k, so (bits + 1023) << 52 is 2^k's exponent field
+        return p * Double.longBitsToDouble((Double.doubleToRawLongBits(shifted) + 1023) << 52);
     }
 
     /** The fast path's {@code log(x)} for positive finite {@code x}; 0 otherwise. */
@@ -89,13 +92,13 @@ public final class FloatArgumentExpLog {
         if (!(x > 0f && x <= Float.MAX_VALUE)) {
             return 0.0;
         }
+        // x's double is m 2^e with m in [sqrt(2)/2, sqrt(2)), without a branch: its bits minus those of
+        // sqrt(2)/2 have e in their exponent field (an arithmetic shift: e may be negative), and
+        // taking e's exponent field off the bits leaves m's
         long bits = Double.doubleToRawLongBits(x);
-        int e = (int) (bits >>> 52) - 1023;
-        double m = Double.longBitsToDouble((bits & 0x000F_FFFF_FFFF_FFFFL) | 0x3FF0_0000_0000_0000L);
-        if (m > SQRT2) {
-            m *= 0.5;
-            e++;
-        }
+        long offset = bits - HALF_SQRT2_BITS;
+        int e = (int) (offset >> 52);
+        double m = Double.longBitsToDouble(bits - (offset & 0xFFF0_0000_0000_0000L));
         double s = (m - 1.0) / (m + 1.0);
         double s2 = s * s;
         double logM = s * (2.0 + s2 * (L3 + s2 * (L5 + s2 * (L7 + s2 * (L9 + s2 * (L11 + s2 * (L13 + s2 * (L15 + s2 * (L17 + s2 * L19)))))))));
