@@ -1,5 +1,18 @@
 package jpai.compiler.math;
 
+import static jpai.compiler.math.InverseFactorials.F10;
+import static jpai.compiler.math.InverseFactorials.F11;
+import static jpai.compiler.math.InverseFactorials.F12;
+import static jpai.compiler.math.InverseFactorials.F13;
+import static jpai.compiler.math.InverseFactorials.F2;
+import static jpai.compiler.math.InverseFactorials.F3;
+import static jpai.compiler.math.InverseFactorials.F4;
+import static jpai.compiler.math.InverseFactorials.F5;
+import static jpai.compiler.math.InverseFactorials.F6;
+import static jpai.compiler.math.InverseFactorials.F7;
+import static jpai.compiler.math.InverseFactorials.F8;
+import static jpai.compiler.math.InverseFactorials.F9;
+
 /**
  * {@code (float) Math.exp(x)} and {@code (float) Math.log(x)} of a {@code float} {@code x}, computed
  * from the {@code float} in a few {@code double} operations, with a result Java allows: the same
@@ -9,7 +22,7 @@ package jpai.compiler.math;
  * <p><b>exp</b>, for {@code |x| <= }{@value #EXP_LIMIT} (beyond it the result is 0 or infinite, or x
  * is not finite: FdLibm): {@code x = k ln2 + r}, {@code k} the nearest integer to {@code x / ln2},
  * {@code ln2} in two parts, the first of 42 significant bits (so {@code k * LN2_HI} and
- * {@code x - k * LN2_HI} are exact for {@code |k| <= 150}); Taylor's {@code exp(r)} to {@code r^13}
+ * {@code x - k * LN2_HI} are exact for {@code |k| <= 150}); Taylor's {@code exp(r)} to {@code r^13} ({@link InverseFactorials})
  * on {@code |r| <= ln2/2} (truncation below 2^-57); times {@code 2^k} exactly (a power of two in
  * {@code double}'s normal range).
  *
@@ -33,19 +46,6 @@ public final class FloatArgumentExpLog {
     /** The bits of sqrt(2)/2 (0x1.6a09e667f3bcdp-1). */
     private static final long HALF_SQRT2_BITS = 0x3FE6_A09E_667F_3BCDL;
 
-    // 1/n!, rounded to double
-    private static final double E2 = 0x1.0p-1;
-    private static final double E3 = 0x1.5555555555555p-3;
-    private static final double E4 = 0x1.5555555555555p-5;
-    private static final double E5 = 0x1.1111111111111p-7;
-    private static final double E6 = 0x1.6c16c16c16c17p-10;
-    private static final double E7 = 0x1.a01a01a01a01ap-13;
-    private static final double E8 = 0x1.a01a01a01a01ap-16;
-    private static final double E9 = 0x1.71de3a556c734p-19;
-    private static final double E10 = 0x1.27e4fb7789f5cp-22;
-    private static final double E11 = 0x1.ae64567f544e4p-26;
-    private static final double E12 = 0x1.1eed8eff8d898p-29;
-    private static final double E13 = 0x1.6124613a86d09p-33;
     // 2/n, rounded to double: 2 atanh(s) = sum of 2 s^n / n over odd n
     private static final double L3 = 0x1.5555555555555p-1;
     private static final double L5 = 0x1.999999999999ap-2;
@@ -82,7 +82,7 @@ public final class FloatArgumentExpLog {
         double shifted = x * INV_LN2 + FloatArgumentTrig.ROUNDING_SHIFT;
         double k = shifted - FloatArgumentTrig.ROUNDING_SHIFT; // the nearest integer (see ROUNDING_SHIFT)
         double r = (x - k * LN2_HI) - k * LN2_LO;
-        double p = 1.0 + r * (1.0 + r * (E2 + r * (E3 + r * (E4 + r * (E5 + r * (E6 + r * (E7 + r * (E8 + r * (E9 + r * (E10 + r * (E11 + r * (E12 + r * E13))))))))))));
+        double p = 1.0 + r * (1.0 + r * (F2 + r * (F3 + r * (F4 + r * (F5 + r * (F6 + r * (F7 + r * (F8 + r * (F9 + r * (F10 + r * (F11 + r * (F12 + r * F13))))))))))));
         // times 2^k, exactly: shifted's low bits hold k, so (bits + 1023) << 52 is 2^k's exponent field
         return p * Double.longBitsToDouble((Double.doubleToRawLongBits(shifted) + 1023) << 52);
     }

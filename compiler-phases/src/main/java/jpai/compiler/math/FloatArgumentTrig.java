@@ -55,22 +55,22 @@ public final class FloatArgumentTrig {
     private static final double P2 = 0x1.0b4611a6p-34;
     private static final double P3 = 0x1.3198a2e037073p-69;
 
-    // 1/n!, rounded to double
-    private static final double S3 = -0x1.5555555555555p-3;
-    private static final double S5 = 0x1.1111111111111p-7;
-    private static final double S7 = -0x1.a01a01a01a01ap-13;
-    private static final double S9 = 0x1.71de3a556c734p-19;
-    private static final double S11 = -0x1.ae64567f544e4p-26;
-    private static final double S13 = 0x1.6124613a86d09p-33;
-    private static final double S15 = -0x1.ae7f3e733b81fp-41;
-    private static final double C2 = -0x1.0p-1;
-    private static final double C4 = 0x1.5555555555555p-5;
-    private static final double C6 = -0x1.6c16c16c16c17p-10;
-    private static final double C8 = 0x1.a01a01a01a01ap-16;
-    private static final double C10 = -0x1.27e4fb7789f5cp-22;
-    private static final double C12 = 0x1.1eed8eff8d898p-29;
-    private static final double C14 = -0x1.93974a8c07c9dp-37;
-    private static final double C16 = 0x1.ae7f3e733b81fp-45;
+    // sin's and cos's Taylor coefficients: +-1/n!
+    private static final double S3 = -InverseFactorials.F3;
+    private static final double S5 = InverseFactorials.F5;
+    private static final double S7 = -InverseFactorials.F7;
+    private static final double S9 = InverseFactorials.F9;
+    private static final double S11 = -InverseFactorials.F11;
+    private static final double S13 = InverseFactorials.F13;
+    private static final double S15 = -InverseFactorials.F15;
+    private static final double C2 = -InverseFactorials.F2;
+    private static final double C4 = InverseFactorials.F4;
+    private static final double C6 = -InverseFactorials.F6;
+    private static final double C8 = InverseFactorials.F8;
+    private static final double C10 = -InverseFactorials.F10;
+    private static final double C12 = InverseFactorials.F12;
+    private static final double C14 = -InverseFactorials.F14;
+    private static final double C16 = InverseFactorials.F16;
 
     private FloatArgumentTrig() {
     }
