@@ -233,9 +233,9 @@ public final class KernelGraphCompiler {
             plugins.apply(PipelinePoint.AFTER_PARSING, graph, context, timings);
             run("exact types of captured objects", timings, () -> new ExactTypesOfCapturedObjectsPhase(function, signature), graph, context);
             Set<ResolvedJavaMethod> readerMethods = ElementReaderCallsToAccessesPhase.keptCalls(signature, graal.providers().getMetaAccess());
-            // with -Djpai.floatArgumentMath=true, Math.sin, cos, exp and log left as calls, so that those
-            // of floats can be computed from the float (FloatArgumentMathPhase); a second round inlines them all
-            boolean floatArgumentMath = FloatArgumentMathPhase.enabled();
+            // with JAVA_FLOAT_ARGUMENTS, Math.sin, cos, exp and log left as calls, so that those of floats
+            // can be computed from the float (FloatArgumentMathPhase); a second round inlines them all
+            boolean floatArgumentMath = math == MathFunctions.JAVA_FLOAT_ARGUMENTS && FloatArgumentMathPhase.supportedOn(graal.providers().getCodeCache().getTarget().arch);
             run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(readerMethods, floatArgumentMath), canonicalizer), graph, context);
             if (floatArgumentMath) {
                 run("float-argument sin, cos, exp and log", timings, FloatArgumentMathPhase::new, graph, context);
@@ -452,7 +452,7 @@ public final class KernelGraphCompiler {
         // Eager resolving: code Java has not run yet (StrictMath's FdLibm calls, say) has unresolved
         // constant pool entries, which the parser would otherwise turn into exits.
         GraphBuilderConfiguration config = parser.getGraphBuilderConfig().copy().withBytecodeExceptionMode(BytecodeExceptionMode.CheckAll).withEagerResolving(true);
-        if (math == MathFunctions.JAVA) {
+        if (math.javaResults()) {
             config.getPlugins().prependNodePlugin(new MathAsStrictMathPlugin(graal.providers().getMetaAccess()));
         }
         position.set(parser.copyWithConfig(config));

@@ -915,7 +915,7 @@ final class KernelCache {
     private KernelGraph graph(KernelSignature signature, PhasePlugins plugins, Speculations allowed) {
         long start = System.nanoTime();
         KernelGraphCompiler compiler = new KernelGraphCompiler(JpaiOptions.mathFunctions(), plugins);
-        if (compiler.math() != MathFunctions.JAVA) {
+        if (!compiler.math().javaResults()) {
             Explain.notice("kernels compute Math's sin, exp, pow and other transcendental functions with OpenCL's built-ins (-D" + MathFunctions.PROPERTY + "="
                             + compiler.math().optionValue() + "): their results are within OpenCL's error bounds (docs/java-semantics.md), up to 16 ulps, not Math's 1 to 2.5");
         }

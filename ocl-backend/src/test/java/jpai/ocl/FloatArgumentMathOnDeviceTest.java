@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import jpai.compiler.math.FloatArgumentTrig;
 import jpai.compiler.math.FloatArgumentExpLog;
+import jpai.compiler.MathFunctions;
 import jpai.compiler.phases.FloatArgumentMathPhase;
 
 /**
@@ -27,15 +28,18 @@ import jpai.compiler.phases.FloatArgumentMathPhase;
  */
 class FloatArgumentMathOnDeviceTest {
 
-    /** The phase is off by default until measured on a GPU: these tests turn it on. */
+    /**
+     * The runtime chooses {@code java-float} for a GPU only; these compilers read {@code -Djpai.math}
+     * ({@link MathFunctions#fromSystemProperty()}), so the tests name it.
+     */
     @BeforeAll
     static void floatArgumentMathOn() {
-        System.setProperty(FloatArgumentMathPhase.PROPERTY, "true");
+        System.setProperty(MathFunctions.PROPERTY, MathFunctions.JAVA_FLOAT_ARGUMENTS.optionValue());
     }
 
     @AfterAll
     static void floatArgumentMathAsBefore() {
-        System.clearProperty(FloatArgumentMathPhase.PROPERTY);
+        System.clearProperty(MathFunctions.PROPERTY);
     }
 
     /** 1/15! as the kernel prints it: the float path's sine polynomial has it, FdLibm's (2/pi and pi/2's parts are the same in both) does not. */
@@ -134,16 +138,13 @@ class FloatArgumentMathOnDeviceTest {
         }
     }
 
-    /** Off by default (until measured on a GPU): without the property, FdLibm computes them. */
+    /** {@code -Djpai.math=java} (a CPU device's default): FdLibm computes them. */
     @Test
-    void offByDefault() {
-        System.clearProperty(FloatArgumentMathPhase.PROPERTY);
-        try {
-            Function<Float, Float> sin = x -> (float) Math.sin(x);
-            assertFalse(KernelTestSupport.map(sin, Float.class, Float.class).text().contains(FLOAT_PATH_MARK), "FdLibm's polynomial");
-        } finally {
-            System.setProperty(FloatArgumentMathPhase.PROPERTY, "true");
-        }
+    void javaKeepsFdLibm() {
+        Function<Float, Float> sin = x -> (float) Math.sin(x);
+        assertTrue(KernelTestSupport.map(sin, Float.class, Float.class).text().contains(FLOAT_PATH_MARK), "the float path's polynomial");
+        KernelTestSupport.withMath(MathFunctions.JAVA,
+                        () -> assertFalse(KernelTestSupport.map(sin, Float.class, Float.class).text().contains(FLOAT_PATH_MARK), "FdLibm's polynomial"));
     }
 
     /** StrictMath's bits are fixed: its float-argument calls keep FdLibm, and the device gives exactly Java's. */

@@ -81,8 +81,8 @@ public final class FloatArgumentExpLog {
         }
         double shifted = x * INV_LN2 + FloatArgumentTrig.ROUNDING_SHIFT;
         double k = shifted - FloatArgumentTrig.ROUNDING_SHIFT; // the nearest integer (see ROUNDING_SHIFT)
-        double r = (x - k * LN2_HI) - k * LN2_LO;
-        double p = 1.0 + r * (1.0 + r * (F2 + r * (F3 + r * (F4 + r * (F5 + r * (F6 + r * (F7 + r * (F8 + r * (F9 + r * (F10 + r * (F11 + r * (F12 + r * F13))))))))))));
+        double r = Math.fma(-k, LN2_LO, x - k * LN2_HI); // x - k * LN2_HI is exact
+        double p = Math.fma(r, Math.fma(r, Math.fma(r, Math.fma(r, Math.fma(r, Math.fma(r, Math.fma(r, Math.fma(r, Math.fma(r, Math.fma(r, Math.fma(r, Math.fma(r, Math.fma(r, F13, F12), F11), F10), F9), F8), F7), F6), F5), F4), F3), F2), 1.0), 1.0);
         // times 2^k, exactly: shifted's low bits hold k, so (bits + 1023) << 52 is 2^k's exponent field
         return p * Double.longBitsToDouble((Double.doubleToRawLongBits(shifted) + 1023) << 52);
     }
@@ -101,7 +101,7 @@ public final class FloatArgumentExpLog {
         double m = Double.longBitsToDouble(bits - (offset & 0xFFF0_0000_0000_0000L));
         double s = (m - 1.0) / (m + 1.0);
         double s2 = s * s;
-        double logM = s * (2.0 + s2 * (L3 + s2 * (L5 + s2 * (L7 + s2 * (L9 + s2 * (L11 + s2 * (L13 + s2 * (L15 + s2 * (L17 + s2 * L19)))))))));
-        return e * LN2_HI + (e * LN2_LO + logM);
+        double logM = s * Math.fma(s2, Math.fma(s2, Math.fma(s2, Math.fma(s2, Math.fma(s2, Math.fma(s2, Math.fma(s2, Math.fma(s2, Math.fma(s2, L19, L17), L15), L13), L11), L9), L7), L5), L3), 2.0);
+        return Math.fma(e, LN2_HI, Math.fma(e, LN2_LO, logM));
     }
 }

@@ -14,6 +14,7 @@ import jdk.graal.compiler.nodes.ValueNode;
 import jdk.graal.compiler.nodes.calc.FloatConvertNode;
 import jdk.graal.compiler.nodes.spi.CoreProviders;
 import jdk.graal.compiler.phases.BasePhase;
+import jdk.vm.ci.code.Architecture;
 import jdk.vm.ci.meta.JavaKind;
 import jdk.vm.ci.meta.ResolvedJavaMethod;
 import jpai.compiler.math.FloatArgumentExpLog;
@@ -26,8 +27,9 @@ import jpai.compiler.math.FloatArgumentTrig;
  * ({@link FloatArgumentTrig}, {@link FloatArgumentExpLog}: a few {@code double} operations and a
  * rounding test, FdLibm only where the test cannot decide) instead of FdLibm's general
  * {@code double} algorithm. Both give results Java allows (for every {@code float} of the fast
- * ranges, checked: {@code (float) StrictMath}'s bits). On the H100 FdLibm made a DFT kernel 20 times
- * slower than OpenCL's {@code float} built-ins, and Black-Scholes' 2.6 times.
+ * ranges, checked: {@code (float) StrictMath}'s bits). Runs with {@code MathFunctions.JAVA_FLOAT_ARGUMENTS}
+ * (the default on a GPU): on the H100 DFT's exact kernel takes 1.45 ms with it against 4.93 ms with
+ * FdLibm alone (0.23 ms with OpenCL's {@code float} built-ins), Black-Scholes' 0.103 against 0.109 ms.
  *
  * <p>Expects: a first inlining round that left the calls of those {@code Math} functions as calls of
  * their markers ({@link FloatArgumentMath#mathSin}, ...: {@link MathAsStrictMathPlugin} reads
@@ -40,21 +42,22 @@ import jpai.compiler.math.FloatArgumentTrig;
  */
 public final class FloatArgumentMathPhase extends BasePhase<CoreProviders> {
 
-    /**
-     * {@code -Djpai.floatArgumentMath=true} turns this phase on; read when a kernel compiles. Off by
-     * default until measured on a GPU: on PoCL (a CPU device) Black-Scholes' exact kernel (five exp and
-     * a log per element) took 10.5-12.7 ms with it against 5.7-9.2 ms with FdLibm alone, DFT's (sin and
-     * cos) 32 ms against 43 ms (session 17, docs/java-semantics.md).
-     */
-    public static final String PROPERTY = "jpai.floatArgumentMath";
-
     /** Marker ({@link FloatArgumentMath}'s class and method) → its rewrite (a method of the same class). */
     private static final Map<String, String> REWRITES = Map.of(
                     key("mathSin"), "sinRoundedToFloat", key("mathCos"), "cosRoundedToFloat", key("mathExp"), "expRoundedToFloat", key("mathLog"), "logRoundedToFloat");
 
-    /** Whether kernels compiled now compute these functions of {@code float}s this way ({@link #PROPERTY}). */
-    public static boolean enabled() {
-        return "true".equalsIgnoreCase(System.getProperty(PROPERTY, "false").strip());
+    /**
+     * Whether this phase may run for a host: one whose compiler reads {@code Math.fma} as one node
+     * (the float-argument functions' polynomials are written with it; without the intrinsic its Java
+     * code, with {@code BigDecimal}, would keep every such kernel off the device). Graal intrinsifies
+     * it on AArch64 and on AMD64 with FMA.
+     */
+    public static boolean supportedOn(Architecture host) {
+        return hasFusedMultiplyAdd(host);
+    }
+
+    private static boolean hasFusedMultiplyAdd(Architecture host) {
+        return !host.getName().equals("AMD64") || host.getFeatures().stream().anyMatch(feature -> feature.nameEquals("FMA"));
     }
 
     private static String key(String marker) {
