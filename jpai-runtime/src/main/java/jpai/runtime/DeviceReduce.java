@@ -3,6 +3,7 @@ package jpai.runtime;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BinaryOperator;
 
 import jdk.vm.ci.meta.JavaKind;
 import jpai.DataType;
@@ -24,13 +25,27 @@ import jpai.runtime.opencl.OpenCLRuntimeException;
  * the previous pass's partial results as its elements (leaves of one) with the combiner's own
  * kernel, until one work-group is left. All passes are enqueued on one queue before the host waits,
  * once ({@code DeviceContext.launchSequence}): a wait per pass cost 0.1 to 0.4 ms on the H100, more
- * than the later passes themselves. Partial results stay on the device; only the last pass's one
- * value comes back.
+ * than the later passes themselves. Partial results stay on the device; only the last pass's values
+ * come back.
+ *
+ * <p>The last pass is the first one that leaves at most {@value #HOST_COMBINED_NODES} work-groups:
+ * their values (nodes of the tree, one level each) come back and the host combines them with the
+ * operator in the tree's order ({@link CombiningTree.Accumulator}), as a hand-written reduction adds
+ * its groups' partial sums on the host. A kernel launch more (with its events and time queries) costs
+ * an apply more than combining a thousand values in Java; the bits are the same, the tree being one.
+ * The device still computes every element and every group's node: nothing is routed to Java by cost.
  */
 final class DeviceReduce {
 
     /** A power of two (each group's value must be a node of the tree), as large as devices commonly allow. */
     private static final long WORK_GROUP = 256;
+
+    /**
+     * At most this many work-group values of a pass are combined on the host instead of by another
+     * pass on the device (see the class comment); a power of two, so that it never depends on more
+     * than the element count and the device's work-group size.
+     */
+    static final long HOST_COMBINED_NODES = 1024;
 
     /** Local memory left to the OpenCL compiler besides the reduction's own scratch. */
     private static final long LOCAL_MEMORY_RESERVE = 1024;
@@ -83,10 +98,115 @@ final class DeviceReduce {
     }
 
     /**
+     * The root of the tree over {@code nodes}, consecutive nodes at {@code level} from the left (the
+     * last may cover fewer leaves), combined by {@code operator} in the tree's order. A combiner that
+     * throws here would have made the device's next pass exit: the operation re-runs in Java, which
+     * throws Java's exception at Java's element.
+     */
+    @SuppressWarnings("unchecked")
+    private static <T> T combinedOnHost(PArray<?> nodes, int level, BinaryOperator<T> operator, T identity, String operation) {
+        Object[] values = valuesOf(nodes);
+        CombiningTree.Accumulator tree = new CombiningTree.Accumulator((BinaryOperator<Object>) operator);
+        try {
+            for (Object value : values) {
+                tree.push(value, level);
+            }
+            return (T) tree.root(identity);
+        } catch (RuntimeException e) {
+            throw new KernelDeoptimizedException("the combiner of " + operation + " threw " + e + " combining its work-groups' values on the host");
+        }
+    }
+
+    /**
+     * The elements of {@code nodes}, boxed as {@code PArray.get} boxes them, read in one bulk copy per
+     * component: element reads one by one switch a result array to its shared memory segment after a
+     * few hundred, whose release at {@code close} is a handshake of every Java thread (on the H100's
+     * host 1,024 reads that way cost an apply 0.1-0.2 ms after a collection).
+     */
+    private static Object[] valuesOf(PArray<?> nodes) {
+        int count = Math.toIntExact(nodes.length());
+        if (!nodes.isTuples()) {
+            return boxed(nodes, count);
+        }
+        Object[][] components = new Object[nodes.componentCount()][];
+        for (int c = 0; c < components.length; c++) {
+            components[c] = boxed(nodes.component(c), count);
+        }
+        Object[] values = new Object[count];
+        for (int i = 0; i < count; i++) {
+            Object[] parts = new Object[components.length];
+            for (int c = 0; c < parts.length; c++) {
+                parts[c] = components[c][i];
+            }
+            values[i] = jpai.Tuple.of(parts);
+        }
+        return values;
+    }
+
+    /** A scalar array's {@code count} elements, boxed by {@code valueOf} (the JVM's box caches, as {@code PArray.get}). */
+    private static Object[] boxed(PArray<?> scalars, int count) {
+        Object[] values = new Object[count];
+        switch (scalars.elementType()) {
+            case BYTE -> {
+                byte[] a = scalars.toByteArray();
+                for (int i = 0; i < count; i++) {
+                    values[i] = Byte.valueOf(a[i]);
+                }
+            }
+            case SHORT -> {
+                short[] a = scalars.toShortArray();
+                for (int i = 0; i < count; i++) {
+                    values[i] = Short.valueOf(a[i]);
+                }
+            }
+            case CHAR -> {
+                char[] a = scalars.toCharArray();
+                for (int i = 0; i < count; i++) {
+                    values[i] = Character.valueOf(a[i]);
+                }
+            }
+            case INT -> {
+                int[] a = scalars.toIntArray();
+                for (int i = 0; i < count; i++) {
+                    values[i] = Integer.valueOf(a[i]);
+                }
+            }
+            case LONG -> {
+                long[] a = scalars.toLongArray();
+                for (int i = 0; i < count; i++) {
+                    values[i] = Long.valueOf(a[i]);
+                }
+            }
+            case FLOAT -> {
+                float[] a = scalars.toFloatArray();
+                for (int i = 0; i < count; i++) {
+                    values[i] = Float.valueOf(a[i]);
+                }
+            }
+            case DOUBLE -> {
+                double[] a = scalars.toDoubleArray();
+                for (int i = 0; i < count; i++) {
+                    values[i] = Double.valueOf(a[i]);
+                }
+            }
+            case BOOLEAN -> {
+                boolean[] a = scalars.toBooleanArray();
+                for (int i = 0; i < count; i++) {
+                    values[i] = Boolean.valueOf(a[i]);
+                }
+            }
+        }
+        return values;
+    }
+
+    /**
      * @param first the first pass's kernel (with the mapper of a fused map then reduce, or the combiner's own)
      * @param partials the kernel of the passes after the first: the combiner's own reduce kernel over the element type
+     * @param operator the combiner, which the host applies to the last pass's work-group values
+     * @param operation the operation's description, for the message when the combiner throws there
      */
-    static <T> T run(DeviceChoice.OpenCL device, KernelCache.Compiled first, KernelCache.Compiled partials, T identity, DataType type, PArray<?> input) {
+    static <T> T run(DeviceChoice.OpenCL device, KernelCache.Compiled first, KernelCache.Compiled partials, BinaryOperator<T> operator, T identity, DataType type, PArray<?> input,
+                    String operation) {
         long length = input.length();
         if (length == 0) {
             return identity;
@@ -103,13 +223,15 @@ final class DeviceReduce {
             PArray<?> elements = input;
             long elementCount = length;
             long leafWidth = CombiningTree.LEAF;
+            int level = 0; // of the tree's nodes that this pass's work-groups compute
             while (true) {
                 long leaves = (elementCount + leafWidth - 1) / leafWidth;
                 // A first pass whose mapper has loops maps one element per work-item: its groups hold
                 // localSize / LEAF leaves (a power of two, so each group's value is still a node of the tree).
                 long leavesPerGroup = leafWidth > 1 ? firstPassLeavesPerGroup(kernel, localSize) : localSize;
                 long groups = (leaves + leavesPerGroup - 1) / leavesPerGroup;
-                boolean last = groups == 1;
+                level += Long.numberOfTrailingZeros(leavesPerGroup);
+                boolean last = groups <= HOST_COMBINED_NODES;
                 PArray<?> results = PArray.allocateUninitialized(type, groups); // every group writes its value
                 passResults.add(results);
                 KernelBinding binding = new KernelBinding(kernel).common(elements).reduction(identity, results, localSize, leafWidth, leavesPerGroup);
@@ -128,9 +250,13 @@ final class DeviceReduce {
             for (int r = 0; r < results.size(); r++) {
                 KernelBinding.checkStatus(results.get(r));
             }
-            @SuppressWarnings("unchecked")
-            T value = (T) passResults.get(passResults.size() - 1).get(0);
-            return value;
+            PArray<?> nodes = passResults.get(passResults.size() - 1);
+            if (nodes.length() == 1) {
+                @SuppressWarnings("unchecked")
+                T value = (T) nodes.get(0);
+                return value;
+            }
+            return combinedOnHost(nodes, level, operator, identity, operation);
         } finally {
             // the last pass's first: the pool hands out the buffer given back last first, so the next
             // apply's passes get the buffers they had, which their kernel objects are already bound to

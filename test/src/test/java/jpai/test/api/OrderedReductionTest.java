@@ -127,6 +127,46 @@ class OrderedReductionTest {
     }
 
     /**
+     * The device's last pass leaves at most 1,024 work-group values, which the host combines in the
+     * tree's order (DeviceReduce): lengths whose first pass leaves 1,024 and 1,025 groups of 256
+     * work-items (then a second pass), and a loop in the mapper (groups of 16 leaves, one element a
+     * work-item). A non-commutative operator shows any reordering; a float sum, any other tree.
+     */
+    @ParameterizedTest(name = "on {0}")
+    @MethodSource("executors")
+    void theWorkGroupsValuesCombinedOnTheHostKeepTheTree(Executor executor) {
+        BinaryOperator<Tuple2<Integer, Integer>> concat = (a, b) -> new Tuple2<>(a._1() * b._2() + b._1(), a._2() * b._2());
+        Random random = new Random(17);
+        for (int n : new int[] {4096 * 1024, 4096 * 1024 + 1, 256 * 1024 + 1}) {
+            int[] chars = ints(random, n, 128);
+            int[] powers = new int[n];
+            java.util.Arrays.fill(powers, 31);
+            float[] floats = new float[n];
+            for (int i = 0; i < n; i++) {
+                floats[i] = random.nextFloat() * (i % 3 == 0 ? 1e6f : 1f);
+            }
+            try (PArray<Integer> c = PArray.of(chars); PArray<Integer> p = PArray.of(powers); PArray<Tuple2<Integer, Integer>> input = PArray.zip(c, p);
+                            PArray<Float> values = PArray.of(floats)) {
+                assertEquals(fold(concat, new Tuple2<>(0, 1), input), reduceOn(AF.reduce(concat, new Tuple2<>(0, 1)), executor, input), n + " chars");
+                BinaryOperator<Float> sum = (a, b) -> a + b;
+                Float sequentialTree = reduceOn(AF.reduce(sum, 0f), Executor.SEQUENTIAL, values);
+                assertEquals(sequentialTree, reduceOn(AF.reduce(sum, 0f), executor, values), n + " floats: the tree's bits");
+                // a mapper with a loop: its first pass maps one element per work-item
+                ArrayFunction<Float, Float> looped = AF.map((Float x) -> {
+                    float y = x;
+                    for (int k = 0; k < (int) (x % 3f); k++) {
+                        y = y * 0.5f + 1f;
+                    }
+                    return y;
+                }).reduce(sum, 0f);
+                try (PArray<Float> expected = ExecutorCase.apply(looped, Executor.SEQUENTIAL, values); PArray<Float> actual = ExecutorCase.apply(looped, executor, values)) {
+                    assertEquals(expected.get(0), actual.get(0), n + " floats mapped with a loop: the tree's bits");
+                }
+            }
+        }
+    }
+
+    /**
      * Issue 19 item 9: a combiner that returns one of its tuple arguments (argmax) was refused on the
      * device ("ValuePhiNode"); ties keep the first index, so the order shows too.
      */

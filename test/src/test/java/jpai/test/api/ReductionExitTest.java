@@ -52,6 +52,29 @@ class ReductionExitTest {
                         "a combiner after a mapper with loops");
     }
 
+    /**
+     * Every element 1: a work-group's value is at most a few thousand, so this combiner throws only
+     * when the work-groups' values are combined, which the host does after the device's last pass
+     * (DeviceReduce): the operation re-runs in Java and throws Java's exception.
+     */
+    @Test
+    void aCombinerThatThrowsOnlyOnTheWorkGroupsValuesGivesJavasException() {
+        int[] ones = new int[1 << 18];
+        java.util.Arrays.fill(ones, 1);
+        try (PArray<Integer> input = PArray.of(ones)) {
+            ArrayFunction<Integer, Integer> f = AF.reduce((Integer a, Integer b) -> {
+                int sum = a + b;
+                return sum / (sum > 100_000 ? 0 : 1);
+            }, 0);
+            assertThrows(ArithmeticException.class, () -> f.on(Executor.SEQUENTIAL).apply(input).close(), "Java throws");
+            long launches = jpai.runtime.opencl.KernelLaunches.count();
+            assertThrows(ArithmeticException.class, () -> f.on(Executor.ACCELERATOR).apply(input).close(), "the device's apply throws Java's exception");
+            ApplyProfile profile = AF.lastProfile();
+            assertTrue(jpai.runtime.opencl.KernelLaunches.count() > launches && profile.fellBack() && profile.fallbackReason().contains("on the host"),
+                            "the device ran the first pass, the host's combining threw, Java re-ran: " + profile);
+        }
+    }
+
     private static void assertEveryFailureIsJavas(java.util.function.IntFunction<ArrayFunction<Integer, Integer>> functionFailingAt, String what) {
         int[] indices = new int[N];
         for (int i = 0; i < N; i++) {
