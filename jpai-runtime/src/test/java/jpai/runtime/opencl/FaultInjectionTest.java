@@ -129,7 +129,8 @@ class FaultInjectionTest {
     @Test
     void aFailureInTheSecondPassOfAReductionFallsBack() {
         ArrayFunction<Float, Float> sum = AF.reduce((Float a, Float b) -> a + b * 1.0f, 0f);
-        float[] values = new float[1 << 20];
+        // 2^23 elements: 2,048 work-groups of 256 (the host combines at most 1,024 groups' values), so two passes
+        float[] values = new float[1 << 23];
         for (int i = 0; i < values.length; i++) {
             values[i] = (i % 977) * 0.125f - 30f;
         }

@@ -118,7 +118,7 @@ class ApplyDriverCallsTest {
     /** A combiner that can throw (Math.addExact) makes its passes write status words: one read for all passes, and the result's. */
     @Test
     void reductionWithAnExceptionPathReadsOneStatusForAllPasses() {
-        int n = 1 << 20;
+        int n = 1 << 23; // 2,048 work-groups of 256: two passes (the host combines at most 1,024 groups' values)
         int[] values = new int[n];
         for (int i = 0; i < n; i++) {
             values[i] = i % 7;
@@ -137,7 +137,7 @@ class ApplyDriverCallsTest {
 
     @Test
     void reductionOfResidentInput() {
-        int n = 1 << 20; // enough for two passes
+        int n = 1 << 23; // enough for two passes (2,048 work-groups of 256; the host combines at most 1,024 groups' values)
         float[] values = new float[n];
         for (int i = 0; i < n; i++) {
             values[i] = (i % 4) * 0.25f; // every partial sum a multiple of 0.25 below 2^22: exact in any order
