@@ -1,12 +1,14 @@
 package jpai.runtime;
 
 
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BinaryOperator;
 
 import jdk.vm.ci.meta.JavaKind;
 import jpai.DataType;
+import jpai.ElementType;
 import jpai.PArray;
 import jpai.ocl.KernelParameter;
 import jpai.ocl.KernelSource;
@@ -143,58 +145,15 @@ final class DeviceReduce {
         return values;
     }
 
-    /** A scalar array's {@code count} elements, boxed by {@code valueOf} (the JVM's box caches, as {@code PArray.get}). */
+    /** A scalar array's {@code count} elements, boxed as {@code PArray.get} boxes them ({@code ElementType.get}: {@code valueOf}). */
     private static Object[] boxed(PArray<?> scalars, int count) {
+        ElementType type = scalars.elementType();
+        // a long[]'s segment: aligned for every element type's layout
+        MemorySegment copy = MemorySegment.ofArray(new long[Math.toIntExact((count * type.byteSize() + 7) / 8)]);
+        scalars.copyTo(0, count, copy);
         Object[] values = new Object[count];
-        switch (scalars.elementType()) {
-            case BYTE -> {
-                byte[] a = scalars.toByteArray();
-                for (int i = 0; i < count; i++) {
-                    values[i] = Byte.valueOf(a[i]);
-                }
-            }
-            case SHORT -> {
-                short[] a = scalars.toShortArray();
-                for (int i = 0; i < count; i++) {
-                    values[i] = Short.valueOf(a[i]);
-                }
-            }
-            case CHAR -> {
-                char[] a = scalars.toCharArray();
-                for (int i = 0; i < count; i++) {
-                    values[i] = Character.valueOf(a[i]);
-                }
-            }
-            case INT -> {
-                int[] a = scalars.toIntArray();
-                for (int i = 0; i < count; i++) {
-                    values[i] = Integer.valueOf(a[i]);
-                }
-            }
-            case LONG -> {
-                long[] a = scalars.toLongArray();
-                for (int i = 0; i < count; i++) {
-                    values[i] = Long.valueOf(a[i]);
-                }
-            }
-            case FLOAT -> {
-                float[] a = scalars.toFloatArray();
-                for (int i = 0; i < count; i++) {
-                    values[i] = Float.valueOf(a[i]);
-                }
-            }
-            case DOUBLE -> {
-                double[] a = scalars.toDoubleArray();
-                for (int i = 0; i < count; i++) {
-                    values[i] = Double.valueOf(a[i]);
-                }
-            }
-            case BOOLEAN -> {
-                boolean[] a = scalars.toBooleanArray();
-                for (int i = 0; i < count; i++) {
-                    values[i] = Boolean.valueOf(a[i]);
-                }
-            }
+        for (int i = 0; i < count; i++) {
+            values[i] = type.get(copy, i);
         }
         return values;
     }

@@ -296,8 +296,12 @@ class ManyThreadsTest {
     private static String probeQueues(DeviceContext context, boolean separatePrograms, boolean events) {
         cl_context clContext = context.context();
         cl_device_id device = context.device().deviceId();
-        cl_program program = CL.clCreateProgramWithSource(clContext, 1, new String[] {separatePrograms ? PROBE_SPIN : PROBE_SPIN + PROBE_SMALL}, null, null);
-        cl_program smallProgram = separatePrograms ? CL.clCreateProgramWithSource(clContext, 1, new String[] {PROBE_SMALL}, null, null) : program;
+        // Each probe's programs have sources of their own: PoCL 3.1 shares one loaded kernel library
+        // between programs of the same source and once aborted the JVM releasing it (CI, session 18:
+        // "pocl_release_dlhandle_cache: Assertion `found->ref_count > 0' failed" after the third probe)
+        String unique = "// probe " + (separatePrograms ? "two programs" : "one program") + (events ? ", events" : "") + "\n";
+        cl_program program = CL.clCreateProgramWithSource(clContext, 1, new String[] {unique + (separatePrograms ? PROBE_SPIN : PROBE_SPIN + PROBE_SMALL)}, null, null);
+        cl_program smallProgram = separatePrograms ? CL.clCreateProgramWithSource(clContext, 1, new String[] {unique + PROBE_SMALL}, null, null) : program;
         cl_command_queue first = null;
         cl_command_queue second = null;
         cl_kernel spin = null;
