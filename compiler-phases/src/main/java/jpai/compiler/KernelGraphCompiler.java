@@ -233,14 +233,7 @@ public final class KernelGraphCompiler {
             plugins.apply(PipelinePoint.AFTER_PARSING, graph, context, timings);
             run("exact types of captured objects", timings, () -> new ExactTypesOfCapturedObjectsPhase(function, signature), graph, context);
             Set<ResolvedJavaMethod> readerMethods = ElementReaderCallsToAccessesPhase.keptCalls(signature, graal.providers().getMetaAccess());
-            // with JAVA_FLOAT_ARGUMENTS, Math.sin, cos, exp and log left as calls, so that those of floats
-            // can be computed from the float (FloatArgumentMathPhase); a second round inlines them all
-            boolean floatArgumentMath = math == MathFunctions.JAVA_FLOAT_ARGUMENTS && FloatArgumentMathPhase.supportedOn(graal.providers().getCodeCache().getTarget().arch);
-            run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(readerMethods, floatArgumentMath), canonicalizer), graph, context);
-            if (floatArgumentMath) {
-                run("float-argument sin, cos, exp and log", timings, FloatArgumentMathPhase::new, graph, context);
-                run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(readerMethods), canonicalizer), graph, context);
-            }
+            inline(graph, context, canonicalizer, readerMethods, timings);
             // a call the inliner left because its receiver is one of several constants (the JDK's
             // Character tables) becomes direct calls that the next round inlines
             for (int round = 0; round < MAX_DISPATCH_ROUNDS && CallsOnConstantReceiversPhase.appliesTo(graph, context); round++) {
@@ -299,6 +292,22 @@ public final class KernelGraphCompiler {
             throw new KernelBailoutException("Graal gave up on it: " + e.getMessage() + withPlugins(), lambda.location(), e);
         } catch (Throwable e) {
             throw KernelBailoutException.internalError(e.toString() + withPlugins(), lambda.location(), e);
+        }
+    }
+
+    /**
+     * Inlines every call but {@code kept}: with {@link MathFunctions#JAVA_FLOAT_ARGUMENTS} (and a host
+     * whose Graal reads {@code Math.fma} as a node), a first round leaves {@code Math.sin}, {@code cos},
+     * {@code exp} and {@code log} as calls, so that those of floats can be computed from the float
+     * ({@link FloatArgumentMathPhase}), and a second round inlines them all. Lambdas' and annotated
+     * loops' kernels both start so.
+     */
+    void inline(StructuredGraph graph, HighTierContext context, CanonicalizerPhase canonicalizer, Set<ResolvedJavaMethod> kept, PhaseTimings timings) {
+        boolean floatArgumentMath = math == MathFunctions.JAVA_FLOAT_ARGUMENTS && FloatArgumentMathPhase.supportedOn(graal.providers().getCodeCache().getTarget().arch);
+        run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(kept, floatArgumentMath), canonicalizer), graph, context);
+        if (floatArgumentMath) {
+            run("float-argument sin, cos, exp and log", timings, FloatArgumentMathPhase::new, graph, context);
+            run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(kept), canonicalizer), graph, context);
         }
     }
 

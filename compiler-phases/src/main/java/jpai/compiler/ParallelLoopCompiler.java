@@ -56,7 +56,7 @@ import jpai.compiler.phases.StaticArraysToParametersPhase;
  * {@link KernelGraphCompiler}'s lambdas. The steps, timed in {@link PhaseTimings}:
  *
  * <ol>
- * <li>"parse bytecode", "inline", "calls on constant receivers", "caught implicit exceptions",
+ * <li>"parse bytecode", "inline" (with the float-argument rewrite between two rounds, as for a lambda), "calls on constant receivers", "caught implicit exceptions",
  * "box identity comparisons", "exception paths to deoptimization", "math calls", "reject remaining
  * calls", canonicalisation: as for a lambda; before "reject remaining calls", "indexed parameters"
  * ({@link IndexedParametersToArraysPhase}: {@code PArray} parameters become arrays), and for an
@@ -180,7 +180,7 @@ public final class ParallelLoopCompiler {
             KernelGraphCompiler.run("parse bytecode", timings, () -> context.getGraphBuilderSuite(), graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after parsing");
             Set<ResolvedJavaMethod> kept = IndexedParametersToArraysPhase.keptCalls(indexedNodes, graal.providers().getMetaAccess());
-            KernelGraphCompiler.run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(kept), canonicalizer), graph, context);
+            lambdas.inline(graph, context, canonicalizer, kept, timings);
             for (int round = 0; round < MAX_DISPATCH_ROUNDS && CallsOnConstantReceiversPhase.appliesTo(graph, context); round++) {
                 KernelGraphCompiler.run("calls on constant receivers", timings, CallsOnConstantReceiversPhase::new, graph, context);
                 KernelGraphCompiler.run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(kept), canonicalizer), graph, context);
