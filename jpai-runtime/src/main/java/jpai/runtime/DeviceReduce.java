@@ -100,18 +100,19 @@ final class DeviceReduce {
     }
 
     /**
-     * The root of the tree over {@code nodes}, consecutive nodes at {@code level} from the left (the
-     * last may cover fewer leaves), combined by {@code operator} in the tree's order. A combiner that
+     * The root of the tree over {@code nodes}, consecutive nodes of one level from the left (the last
+     * may cover fewer leaves), combined by {@code operator} in the tree's order. A combiner that
      * throws here would have made the device's next pass exit: the operation re-runs in Java, which
      * throws Java's exception at Java's element.
      */
     @SuppressWarnings("unchecked")
-    private static <T> T combinedOnHost(PArray<?> nodes, int level, BinaryOperator<T> operator, T identity, String operation) {
+    private static <T> T combinedOnHost(PArray<?> nodes, BinaryOperator<T> operator, T identity, Object operation) {
         Object[] values = valuesOf(nodes);
         CombiningTree.Accumulator tree = new CombiningTree.Accumulator((BinaryOperator<Object>) operator);
         try {
             for (Object value : values) {
-                tree.push(value, level);
+                // every node is of the same level, so which one is immaterial: the accumulator combines equal levels
+                tree.push(value, 0);
             }
             return (T) tree.root(identity);
         } catch (RuntimeException e) {
@@ -162,10 +163,10 @@ final class DeviceReduce {
      * @param first the first pass's kernel (with the mapper of a fused map then reduce, or the combiner's own)
      * @param partials the kernel of the passes after the first: the combiner's own reduce kernel over the element type
      * @param operator the combiner, which the host applies to the last pass's work-group values
-     * @param operation the operation's description, for the message when the combiner throws there
+     * @param operation the operation, named by its {@code toString()} (only in the message when the combiner throws there)
      */
     static <T> T run(DeviceChoice.OpenCL device, KernelCache.Compiled first, KernelCache.Compiled partials, BinaryOperator<T> operator, T identity, DataType type, PArray<?> input,
-                    String operation) {
+                    Object operation) {
         long length = input.length();
         if (length == 0) {
             return identity;
@@ -182,14 +183,12 @@ final class DeviceReduce {
             PArray<?> elements = input;
             long elementCount = length;
             long leafWidth = CombiningTree.LEAF;
-            int level = 0; // of the tree's nodes that this pass's work-groups compute
             while (true) {
                 long leaves = (elementCount + leafWidth - 1) / leafWidth;
                 // A first pass whose mapper has loops maps one element per work-item: its groups hold
                 // localSize / LEAF leaves (a power of two, so each group's value is still a node of the tree).
                 long leavesPerGroup = leafWidth > 1 ? firstPassLeavesPerGroup(kernel, localSize) : localSize;
                 long groups = (leaves + leavesPerGroup - 1) / leavesPerGroup;
-                level += Long.numberOfTrailingZeros(leavesPerGroup);
                 boolean last = groups <= HOST_COMBINED_NODES;
                 PArray<?> results = PArray.allocateUninitialized(type, groups); // every group writes its value
                 passResults.add(results);
@@ -215,7 +214,7 @@ final class DeviceReduce {
                 T value = (T) nodes.get(0);
                 return value;
             }
-            return combinedOnHost(nodes, level, operator, identity, operation);
+            return combinedOnHost(nodes, operator, identity, operation);
         } finally {
             // the last pass's first: the pool hands out the buffer given back last first, so the next
             // apply's passes get the buffers they had, which their kernel objects are already bound to

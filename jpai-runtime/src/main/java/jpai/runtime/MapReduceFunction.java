@@ -109,7 +109,7 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
                     throw new OpenCLRuntimeException("the combiner alone does not compile for the reduction's later passes: " + partials.bailout());
                 }
                 CostModel.Run timed = CostModel.Run.startIfModelled(reduce.executor());
-                M result = DeviceReduce.run(device, compiled, partials, reduce.operator(), reduce.identity(), reduce.type(), input, toString());
+                M result = DeviceReduce.run(device, compiled, partials, reduce.operator(), reduce.identity(), reduce.type(), input, this);
                 costs.deviceRan(input.length(), timed);
                 return reduce.resultArray(result);
             } catch (KernelDeoptimizedException e) {

@@ -53,10 +53,6 @@ public final class FloatArgumentMathPhase extends BasePhase<CoreProviders> {
      * it on AArch64 and on AMD64 with FMA.
      */
     public static boolean supportedOn(Architecture host) {
-        return hasFusedMultiplyAdd(host);
-    }
-
-    private static boolean hasFusedMultiplyAdd(Architecture host) {
         return !host.getName().equals("AMD64") || host.getFeatures().stream().anyMatch(feature -> feature.nameEquals("FMA"));
     }
 
