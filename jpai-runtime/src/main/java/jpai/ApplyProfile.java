@@ -47,7 +47,9 @@ import jpai.runtime.profile.Json;
  *                            this choice is not a fallback either
  * @param deviceTimed         whether every launch of the apply measured its device times: true unless
  *                            {@code -Djpai.deviceTimes=sampled} ran some on queues without profiling,
- *                            whose transfers and kernels then count 0 here (their time is in
+ *                            or the driver had no times yet for a launch whose queue finished before
+ *                            its events said so (NVIDIA's, while other threads' kernels run);
+ *                            such launches' transfers and kernels count 0 here (their time is in
  *                            {@link #otherNanos()})
  */
 public record ApplyProfile(

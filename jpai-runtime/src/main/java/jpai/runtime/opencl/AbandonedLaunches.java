@@ -32,7 +32,7 @@ final class AbandonedLaunches {
         PENDING.incrementAndGet();
         WAITERS.execute(() -> {
             try {
-                events.await();
+                events.finish(); // not clWaitForEvents: on NVIDIA it may wait for other queues' kernels too
             } catch (CLException e) {
                 // A failed command has finished too; its error concerns nobody now.
             } finally {

@@ -183,7 +183,7 @@ public final class DeviceContext {
         LaunchEvents events = LaunchEvents.take(queue);
         try {
             cl_event sent = residency.prepareForKernelRead(buffer, events);
-            events.await(); // a transfer only: not worth handing over to another thread on an interrupt
+            events.finish(); // a transfer only: not worth handing over to another thread on an interrupt
             if (sent != null) {
                 residency.sendFinished(sent);
             }

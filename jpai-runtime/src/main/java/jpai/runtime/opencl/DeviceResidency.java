@@ -255,7 +255,7 @@ final class DeviceResidency implements DeviceMirror {
             cl_event[] after = events.waitList();
             DriverCalls.count(DriverCalls.Call.ENQUEUE_TRANSFER);
             org.jocl.CL.clEnqueueCopyBuffer(queue, source.memory(), target.memory(), 0, 0, bytes, after == null ? 0 : after.length, after, events.next(Kind.DEVICE_TO_DEVICE, bytes));
-            events.await();
+            events.finish();
         } finally {
             events.release();
             events.recycle(); // waited for: nothing refers to them now

@@ -33,6 +33,14 @@ import org.jocl.cl_event;
  * <p>The commands of one launch are on one in-order queue, so when its last command is complete all
  * are; a failed command anywhere ends the wait too (the events' own {@link LaunchEvents#await()}
  * then reports it).
+ *
+ * <p>An event may report its command late: NVIDIA's driver marks it complete only once the kernels
+ * running on the device's other queues (other threads' launches) have ended too ({@link QueueFinish}).
+ * So a wait that has lasted twice the expected time, and at least {@value #FINISH_AFTER_NANOS} ns,
+ * also has the launch's queue finished on another thread ({@code clFinish}, which knows at once)
+ * and ends when either says the commands are done; the events then know it
+ * ({@link LaunchEvents#finishedByQueue()}). On the H100 a small apply made while another thread's
+ * kernel of 5 s ran waited for all of it before.
  */
 final class DeviceWait {
 
@@ -41,6 +49,7 @@ final class DeviceWait {
     private static final long LONGEST_SLEEP_NANOS = 500_000;
     private static final long EARLY_NANOS = 100_000;
     private static final long SPIN_THROUGH_NANOS = 2_000_000;
+    private static final long FINISH_AFTER_NANOS = 250_000;
 
     private DeviceWait() {
     }
@@ -87,24 +96,26 @@ final class DeviceWait {
         long now = System.nanoTime();
         long begin = startedAt == 0 ? now : Math.min(startedAt, now);
         cl_event last = events.last();
-        if (last == null) {
+        if (last == null || events.finishedByQueue()) {
             return !Thread.currentThread().isInterrupted();
         }
         if (flush) {
             DriverCalls.count(DriverCalls.Call.FLUSH);
             clFlush(events.queue()); // submitted now: a command never flushed would never complete
         }
-        EventQueries queries = EventQueries.ofThread(); // a poll allocates nothing
+        Progress progress = new Progress(events, last, begin + Math.max(2 * expectedNanos, FINISH_AFTER_NANOS));
         long spinEnd = System.nanoTime() + SPIN_NANOS;
+        long time;
         do {
             if (Thread.currentThread().isInterrupted()) {
                 return false;
             }
-            if (finished(last, queries)) {
+            time = System.nanoTime();
+            if (progress.done(time)) {
                 return true;
             }
             Thread.onSpinWait();
-        } while (System.nanoTime() < spinEnd);
+        } while (time < spinEnd);
         if (expectedNanos > SPIN_NANOS) {
             long wakeAt = spinThrough && expectedNanos <= SPIN_THROUGH_NANOS ? begin : begin + expectedNanos - EARLY_NANOS - expectedNanos / 16;
             for (long left = wakeAt - System.nanoTime(); left > 0; left = wakeAt - System.nanoTime()) {
@@ -118,12 +129,13 @@ final class DeviceWait {
                 if (Thread.currentThread().isInterrupted()) {
                     return false;
                 }
-                if (finished(last, queries)) {
+                time = System.nanoTime();
+                if (progress.done(time)) {
                     return true;
                 }
                 Thread.onSpinWait();
-            } while (System.nanoTime() < pollEnd);
-            if (events.anyFailed(queries)) {
+            } while (time < pollEnd);
+            if (events.anyFailed(progress.queries)) {
                 return true;
             }
         }
@@ -135,9 +147,45 @@ final class DeviceWait {
             if (Thread.currentThread().isInterrupted()) {
                 return false;
             }
-            if (finished(last, queries) || events.anyFailed(queries)) {
+            if (progress.done(System.nanoTime()) || events.anyFailed(progress.queries)) {
                 return true;
             }
+        }
+    }
+
+    /**
+     * What one wait has seen: the last command's event, and, once the wait has lasted until
+     * {@code finishFrom}, the {@link QueueFinish} that ends it if the events report late.
+     */
+    private static final class Progress {
+        final LaunchEvents events;
+        final cl_event last;
+        final long finishFrom;
+        final EventQueries queries = EventQueries.ofThread(); // a poll allocates nothing
+        QueueFinish finish;
+
+        Progress(LaunchEvents events, cl_event last, long finishFrom) {
+            this.events = events;
+            this.last = last;
+            this.finishFrom = finishFrom;
+        }
+
+        /** Whether the launch's commands are done, {@code now} being {@link System#nanoTime()}: its last event says so, or its queue finished. */
+        boolean done(long now) {
+            if (finished(last, queries)) {
+                return true;
+            }
+            if (finish == null) {
+                if (now - finishFrom >= 0) {
+                    finish = QueueFinish.start(events.queue());
+                }
+                return false;
+            }
+            if (finish.done()) {
+                events.finishedByQueue(finish.failure());
+                return true;
+            }
+            return false;
         }
     }
 

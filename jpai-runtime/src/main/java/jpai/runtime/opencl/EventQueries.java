@@ -39,12 +39,13 @@ final class EventQueries {
     int executionStatus(cl_event event) {
         DriverCalls.count(DriverCalls.Call.GET_EVENT_INFO);
         clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, Sizeof.cl_int, answerPointer, null);
-        return answer.getInt(0);
+        return FaultInjection.polledStatus(answer.getInt(0));
     }
 
     /** {@code event}'s profiling time {@code what} ({@code CL_PROFILING_COMMAND_START}, {@code END}...), in device nanoseconds. */
     long profilingTime(cl_event event, int what) {
         DriverCalls.count(DriverCalls.Call.GET_EVENT_PROFILING_INFO);
+        FaultInjection.checkProfilingAvailable();
         clGetEventProfilingInfo(event, what, Sizeof.cl_ulong, answerPointer, null);
         return answer.getLong(0);
     }

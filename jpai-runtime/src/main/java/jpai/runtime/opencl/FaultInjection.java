@@ -49,6 +49,8 @@ public final class FaultInjection {
     private static volatile boolean anyArmed;
     /** {@link #limitKernelWorkGroupSize}'s limit; 0 for none. */
     private static volatile long kernelWorkGroupSizeLimit;
+    /** {@link #reportEventsLate}: events never say their command completed. */
+    private static volatile boolean eventsLate;
 
     private FaultInjection() {
     }
@@ -101,12 +103,36 @@ public final class FaultInjection {
         return limit > 0 ? Math.min(limit, reported) : reported;
     }
 
+    /**
+     * From now on (until called with false, or {@link #clear()}), every event the runtime polls
+     * reports its command as submitted, never complete, and has no device times yet, as NVIDIA's
+     * driver reports a command while kernels of other queues run ({@link QueueFinish}). Tests use it
+     * to show that launches still end (their queues are finished) with the right results, and that
+     * their profile then says it has no device times.
+     */
+    public static void reportEventsLate(boolean late) {
+        eventsLate = late;
+    }
+
+    /** The status a poll reports for {@code reported}: {@code CL_SUBMITTED} instead of complete while {@link #reportEventsLate} is on. */
+    static int polledStatus(int reported) {
+        return reported == CL.CL_COMPLETE && eventsLate ? CL.CL_SUBMITTED : reported;
+    }
+
+    /** Throws the driver's "no profiling information yet" while {@link #reportEventsLate} is on. */
+    static void checkProfilingAvailable() {
+        if (eventsLate) {
+            throw new CLException("CL_PROFILING_INFO_NOT_AVAILABLE (injected late events)", CL.CL_PROFILING_INFO_NOT_AVAILABLE);
+        }
+    }
+
     /** Disarms everything. */
     public static synchronized void clear() {
         ARMED.clear();
         ACTIONS.clear();
         anyArmed = false;
         kernelWorkGroupSizeLimit = 0;
+        eventsLate = false;
     }
 
     /** Whether a fault of this class is armed and has not fired yet. */

@@ -293,6 +293,12 @@ final class KernelLauncher {
                     abandonSequence(context, queue, launchers, leases, sharedStatus);
                     throw launcher.interrupted();
                 }
+                if (launcher.events.finishedByQueue()) {
+                    // the one queue was finished: every later launch's commands are done too, whatever their events say
+                    for (int later = l + 1; later < launchers.size(); later++) {
+                        launchers.get(later).events.finishedByQueue(null);
+                    }
+                }
             }
             int reason = statusWords == null ? 0 : statusWords.reason();
             int element = statusWords == null ? 0 : statusWords.element();

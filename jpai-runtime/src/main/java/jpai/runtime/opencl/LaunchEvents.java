@@ -1,13 +1,17 @@
 package jpai.runtime.opencl;
 
+import static org.jocl.CL.CL_COMPLETE;
 import static org.jocl.CL.CL_PROFILING_COMMAND_END;
 import static org.jocl.CL.CL_PROFILING_COMMAND_START;
+import static org.jocl.CL.CL_PROFILING_INFO_NOT_AVAILABLE;
+import static org.jocl.CL.clFinish;
 import static org.jocl.CL.clReleaseEvent;
 import static org.jocl.CL.clRetainEvent;
 import static org.jocl.CL.clWaitForEvents;
 
 import java.util.Arrays;
 
+import org.jocl.CL;
 import org.jocl.CLException;
 import org.jocl.cl_command_queue;
 import org.jocl.cl_event;
@@ -69,6 +73,15 @@ final class LaunchEvents {
 
     /** Whether the queue records device times: on a plain queue ({@link CommandQueues}) no command is timed. */
     private boolean profiled;
+    /**
+     * The queue was finished ({@code clFinish}) while the events may not say so yet
+     * ({@link QueueFinish}): every command is done, and a status still short of complete is late.
+     */
+    private boolean finishedByQueue;
+    /** What {@code clFinish} reported for the queue, when it failed. */
+    private CLException queueFailure;
+    /** A timed command had no device times to give (its event was late): the profile has none for this launch. */
+    private boolean timesMissing;
 
     private LaunchEvents(cl_command_queue queue) {
         this.queue = queue;
@@ -179,46 +192,122 @@ final class LaunchEvents {
         events[size] = null;
     }
 
-    /** Waits until every recorded command has finished. */
+    /**
+     * Records that the queue has been finished ({@code clFinish} returned, or failed with
+     * {@code failure}, else null): {@link #await()} then waits for nothing and reports only what failed.
+     */
+    void finishedByQueue(CLException failure) {
+        finishedByQueue = true;
+        queueFailure = failure;
+    }
+
+    /** Whether {@link #finishedByQueue} was called since the events were taken. */
+    boolean finishedByQueue() {
+        return finishedByQueue;
+    }
+
+    /**
+     * Waits until every recorded command has finished; throws {@link CLException} for a failed one.
+     * Meant for the moment after {@link DeviceWait} saw the commands done, when it returns at once:
+     * by {@code clWaitForEvents}, or, when the queue was finished, from the events' statuses.
+     * Elsewhere use {@link #finish()}: on NVIDIA {@code clWaitForEvents} may wait for other queues' kernels.
+     */
     void await() {
-        if (size > 0) {
-            DriverCalls.count(DriverCalls.Call.WAIT_FOR_EVENTS);
-            if (size == events.length) {
-                clWaitForEvents(size, events);
-                return;
+        if (size == 0) {
+            return;
+        }
+        if (finishedByQueue) {
+            reportFailures();
+            return;
+        }
+        DriverCalls.count(DriverCalls.Call.WAIT_FOR_EVENTS);
+        if (size == events.length) {
+            clWaitForEvents(size, events);
+            return;
+        }
+        if (waitArray.length != size) {
+            waitArray = new cl_event[size];
+        }
+        System.arraycopy(events, 0, waitArray, 0, size);
+        try {
+            clWaitForEvents(size, waitArray);
+        } finally {
+            Arrays.fill(waitArray, null); // released events must not stay reachable from a kept instance
+        }
+    }
+
+    /**
+     * Waits, blocking and not answering interrupts, until the queue has finished every command
+     * ({@code clFinish}: the queue is this launch's own, and unlike the events it knows at once:
+     * {@link QueueFinish}); throws {@link CLException} for a failed command.
+     */
+    void finish() {
+        if (size == 0) {
+            return;
+        }
+        CLException failure = null;
+        try {
+            DriverCalls.count(DriverCalls.Call.FLUSH);
+            clFinish(queue);
+        } catch (CLException e) {
+            failure = e;
+        }
+        finishedByQueue(failure);
+        reportFailures();
+    }
+
+    /**
+     * After the queue was finished: throws the queue's failure or a failed command's status; notes
+     * whether a timed command's event is still short of complete (late), whose device times the
+     * driver does not give yet.
+     */
+    private void reportFailures() {
+        if (queueFailure != null) {
+            throw queueFailure;
+        }
+        EventQueries queries = EventQueries.ofThread();
+        for (int i = 0; i < size; i++) {
+            int status = queries.executionStatus(events[i]);
+            if (status < 0) {
+                throw new CLException(CL.stringFor_errorCode(status) + " (a command of this launch failed)", status);
             }
-            if (waitArray.length != size) {
-                waitArray = new cl_event[size];
-            }
-            System.arraycopy(events, 0, waitArray, 0, size);
-            try {
-                clWaitForEvents(size, waitArray);
-            } finally {
-                Arrays.fill(waitArray, null); // released events must not stay reachable from a kept instance
+            if (status != CL_COMPLETE && timed[i]) {
+                timesMissing = true;
             }
         }
     }
 
-    /** Whether its queue records device times: false on a plain queue, whose commands {@link #nanos} reports as 0. */
+    /**
+     * Whether its commands' device times are known: false on a plain queue, and when a timed
+     * command's event was late (its queue finished before the event said so); {@link #nanos} then
+     * reports 0 for what it could not measure.
+     */
     boolean measuresDeviceTimes() {
-        return profiled;
+        return profiled && !timesMissing;
     }
 
     /** Device nanoseconds spent in the timed commands of {@code kind} (after {@link #await()}). */
     long nanos(Kind kind) {
         long total = 0;
         EventQueries queries = null;
-        for (int i = 0; i < size; i++) {
+        for (int i = 0; i < size && !timesMissing; i++) {
             if (kinds[i] == kind && timed[i]) {
                 if (queries == null) {
                     queries = EventQueries.ofThread();
                 }
-                long start = queries.profilingTime(events[i], CL_PROFILING_COMMAND_START);
-                long end = queries.profilingTime(events[i], CL_PROFILING_COMMAND_END);
-                total += Math.max(0, end - start);
+                try {
+                    long start = queries.profilingTime(events[i], CL_PROFILING_COMMAND_START);
+                    long end = queries.profilingTime(events[i], CL_PROFILING_COMMAND_END);
+                    total += Math.max(0, end - start);
+                } catch (CLException e) {
+                    if (e.getStatus() != CL_PROFILING_INFO_NOT_AVAILABLE) {
+                        throw e;
+                    }
+                    timesMissing = true; // a late event (a blocking transfer's, say): no device times for this launch
+                }
             }
         }
-        return total;
+        return timesMissing ? 0 : total;
     }
 
     long bytes(Kind kind) {
@@ -263,5 +352,8 @@ final class LaunchEvents {
             events[i] = null;
         }
         size = 0;
+        finishedByQueue = false;
+        queueFailure = null;
+        timesMissing = false;
     }
 }

@@ -201,8 +201,10 @@ public final class Profiler {
         }
     }
 
-    /** The apply runs on Java threads by choice while its kernel compiles in the background (tiering): not a fallback. */
-    /** A launch of the open apply ran on a queue without profiling: the apply's device times leave it out ({@code jpai.deviceTimes=sampled}). */
+    /**
+     * A launch of the open apply has no device times: it ran on a queue without profiling
+     * ({@code jpai.deviceTimes=sampled}), or its events were late; the apply's device times leave it out.
+     */
     public static void deviceTimesNotMeasured() {
         Collector collector = OPEN.get();
         if (collector != null) {

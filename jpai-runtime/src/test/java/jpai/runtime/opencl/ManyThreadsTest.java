@@ -96,7 +96,8 @@ class ManyThreadsTest {
                 try (PArray<Float> out = smallMap.apply(in)) {
                     ApplyProfile profile = Profiler.last();
                     assertFalse(profile.fellBack());
-                    assertTrue(profile.kernelCount() == 1 && profile.kernelNanos() > 0, "the small apply launched its kernel on the device: " + profile);
+                    // NVIDIA's driver has no device times yet for a launch whose events are late (QueueFinish): then the profile says so
+                    assertTrue(profile.kernelCount() == 1 && (profile.kernelNanos() > 0 || !profile.deviceTimed()), "the small apply launched its kernel on the device: " + profile);
                     result = out.toFloatArray();
                 }
                 long smallNanos = System.nanoTime() - start;
