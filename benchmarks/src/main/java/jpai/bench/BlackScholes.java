@@ -171,18 +171,8 @@ public final class BlackScholes extends Program<float[]> {
         }, () -> Output.of("call", call.clone(), "put", put.clone()), "one map returning Tuple2(call, put)");
     }
 
-    @Override
-    public Run openCL(float[] r, Jocl cl) {
-        int n = r.length;
-        long bytes = 4L * n;
-        Jocl.Pinned in = cl.pinned(bytes);
-        Jocl.Pinned call = cl.pinned(bytes);
-        Jocl.Pinned put = cl.pinned(bytes);
-        in.host().asFloatBuffer().put(r);
-        cl_mem dIn = cl.deviceBuffer(bytes);
-        cl_mem dCall = cl.deviceBuffer(bytes);
-        cl_mem dPut = cl.deviceBuffer(bytes);
-        cl_kernel kernel = cl.kernel("""
+    /** The hand-written kernel, in OpenCL's precision: its float {@code exp}, {@code log}, {@code sqrt} and {@code /}. */
+    private static final String KERNEL = """
                 float cnd(float d) {
                     float k = 1.0f / (1.0f + 0.2316419f * fabs(d));
                     float poly = k * (0.319381530f + k * (-0.356563782f + k * (1.781477937f + k * (-1.821255978f + k * 1.330274429f))));
@@ -205,7 +195,47 @@ public final class BlackScholes extends Program<float[]> {
                     call[i] = s * cnd(d1) - kExpRT * cnd(d2);
                     put[i] = kExpRT * cnd(-d2) - s * cnd(-d1);
                 }
-                """, "blackScholes");
+                """;
+
+    /**
+     * The same kernel as a programmer writes it for Java's results: {@code (float) Math.exp(x)} is
+     * {@code exp} of the {@code double} rounded to float (so is {@code log}), float {@code /} and
+     * {@code sqrt} correctly rounded (a build option), no contraction.
+     */
+    private static final String EXACT_KERNEL = """
+            #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+            #pragma OPENCL FP_CONTRACT OFF
+            float java_exp(float x) { return convert_float(exp(convert_double(x))); }
+            float java_log(float x) { return convert_float(log(convert_double(x))); }
+            """ + KERNEL.replace("exp(", "java_exp(").replace("log(", "java_log(");
+
+    @Override
+    public Run openCL(float[] r, Jocl cl) {
+        return handWritten(r, cl, KERNEL, "");
+    }
+
+    @Override
+    public boolean hasExactOpenCL() {
+        return true;
+    }
+
+    @Override
+    public Run openCLExact(float[] r, Jocl cl) {
+        cl.requireFp64();
+        return handWritten(r, cl, EXACT_KERNEL, cl.correctlyRoundedDivideSqrt());
+    }
+
+    private static Run handWritten(float[] r, Jocl cl, String source, String buildOptions) {
+        int n = r.length;
+        long bytes = 4L * n;
+        Jocl.Pinned in = cl.pinned(bytes);
+        Jocl.Pinned call = cl.pinned(bytes);
+        Jocl.Pinned put = cl.pinned(bytes);
+        in.host().asFloatBuffer().put(r);
+        cl_mem dIn = cl.deviceBuffer(bytes);
+        cl_mem dCall = cl.deviceBuffer(bytes);
+        cl_mem dPut = cl.deviceBuffer(bytes);
+        cl_kernel kernel = cl.kernel(source, "blackScholes", buildOptions);
         Jocl.arg(kernel, 0, dIn);
         Jocl.arg(kernel, 1, dCall);
         Jocl.arg(kernel, 2, dPut);

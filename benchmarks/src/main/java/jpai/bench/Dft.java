@@ -179,18 +179,8 @@ public final class Dft extends Program<Dft.Data> {
         }, () -> Output.of("re", outRe.clone(), "im", outIm.clone()), "one map over k returning Tuple2(re, im), capturing the signal as resident PArrays");
     }
 
-    @Override
-    public Run openCL(Data d, Jocl cl) {
-        int n = d.re().length;
-        long bytes = 8L * n;
-        Jocl.Pinned in = cl.pinned(bytes);
-        Jocl.Pinned out = cl.pinned(bytes);
-        for (int i = 0; i < n; i++) {
-            in.host().putFloat(8 * i, d.re()[i]).putFloat(8 * i + 4, d.im()[i]);
-        }
-        cl_mem dIn = cl.deviceBuffer(bytes);
-        cl_mem dOut = cl.deviceBuffer(bytes);
-        cl_kernel kernel = cl.kernel("""
+    /** The hand-written kernel, in OpenCL's precision: its float {@code cos} and {@code sin}. */
+    private static final String KERNEL = """
                 __kernel void dft(__global const float2* x, __global float2* out, const int n, const float scale) {
                     int k = get_global_id(0);
                     if (k >= n) return;
@@ -205,7 +195,46 @@ public final class Dft extends Program<Dft.Data> {
                     }
                     out[k] = sum;
                 }
-                """, "dft");
+                """;
+
+    /**
+     * The same kernel as a programmer writes it for Java's results: {@code (float) Math.cos(angle)}
+     * is {@code cos} of the {@code double} rounded to float (so is {@code sin}), no contraction.
+     */
+    private static final String EXACT_KERNEL = """
+            #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+            #pragma OPENCL FP_CONTRACT OFF
+            float java_cos(float x) { return convert_float(cos(convert_double(x))); }
+            float java_sin(float x) { return convert_float(sin(convert_double(x))); }
+            """ + KERNEL.replace("cos(", "java_cos(").replace("sin(", "java_sin(");
+
+    @Override
+    public Run openCL(Data d, Jocl cl) {
+        return handWritten(d, cl, KERNEL);
+    }
+
+    @Override
+    public boolean hasExactOpenCL() {
+        return true;
+    }
+
+    @Override
+    public Run openCLExact(Data d, Jocl cl) {
+        cl.requireFp64();
+        return handWritten(d, cl, EXACT_KERNEL);
+    }
+
+    private static Run handWritten(Data d, Jocl cl, String source) {
+        int n = d.re().length;
+        long bytes = 8L * n;
+        Jocl.Pinned in = cl.pinned(bytes);
+        Jocl.Pinned out = cl.pinned(bytes);
+        for (int i = 0; i < n; i++) {
+            in.host().putFloat(8 * i, d.re()[i]).putFloat(8 * i + 4, d.im()[i]);
+        }
+        cl_mem dIn = cl.deviceBuffer(bytes);
+        cl_mem dOut = cl.deviceBuffer(bytes);
+        cl_kernel kernel = cl.kernel(source, "dft");
         Jocl.arg(kernel, 0, dIn);
         Jocl.arg(kernel, 1, dOut);
         Jocl.arg(kernel, 2, n);

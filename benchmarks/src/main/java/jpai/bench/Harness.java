@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
@@ -97,6 +98,9 @@ public final class Harness {
             if (kind != VersionKind.SEQUENTIAL && !settings.versions().contains(kind)) {
                 continue;
             }
+            if (kind == VersionKind.OPENCL_EXACT && !program.hasExactOpenCL()) {
+                continue; // its hand-written kernel pays for no exactness that JPAI's does: nothing to compare
+            }
             if (kind != VersionKind.SEQUENTIAL && context.reference == null) {
                 context.notRun(kind, "not run", "no validated sequential reference");
                 continue;
@@ -141,6 +145,16 @@ public final class Harness {
                     jocl.releaseAll();
                 }
             }
+            case OPENCL_EXACT -> {
+                if (jocl == null) {
+                    throw new NotRunException("not run", joclUnavailable);
+                }
+                try {
+                    time(context, kind, () -> program.openCLExact(data, jocl), null);
+                } finally {
+                    jocl.releaseAll();
+                }
+            }
             case APARAPI -> time(context, kind, () -> program.aparapi(data, aparapi), null);
         }
     }
@@ -179,6 +193,32 @@ public final class Harness {
         }
     }
 
+    /** "all 12,288 outputs have Java's bits", or how many differ: an exact version is held to Java's bits, a tolerance only hides what differs. */
+    private static String javaBitsNote(Output reference, Output candidate) {
+        long total = 0;
+        long differing = 0;
+        for (String name : reference.names()) {
+            Object expected = reference.get(name);
+            Object actual = candidate.get(name);
+            int length = java.lang.reflect.Array.getLength(expected);
+            total += length;
+            for (int i = 0; i < length; i++) {
+                Object e = java.lang.reflect.Array.get(expected, i);
+                Object a = java.lang.reflect.Array.get(actual, i);
+                boolean same = switch (e) {
+                    case Float f -> Float.floatToRawIntBits(f) == Float.floatToRawIntBits((Float) a);
+                    case Double d -> Double.doubleToRawLongBits(d) == Double.doubleToRawLongBits((Double) a);
+                    default -> e.equals(a);
+                };
+                if (!same) {
+                    differing++;
+                }
+            }
+        }
+        return differing == 0 ? String.format(Locale.ROOT, "all %,d outputs have Java's bits", total)
+                : String.format(Locale.ROOT, "%,d of %,d outputs differ from Java's bits", differing, total);
+    }
+
     /** Validates, warms up and times one version. {@code ranOnOverride}: where it ran, when the run cannot tell. */
     private <D> void time(Context<D> context, VersionKind kind, Supplier<Run> factory, String ranOnOverride) {
         try (Run run = factory.get()) {
@@ -199,6 +239,9 @@ public final class Harness {
             if (problem != null) {
                 context.failed(kind, ranOn, problem);
                 return;
+            }
+            if (kind == VersionKind.OPENCL_EXACT) {
+                note = join(note, javaBitsNote(context.reference, output));
             }
             if (kind == VersionKind.SEQUENTIAL) {
                 context.reference = output;

@@ -114,10 +114,34 @@ public final class Jocl implements AutoCloseable {
 
     /** Builds {@code source} (default options, as a programmer would) and returns kernel {@code name}. */
     public cl_kernel kernel(String source, String name) {
+        return kernel(source, name, "");
+    }
+
+    /**
+     * The build option that makes OpenCL's float {@code /} and {@code sqrt} correctly rounded, as
+     * Java's are; a device that cannot (no {@code CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT}) has no exact
+     * hand-written version.
+     */
+    public String correctlyRoundedDivideSqrt() {
+        if ((device.singleFpConfig() & CL.CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) == 0) {
+            throw new NotRunException("not run", device.name() + " cannot round float division and square root correctly (no CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT)");
+        }
+        return "-cl-fp32-correctly-rounded-divide-sqrt";
+    }
+
+    /** Checks that kernels may use {@code double} (an exact version computes Java's {@code (float) Math.exp(x)} in it). */
+    public void requireFp64() {
+        if (!device.fp64()) {
+            throw new NotRunException("not run", device.name() + " has no double precision (cl_khr_fp64)");
+        }
+    }
+
+    /** Builds {@code source} with build {@code options} and returns kernel {@code name}. */
+    public cl_kernel kernel(String source, String name, String options) {
         cl_program program = CL.clCreateProgramWithSource(context, 1, new String[] {source}, null, null);
         programs.add(program);
         try {
-            CL.clBuildProgram(program, 1, new cl_device_id[] {device.deviceId()}, "", null, null);
+            CL.clBuildProgram(program, 1, new cl_device_id[] {device.deviceId()}, options, null, null);
         } catch (CLException e) {
             throw new IllegalStateException("hand-written kernel " + name + " did not build: " + buildLog(program), e);
         }

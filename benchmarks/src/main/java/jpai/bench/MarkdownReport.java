@@ -90,7 +90,7 @@ public final class MarkdownReport {
         for (String[] c : cases()) {
             bySize.computeIfAbsent(c[1], k -> new ArrayList<>()).add(c);
         }
-        List<VersionKind> compared = List.of(VersionKind.STREAMS, VersionKind.JPAI_THREADS, VersionKind.JPAI_OPENCL, VersionKind.JPAI_FAST_MATH, VersionKind.OPENCL, VersionKind.APARAPI);
+        List<VersionKind> compared = List.of(VersionKind.STREAMS, VersionKind.JPAI_THREADS, VersionKind.JPAI_OPENCL, VersionKind.JPAI_FAST_MATH, VersionKind.OPENCL, VersionKind.OPENCL_EXACT, VersionKind.APARAPI);
         for (Map.Entry<String, List<String[]>> size : bySize.entrySet()) {
             md.append("## Speedup over sequential Java, size ").append(size.getKey().toLowerCase(Locale.ROOT)).append("\n\n");
             md.append("| program | size | precision | sequential ms |");
@@ -160,18 +160,23 @@ public final class MarkdownReport {
                     .append(" | | ").append(vsAparapi.isEmpty() ? "—" : "**" + ratio(geomean(vsAparapi)) + "** (" + vsAparapi.size() + ")").append(" |\n\n");
 
             md.append("### Kernel-only time (OpenCL events), size ").append(size.getKey().toLowerCase(Locale.ROOT)).append("\n\n");
-            md.append("| program | JPAI OpenCL | JPAI fast math | hand-written OpenCL | Aparapi | exact / fast math | JPAI fast math / hand-written |\n|---|---:|---:|---:|---:|---:|---:|\n");
+            md.append("| program | JPAI OpenCL | JPAI fast math | hand-written OpenCL | hand-written exact OpenCL | Aparapi | exact / fast math | JPAI fast math / hand-written | JPAI exact / hand-written exact |\n"
+                    + "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             for (String[] c : size.getValue()) {
                 md.append("| ").append(c[0]).append(" | ");
-                for (VersionKind v : List.of(VersionKind.JPAI_OPENCL, VersionKind.JPAI_FAST_MATH, VersionKind.OPENCL, VersionKind.APARAPI)) {
+                for (VersionKind v : List.of(VersionKind.JPAI_OPENCL, VersionKind.JPAI_FAST_MATH, VersionKind.OPENCL, VersionKind.OPENCL_EXACT, VersionKind.APARAPI)) {
                     Measurement k = find(c[0], c[1], v, Measurement.KERNEL);
                     md.append(k != null && k.timed() && !k.fallback() ? ms(k.medianMs()) + " ms" : "—").append(" | ");
                 }
-                md.append(kernelRatio(c, VersionKind.JPAI_OPENCL, VersionKind.JPAI_FAST_MATH)).append(" | ").append(kernelRatio(c, VersionKind.JPAI_FAST_MATH, VersionKind.OPENCL)).append(" |\n");
+                md.append(kernelRatio(c, VersionKind.JPAI_OPENCL, VersionKind.JPAI_FAST_MATH)).append(" | ").append(kernelRatio(c, VersionKind.JPAI_FAST_MATH, VersionKind.OPENCL))
+                        .append(" | ").append(kernelRatio(c, VersionKind.JPAI_OPENCL, VersionKind.OPENCL_EXACT)).append(" |\n");
             }
             md.append("\nJPAI's kernel-only time is the sum of `kernelNanos` of its applies' profiles (`AF.lastProfile()`, OpenCL events). "
                     + "\"exact / fast math\" is the cost of Java's exact results (`-Djpai.fastmath=true` drops them); "
-                    + "\"JPAI fast math / hand-written\" compares the compiler with a human in the same precision class (below 1, JPAI's kernel is faster).\n\n");
+                    + "\"JPAI fast math / hand-written\" compares the compiler with a human in the same precision class (below 1, JPAI's kernel is faster); "
+                    + "\"JPAI exact / hand-written exact\" compares it with a human writing for Java's results (no contraction, correctly rounded `/` and `sqrt`, "
+                    + "`exp`, `log`, `sin`, `cos` in `double` rounded to float), only for the programs whose exactness costs their kernels something "
+                    + "(its notes in `results.csv` say how many outputs differ from Java's bits).\n\n");
 
             md.append("### JPAI on OpenCL: profiler split, size ").append(size.getKey().toLowerCase(Locale.ROOT)).append("\n\n");
             md.append("Medians over the timed runs, ms, from `AF.lastProfile()` of each apply of a call (summed over the applies). "

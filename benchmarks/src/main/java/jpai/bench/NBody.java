@@ -187,25 +187,8 @@ public final class NBody extends Program<NBody.Data> {
         }, () -> output(out), "map over body indices returning Tuple6, capturing x, y, z, m, vx, vy, vz as resident PArrays");
     }
 
-    @Override
-    public Run openCL(Data d, Jocl cl) {
-        int n = d.n();
-        long bytes = 16L * n;
-        Jocl.Pinned pos = cl.pinned(bytes);
-        Jocl.Pinned vel = cl.pinned(bytes);
-        Jocl.Pinned newPos = cl.pinned(bytes);
-        Jocl.Pinned newVel = cl.pinned(bytes);
-        for (int i = 0; i < n; i++) {
-            pos.host().putFloat(16 * i, d.x()[i]).putFloat(16 * i + 4, d.y()[i]).putFloat(16 * i + 8, d.z()[i]).putFloat(16 * i + 12, d.m()[i]);
-            vel.host().putFloat(16 * i, d.vx()[i]).putFloat(16 * i + 4, d.vy()[i]).putFloat(16 * i + 8, d.vz()[i]).putFloat(16 * i + 12, 0);
-        }
-        cl_mem dPos = cl.deviceBuffer(bytes);
-        cl_mem dVel = cl.deviceBuffer(bytes);
-        cl_mem dNewPos = cl.deviceBuffer(bytes);
-        cl_mem dNewVel = cl.deviceBuffer(bytes);
-        // The SDK samples' scheme: each work-group loads a tile of bodies into local memory, every
-        // work-item accumulates that tile, and so on; bodies past n are padded with mass 0.
-        cl_kernel kernel = cl.kernel("""
+    /** The SDK samples' tiled kernel, in OpenCL's precision: {@code rsqrt}, contraction allowed. */
+    private static final String KERNEL = """
                 __kernel void nbody(__global const float4* pos, __global const float4* vel, __global float4* newPos, __global float4* newVel,
                                     __local float4* tile, const int n, const float dt, const float eps2) {
                     int i = get_global_id(0);
@@ -233,7 +216,85 @@ public final class NBody extends Program<NBody.Data> {
                         newPos[i] = (float4)(p.xyz + v * dt, p.w);
                     }
                 }
-                """, "nbody");
+                """;
+
+    /**
+     * The tiled kernel as a programmer writes it for Java's results: {@code 1.0f / sqrt(d2)} with
+     * float {@code /} and {@code sqrt} correctly rounded (a build option), no contraction, the
+     * operations in Java's order, and no padded bodies in the sums (Java's loop stops at n).
+     */
+    private static final String EXACT_KERNEL = """
+            #pragma OPENCL FP_CONTRACT OFF
+            __kernel void nbody(__global const float4* pos, __global const float4* vel, __global float4* newPos, __global float4* newVel,
+                                __local float4* tile, const int n, const float dt, const float eps2) {
+                int i = get_global_id(0);
+                int lid = get_local_id(0);
+                int tileSize = get_local_size(0);
+                float4 p = i < n ? pos[i] : (float4)(0.0f);
+                float ax = 0.0f, ay = 0.0f, az = 0.0f;
+                for (int start = 0; start < n; start += tileSize) {
+                    int j = start + lid;
+                    tile[lid] = j < n ? pos[j] : (float4)(0.0f);
+                    barrier(CLK_LOCAL_MEM_FENCE);
+                    int count = min(tileSize, n - start);
+                    for (int k = 0; k < count; k++) {
+                        float4 q = tile[k];
+                        float dx = q.x - p.x;
+                        float dy = q.y - p.y;
+                        float dz = q.z - p.z;
+                        float d2 = dx * dx + dy * dy + dz * dz + eps2;
+                        float inv = 1.0f / sqrt(d2);
+                        float s = q.w * inv * inv * inv;
+                        ax += s * dx;
+                        ay += s * dy;
+                        az += s * dz;
+                    }
+                    barrier(CLK_LOCAL_MEM_FENCE);
+                }
+                if (i < n) {
+                    float4 v0 = vel[i];
+                    float vx = v0.x + ax * dt;
+                    float vy = v0.y + ay * dt;
+                    float vz = v0.z + az * dt;
+                    newVel[i] = (float4)(vx, vy, vz, 0.0f);
+                    newPos[i] = (float4)(p.x + vx * dt, p.y + vy * dt, p.z + vz * dt, p.w);
+                }
+            }
+            """;
+
+    @Override
+    public Run openCL(Data d, Jocl cl) {
+        return tiled(d, cl, KERNEL, "");
+    }
+
+    @Override
+    public boolean hasExactOpenCL() {
+        return true;
+    }
+
+    @Override
+    public Run openCLExact(Data d, Jocl cl) {
+        return tiled(d, cl, EXACT_KERNEL, cl.correctlyRoundedDivideSqrt());
+    }
+
+    private static Run tiled(Data d, Jocl cl, String source, String buildOptions) {
+        int n = d.n();
+        long bytes = 16L * n;
+        Jocl.Pinned pos = cl.pinned(bytes);
+        Jocl.Pinned vel = cl.pinned(bytes);
+        Jocl.Pinned newPos = cl.pinned(bytes);
+        Jocl.Pinned newVel = cl.pinned(bytes);
+        for (int i = 0; i < n; i++) {
+            pos.host().putFloat(16 * i, d.x()[i]).putFloat(16 * i + 4, d.y()[i]).putFloat(16 * i + 8, d.z()[i]).putFloat(16 * i + 12, d.m()[i]);
+            vel.host().putFloat(16 * i, d.vx()[i]).putFloat(16 * i + 4, d.vy()[i]).putFloat(16 * i + 8, d.vz()[i]).putFloat(16 * i + 12, 0);
+        }
+        cl_mem dPos = cl.deviceBuffer(bytes);
+        cl_mem dVel = cl.deviceBuffer(bytes);
+        cl_mem dNewPos = cl.deviceBuffer(bytes);
+        cl_mem dNewVel = cl.deviceBuffer(bytes);
+        // The SDK samples' scheme: each work-group loads a tile of bodies into local memory, every
+        // work-item accumulates that tile, and so on; bodies past n are padded with mass 0.
+        cl_kernel kernel = cl.kernel(source, "nbody", buildOptions);
         long local = Math.min(256, cl.device().maxWorkGroupSize());
         Jocl.arg(kernel, 0, dPos);
         Jocl.arg(kernel, 1, dVel);

@@ -60,6 +60,20 @@ public abstract class Program<D> {
 
     public abstract Run openCL(D data, Jocl jocl);
 
+    /** Whether {@link #openCLExact} exists: the program's exact results cost its kernels something that {@link #openCL} does not pay. */
+    public boolean hasExactOpenCL() {
+        return false;
+    }
+
+    /**
+     * The hand-written kernel in Java's precision ({@link VersionKind#OPENCL_EXACT}): where
+     * {@link #hasExactOpenCL()}; held to {@link #validate} and reported with how many of its
+     * outputs differ from sequential Java's bits.
+     */
+    public Run openCLExact(D data, Jocl jocl) {
+        throw new NotRunException("not run", name() + " has no exact hand-written version: its hand-written kernel is compared as it is");
+    }
+
     public abstract Run aparapi(D data, AparapiSupport aparapi);
 
     /**

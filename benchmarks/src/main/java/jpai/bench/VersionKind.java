@@ -2,7 +2,8 @@ package jpai.bench;
 
 /**
  * The versions every program is run in, in the order they run and are reported: six written by hand
- * or with JPAI, and the JPAI version again under fast math.
+ * or with JPAI, the JPAI version again under fast math, and (for the programs whose exact results
+ * cost something) the hand-written kernel again in Java's precision.
  */
 public enum VersionKind {
     /** The baseline: one Java thread, primitive arrays, plain loops. */
@@ -23,6 +24,16 @@ public enum VersionKind {
     JPAI_FAST_MATH("jpai-fastmath", "JPAI fast math on OpenCL"),
     /** Hand-written OpenCL C through JOCL, as a careful human writes it. */
     OPENCL("opencl", "hand-written OpenCL"),
+    /**
+     * The hand-written kernel again, as a careful human writes it to get Java's results: no
+     * contraction, correctly rounded float {@code /} and {@code sqrt}, transcendental functions in
+     * {@code double} rounded to {@code float} (as Java computes {@code (float) Math.exp(x)}). Only
+     * for programs where JPAI's exact kernel pays for exactness that {@link #OPENCL} does not
+     * ({@link Program#hasExactOpenCL()}): N-Body, Black-Scholes, DFT. Its kernel time against exact
+     * JPAI's compares the compiler with a human in Java's precision, as fast math against
+     * {@link #OPENCL} does in OpenCL's.
+     */
+    OPENCL_EXACT("opencl-exact", "hand-written exact OpenCL"),
     /** Aparapi 3.0.2, checked to have run on the OpenCL device. */
     APARAPI("aparapi", "Aparapi");
 
