@@ -197,17 +197,8 @@ public final class BlackScholes extends Program<float[]> {
                 }
                 """;
 
-    /**
-     * The same kernel as a programmer writes it for Java's results: {@code (float) Math.exp(x)} is
-     * {@code exp} of the {@code double} rounded to float (so is {@code log}), float {@code /} and
-     * {@code sqrt} correctly rounded (a build option), no contraction.
-     */
-    private static final String EXACT_KERNEL = """
-            #pragma OPENCL EXTENSION cl_khr_fp64 : enable
-            #pragma OPENCL FP_CONTRACT OFF
-            float java_exp(float x) { return convert_float(exp(convert_double(x))); }
-            float java_log(float x) { return convert_float(log(convert_double(x))); }
-            """ + KERNEL.replace("exp(", "java_exp(").replace("log(", "java_log(");
+    /** The same kernel as a programmer writes it for Java's results ({@link Jocl#javaPrecision}). */
+    private static final String EXACT_KERNEL = Jocl.javaPrecision(KERNEL, "exp", "log");
 
     @Override
     public Run openCL(float[] r, Jocl cl) {

@@ -197,16 +197,8 @@ public final class Dft extends Program<Dft.Data> {
                 }
                 """;
 
-    /**
-     * The same kernel as a programmer writes it for Java's results: {@code (float) Math.cos(angle)}
-     * is {@code cos} of the {@code double} rounded to float (so is {@code sin}), no contraction.
-     */
-    private static final String EXACT_KERNEL = """
-            #pragma OPENCL EXTENSION cl_khr_fp64 : enable
-            #pragma OPENCL FP_CONTRACT OFF
-            float java_cos(float x) { return convert_float(cos(convert_double(x))); }
-            float java_sin(float x) { return convert_float(sin(convert_double(x))); }
-            """ + KERNEL.replace("cos(", "java_cos(").replace("sin(", "java_sin(");
+    /** The same kernel as a programmer writes it for Java's results ({@link Jocl#javaPrecision}). */
+    private static final String EXACT_KERNEL = Jocl.javaPrecision(KERNEL, "cos", "sin");
 
     @Override
     public Run openCL(Data d, Jocl cl) {

@@ -129,6 +129,23 @@ public final class Jocl implements AutoCloseable {
         return "-cl-fp32-correctly-rounded-divide-sqrt";
     }
 
+    /**
+     * {@code source} as a programmer writes it for Java's results ({@link VersionKind#OPENCL_EXACT}):
+     * no contraction, and each OpenCL float function of {@code functions} ("exp", "cos"...) computed
+     * in {@code double} and rounded to float, as Java defines {@code (float) Math.exp(x)}. Float
+     * {@code /} and {@code sqrt} also need {@link #correctlyRoundedDivideSqrt()} at the build, and
+     * the {@code double} functions {@link #requireFp64()}.
+     */
+    public static String javaPrecision(String source, String... functions) {
+        StringBuilder exact = new StringBuilder("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#pragma OPENCL FP_CONTRACT OFF\n");
+        String body = source;
+        for (String function : functions) {
+            exact.append("float java_").append(function).append("(float x) { return convert_float(").append(function).append("(convert_double(x))); }\n");
+            body = body.replaceAll("\\b" + function + "\\(", "java_" + function + "(");
+        }
+        return exact.append(body).toString();
+    }
+
     /** Checks that kernels may use {@code double} (an exact version computes Java's {@code (float) Math.exp(x)} in it). */
     public void requireFp64() {
         if (!device.fp64()) {
