@@ -135,22 +135,12 @@ public final class Harness {
                 }
             }
             case JPAI_OPENCL, JPAI_FAST_MATH -> measureJpaiOpenCL(context, kind);
-            case OPENCL -> {
+            case OPENCL, OPENCL_EXACT -> {
                 if (jocl == null) {
                     throw new NotRunException("not run", joclUnavailable);
                 }
                 try {
-                    time(context, kind, () -> program.openCL(data, jocl), null);
-                } finally {
-                    jocl.releaseAll();
-                }
-            }
-            case OPENCL_EXACT -> {
-                if (jocl == null) {
-                    throw new NotRunException("not run", joclUnavailable);
-                }
-                try {
-                    time(context, kind, () -> program.openCLExact(data, jocl), null);
+                    time(context, kind, () -> kind == VersionKind.OPENCL ? program.openCL(data, jocl) : program.openCLExact(data, jocl), null);
                 } finally {
                     jocl.releaseAll();
                 }
