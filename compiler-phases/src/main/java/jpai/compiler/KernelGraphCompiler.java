@@ -42,6 +42,7 @@ import jpai.compiler.phases.CaughtImplicitExceptionsPhase;
 import jpai.compiler.phases.DropFrameStatesPhase;
 import jpai.compiler.phases.FieldReadsThroughPhisPhase;
 import jpai.compiler.phases.CountedLoopIndexStampPhase;
+import jpai.compiler.phases.NarrowWidenedComparisonsPhase;
 import jpai.compiler.phases.ElementReaderCallsToAccessesPhase;
 import jpai.compiler.phases.ExactTypesOfCapturedObjectsPhase;
 import jpai.compiler.phases.FloatSqrtPhase;
@@ -115,7 +116,8 @@ import jpai.compiler.plugin.PipelinePoint;
  * "speculative bounds check hoisting" ({@link SpeculativeBoundsCheckHoistingPhase}), unless
  * {@link Speculation#HOISTED_BOUNDS_CHECKS} is not allowed (it failed before); likewise "loop-invariant
  * exits" moves exits out of loop bodies only while {@link Speculation#HOISTED_LOOP_EXITS} is.</li>
- * <li>Graal's conditional elimination and dead code elimination, once more.</li>
+ * <li>Graal's conditional elimination; "narrow widened comparisons" ({@link NarrowWidenedComparisonsPhase}):
+ * {@code (long) i < length} of two widened ints compares the ints; dead code elimination.</li>
  * </ol>
  *
  * Researchers' {@link jpai.compiler.plugin.PhasePlugin phase plugins} run at three named
@@ -282,6 +284,7 @@ public final class KernelGraphCompiler {
             if (UnsafeExitCheckRemoval.requested()) {
                 run("UNSAFE: remove exit checks (measurement only)", timings, () -> new RemoveExitChecksPhase(canonicalizer), graph, context);
             }
+            run("narrow widened comparisons", timings, () -> new NarrowWidenedComparisonsPhase(canonicalizer), graph, context);
             run("dead code elimination", timings, DeadCodeEliminationPhase::new, graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after kernel phases");
             plugins.apply(PipelinePoint.AFTER_KERNEL_PHASES, graph, context, timings);

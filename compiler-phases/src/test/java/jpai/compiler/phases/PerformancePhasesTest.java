@@ -20,7 +20,10 @@ import jdk.graal.compiler.nodes.LoopBeginNode;
 import jdk.graal.compiler.nodes.NodeView;
 import jdk.graal.compiler.nodes.StructuredGraph;
 import jdk.graal.compiler.nodes.ValuePhiNode;
+import jdk.graal.compiler.nodes.calc.CompareNode;
 import jdk.graal.compiler.nodes.calc.FloatConvertNode;
+import jdk.graal.compiler.nodes.calc.IntegerBelowNode;
+import jdk.graal.compiler.nodes.calc.IntegerLessThanNode;
 import jdk.graal.compiler.nodes.calc.SqrtNode;
 import jdk.graal.compiler.replacements.nodes.UnaryMathIntrinsicNode;
 import jdk.vm.ci.meta.DeoptimizationReason;
@@ -33,7 +36,7 @@ import jpai.compiler.nodes.MathCallNode;
 /**
  * The phases that make kernels faster without changing results: {@link FloatSqrtPhase},
  * {@link FloatTranscendentalsPhase}, {@link CountedLoopIndexStampPhase},
- * {@link SpeculativeBoundsCheckHoistingPhase}, on real lambdas through the whole compiler.
+ * {@link SpeculativeBoundsCheckHoistingPhase}, {@link NarrowWidenedComparisonsPhase}, on real lambdas through the whole compiler.
  */
 class PerformancePhasesTest {
 
@@ -211,5 +214,40 @@ class PerformancePhasesTest {
             }
         }
         throw new AssertionError("no loop counter with the stamp [0, MAX_VALUE]");
+    }
+
+    /** A loop over a captured reader's {@code long} length tests the {@code int}s, not their widenings. */
+    @Test
+    void comparisonsOfWidenedIntsCompareTheInts() {
+        ElementReaderCallsToAccessesPhaseTest.Elements<Float> centres = new ElementReaderCallsToAccessesPhaseTest.Elements<>(1f, 2f, 3f);
+        Function<Integer, Integer> nearest = x -> {
+            int best = 0;
+            float distance = Float.MAX_VALUE;
+            for (int c = 0; c < centres.length(); c++) {
+                float d = Math.abs(centres.get(c) - x);
+                if (d < distance) {
+                    distance = d;
+                    best = c;
+                }
+            }
+            return Integer.toUnsignedLong(x) < Integer.toUnsignedLong(best - 1) ? best : -best;
+        };
+        StructuredGraph graph = compile(nearest, Integer.class, Integer.class,
+                        List.of(new CapturedValue(capturedField(nearest, ElementReaderCallsToAccessesPhaseTest.Elements.class), ElementReaderCallsToAccessesPhaseTest.reader(JavaKind.Float)))).graph();
+        List<String> wide = new ArrayList<>();
+        for (CompareNode compare : graph.getNodes().filter(CompareNode.class)) {
+            if (compare.getX().stamp(NodeView.DEFAULT) instanceof IntegerStamp stamp && stamp.getBits() == 64) {
+                wide.add(compare + "(" + compare.getX() + ", " + compare.getY() + ")");
+            }
+        }
+        assertEquals(List.of(), wide, "no comparison of longs left (the unsigned one Graal's canonicaliser narrows to an unsigned int comparison itself)");
+        boolean counterTested = false;
+        for (ValuePhiNode phi : graph.getNodes().filter(ValuePhiNode.class)) {
+            // i < length with i >= 0: the canonicaliser makes it an unsigned comparison of the ints
+            counterTested |= phi.stamp(NodeView.DEFAULT) instanceof IntegerStamp stamp && stamp.getBits() == 32
+                            && phi.usages().filter(n -> n instanceof IntegerLessThanNode || n instanceof IntegerBelowNode).isNotEmpty();
+        }
+        List<String> all = new ArrayList<>(); for (CompareNode c : graph.getNodes().filter(CompareNode.class)) { all.add(c + "(" + c.getX() + ", " + c.getY() + ")"); }
+        assertTrue(counterTested, "the loop tests its int counter: " + all);
     }
 }
