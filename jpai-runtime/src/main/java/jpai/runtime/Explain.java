@@ -116,6 +116,19 @@ public final class Explain {
         }
     }
 
+    /**
+     * A launch's wait ended because its queue finished before its events said so (NVIDIA's driver
+     * reports a command complete only once other queues' kernels have ended): said once per device,
+     * since such applies have no device times. Printed with -Djpai.explain=true.
+     */
+    public static void lateEvents(String device) {
+        if (JpaiOptions.explain()) {
+            once("on " + device + " a launch's events had not said its commands were done when its command queue had finished them (the driver"
+                    + " reports a command complete only once the kernels of other queues have ended too): a wait longer than twice the launch's"
+                    + " expected time finishes its queue instead, and such an apply has no device times (ApplyProfile.deviceTimed() is false)");
+        }
+    }
+
     /** Something every user should know once (no OpenCL device, say). Always printed. */
     public static void notice(String message) {
         once(message);

@@ -630,6 +630,9 @@ final class KernelLauncher {
             statusBuffer = null;
         }
         LaunchProfile profile = profile(buildNanos, System.nanoTime() - start);
+        if (events.finishedByQueue() && !events.measuresDeviceTimes()) {
+            Explain.lateEvents(context.device().name());
+        }
         // a launch on a plain queue measured nothing: the expected time and the tuning keep what timed launches found
         if (events.measuresDeviceTimes()) {
             program.recordDeviceNanos(launch.globalSize(), profile.hostToDeviceNanos() + profile.kernelNanos() + profile.deviceToHostNanos());

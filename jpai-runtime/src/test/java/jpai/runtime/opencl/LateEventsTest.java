@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.function.BinaryOperator;
 import java.util.function.Function;
@@ -73,17 +76,29 @@ class LateEventsTest {
         try (PArray<Float> in = PArray.of(values)) {
             map.apply(in).close(); // built before the events turn late
             FaultInjection.reportEventsLate(true);
-            assertTimeoutPreemptively(NEVER_HANGS, () -> {
-                for (int round = 0; round < 3; round++) {
-                    try (PArray<Float> out = map.apply(in)) {
-                        assertOnDeviceWithoutTimes(Profiler.last());
-                        float[] result = out.toFloatArray();
-                        for (int i = 0; i < values.length; i++) {
-                            assertEquals(f.apply(values[i]), result[i], "element " + i);
+            PrintStream err = System.err;
+            ByteArrayOutputStream said = new ByteArrayOutputStream();
+            System.setProperty("jpai.explain", "true");
+            System.setErr(new PrintStream(said, true, StandardCharsets.UTF_8));
+            try {
+                assertTimeoutPreemptively(NEVER_HANGS, () -> {
+                    for (int round = 0; round < 3; round++) {
+                        try (PArray<Float> out = map.apply(in)) {
+                            assertOnDeviceWithoutTimes(Profiler.last());
+                            float[] result = out.toFloatArray();
+                            for (int i = 0; i < values.length; i++) {
+                                assertEquals(f.apply(values[i]), result[i], "element " + i);
+                            }
                         }
                     }
-                }
-            });
+                });
+            } finally {
+                System.setErr(err);
+                System.clearProperty("jpai.explain");
+            }
+            String explained = said.toString(StandardCharsets.UTF_8);
+            assertTrue(explained.contains(context.device().name() + " a launch's events had not said its commands were done") && explained.contains("deviceTimed() is false"),
+                    "explain says why the applies have no device times: " + explained);
             FaultInjection.reportEventsLate(false);
             try (PArray<Float> out = map.apply(in)) {
                 ApplyProfile profile = Profiler.last();
