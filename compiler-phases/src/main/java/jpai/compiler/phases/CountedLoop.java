@@ -27,7 +27,6 @@ import jdk.graal.compiler.nodes.ValuePhiNode;
 import jdk.graal.compiler.nodes.calc.AddNode;
 import jdk.graal.compiler.nodes.calc.IntegerLessThanNode;
 import jdk.graal.compiler.nodes.calc.SignExtendNode;
-import jdk.graal.compiler.nodes.calc.ZeroExtendNode;
 
 /**
  * A loop {@code for (i = start; i < end; i++)} on {@code int}s, as the parser builds it: the first
@@ -54,7 +53,7 @@ record CountedLoop(LoopBeginNode loop, ValuePhiNode index, ValueNode start, Valu
         if (counter instanceof SignExtendNode widened && widened.getInputBits() == 32) {
             // for (int i = 0; i < a.length(); i++) on a PArray: the test is (long) i < length, in long;
             // the same test in int when the long bound is an int widened without changing its value
-            end = narrowBound(end);
+            end = WidenedInts.signExtendedInt(end);
             if (end == null) {
                 return null;
             }
@@ -72,21 +71,6 @@ record CountedLoop(LoopBeginNode loop, ValuePhiNode index, ValueNode start, Valu
             return null;
         }
         return new CountedLoop(loop, phi, phi.valueAt(loop.forwardEnd()), end, body);
-    }
-
-    /**
-     * The {@code int} whose widening {@code bound} is, where {@code (long) i < bound} is
-     * {@code i < that int} for every {@code int i}: a sign extension, or a zero extension of an int
-     * that is never negative (a length). Else null.
-     */
-    private static ValueNode narrowBound(ValueNode bound) {
-        if (bound instanceof SignExtendNode sign && sign.getInputBits() == 32) {
-            return sign.getValue();
-        }
-        if (bound instanceof ZeroExtendNode zero && zero.getInputBits() == 32 && zero.getValue().stamp(NodeView.DEFAULT) instanceof IntegerStamp inner && inner.lowerBound() >= 0) {
-            return zero.getValue();
-        }
-        return null;
     }
 
     private static boolean isIncrement(ValueNode value, ValuePhiNode phi) {

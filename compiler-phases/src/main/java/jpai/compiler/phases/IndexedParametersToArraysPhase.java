@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-import jdk.graal.compiler.core.common.type.IntegerStamp;
 import jdk.graal.compiler.core.common.type.StampFactory;
 import jdk.graal.compiler.core.common.type.StampPair;
 import jdk.graal.compiler.core.common.type.TypeReference;
@@ -26,13 +25,10 @@ import jdk.graal.compiler.nodes.PiNode;
 import jdk.graal.compiler.nodes.StateSplit;
 import jdk.graal.compiler.nodes.StructuredGraph;
 import jdk.graal.compiler.nodes.ValueNode;
-import jdk.graal.compiler.nodes.calc.CompareNode;
 import jdk.graal.compiler.nodes.calc.IntegerBelowNode;
-import jdk.graal.compiler.nodes.calc.IntegerLessThanNode;
 import jdk.graal.compiler.nodes.calc.IsNullNode;
 import jdk.graal.compiler.nodes.calc.NarrowNode;
 import jdk.graal.compiler.nodes.calc.SignExtendNode;
-import jdk.graal.compiler.nodes.calc.ZeroExtendNode;
 import jdk.graal.compiler.nodes.extended.BoxNode;
 import jdk.graal.compiler.nodes.java.ArrayLengthNode;
 import jdk.graal.compiler.nodes.java.LoadIndexedNode;
@@ -128,42 +124,9 @@ public final class IndexedParametersToArraysPhase extends BasePhase<CoreProvider
                 original.safeDelete();
             }
         }
-        narrowWidenedComparisons(graph);
-    }
-
-    /**
-     * {@code (long) a < (long) b} becomes {@code a < b} for {@code int}s {@code a} and {@code b}, and
-     * likewise for the unsigned {@code |<|}: sign extension keeps both orders. A loop
-     * {@code for (int i = 0; i < p.length(); i++)} compares {@code i} with the {@code long} length,
-     * which is now an {@code int} array length widened; the loop finder wants {@code i < limit}, and the
-     * bounds checks of {@code p.get(i)} then compare {@code int}s that the loop's test already proves.
-     */
-    private static void narrowWidenedComparisons(StructuredGraph graph) {
-        for (Node node : graph.getNodes().snapshot()) {
-            if (node.isAlive() && node instanceof CompareNode compare && (node instanceof IntegerLessThanNode || node instanceof IntegerBelowNode)
-                            && widenedInt(compare.getX()) != null && widenedInt(compare.getY()) != null) {
-                ValueNode x = widenedInt(compare.getX());
-                ValueNode y = widenedInt(compare.getY());
-                LogicNode narrow = graph.addOrUniqueWithInputs(node instanceof IntegerLessThanNode ? IntegerLessThanNode.create(x, y, NodeView.DEFAULT) : IntegerBelowNode.create(x, y, NodeView.DEFAULT));
-                compare.replaceAtUsagesAndDelete(narrow);
-            }
-        }
-    }
-
-    /**
-     * The {@code int} that {@code value} sign-extends to {@code long}, or null. The canonicaliser
-     * writes the sign extension of a value it knows is not negative (an array length) as a zero
-     * extension, which is the same there.
-     */
-    private static ValueNode widenedInt(ValueNode value) {
-        if (value instanceof SignExtendNode widen && widen.getInputBits() == 32 && widen.getResultBits() == 64) {
-            return widen.getValue();
-        }
-        if (value instanceof ZeroExtendNode widen && widen.getInputBits() == 32 && widen.getResultBits() == 64
-                        && widen.getValue().stamp(NodeView.DEFAULT) instanceof IntegerStamp stamp && stamp.lowerBound() >= 0) {
-            return widen.getValue();
-        }
-        return null;
+        // (long) i < p.length(), now an int array length widened: the loop finder wants i < limit, and the
+        // bounds checks of p.get(i) then compare ints that the loop's test already proves
+        WidenedInts.narrowComparisons(graph);
     }
 
     private static void replaceUses(StructuredGraph graph, ValueNode value, ParameterNode array, Accessors accessors) {

@@ -630,7 +630,7 @@ final class KernelLauncher {
             statusBuffer = null;
         }
         LaunchProfile profile = profile(buildNanos, System.nanoTime() - start);
-        if (events.finishedByQueue() && !events.measuresDeviceTimes()) {
+        if (events.deviceTimesLate()) { // not a plain queue's launch, which measures nothing by choice
             Explain.lateEvents(context.device().name());
         }
         // a launch on a plain queue measured nothing: the expected time and the tuning keep what timed launches found

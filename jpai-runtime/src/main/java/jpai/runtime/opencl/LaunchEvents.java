@@ -286,6 +286,11 @@ final class LaunchEvents {
         return profiled && !timesMissing;
     }
 
+    /** Whether a timed command's event was late: its queue had finished it before the event said so, and its device times were not there yet. */
+    boolean deviceTimesLate() {
+        return timesMissing;
+    }
+
     /** Device nanoseconds spent in the timed commands of {@code kind} (after {@link #await()}). */
     long nanos(Kind kind) {
         long total = 0;
