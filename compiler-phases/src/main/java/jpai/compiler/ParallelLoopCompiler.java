@@ -43,6 +43,7 @@ import jpai.compiler.phases.IndexedParametersToArraysPhase;
 import jpai.compiler.phases.KernelInliningPolicy;
 import jpai.compiler.phases.LoopCarriedDependencesPhase;
 import jpai.compiler.phases.LoopInvariantExitsPhase;
+import jpai.compiler.phases.NarrowWidenedComparisonsPhase;
 import jpai.compiler.phases.MathCallsToNodesPhase;
 import jpai.compiler.phases.MethodParametersToKernelInputsPhase;
 import jpai.compiler.phases.ParallelLoopToKernelBodyPhase;
@@ -237,6 +238,8 @@ public final class ParallelLoopCompiler {
                 KernelGraphCompiler.run("speculative bounds check hoisting", timings, () -> new SpeculativeBoundsCheckHoistingPhase(canonicalizer), graph, context);
             }
             KernelGraphCompiler.run("conditional elimination", timings, () -> new ConditionalEliminationPhase(canonicalizer, false), graph, context);
+            // as for lambdas: loop tests in 32 bits where both sides are widened ints (NVIDIA's compiler unrolls only those)
+            KernelGraphCompiler.run("narrow widened comparisons", timings, () -> new NarrowWidenedComparisonsPhase(canonicalizer), graph, context);
             KernelGraphCompiler.run("dead code elimination", timings, DeadCodeEliminationPhase::new, graph, context);
             KernelGraphCompiler.run("loop-carried dependences", timings, () -> new LoopCarriedDependencesPhase(inputs), graph, context);
             debug.dump(DebugContext.BASIC_LEVEL, graph, "JPAI after kernel phases");

@@ -161,11 +161,12 @@ final class DeviceReduce {
 
     /**
      * @param first the first pass's kernel (with the mapper of a fused map then reduce, or the combiner's own)
-     * @param partials the kernel of the passes after the first: the combiner's own reduce kernel over the element type
+     * @param partials the kernel of the passes after the first: the combiner's own reduce kernel over the element type,
+     *            asked for only when a second pass is needed (it may throw {@link OpenCLRuntimeException})
      * @param operator the combiner, which the host applies to the last pass's work-group values
      * @param operation the operation, named by its {@code toString()} (only in the message when the combiner throws there)
      */
-    static <T> T run(DeviceChoice.OpenCL device, KernelCache.Compiled first, KernelCache.Compiled partials, BinaryOperator<T> operator, T identity, DataType type, PArray<?> input,
+    static <T> T run(DeviceChoice.OpenCL device, KernelCache.Compiled first, java.util.function.Supplier<KernelCache.Compiled> partials, BinaryOperator<T> operator, T identity, DataType type, PArray<?> input,
                     Object operation) {
         long length = input.length();
         if (length == 0) {
@@ -199,7 +200,7 @@ final class DeviceReduce {
                 if (last) {
                     break;
                 }
-                kernel = partials;
+                kernel = partials.get();
                 elements = results;
                 elementCount = groups;
                 leafWidth = 1;

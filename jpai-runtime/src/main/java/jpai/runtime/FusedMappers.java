@@ -21,6 +21,31 @@ record FusedMappers(List<KernelCache> kernels, List<DataType> types) {
         }
     }
 
+    /**
+     * Whether {@code other} holds the same kernels and the same types, compared by identity (the
+     * types a function's applies ask with are the same objects): the runtime's memo of its last
+     * kernel asks on every apply, cheaper than {@link #equals}; a false answer only costs a look-up.
+     */
+    boolean sameAs(FusedMappers other) {
+        if (other == this) {
+            return true;
+        }
+        if (other.kernels.size() != kernels.size() || other.types.size() != types.size()) {
+            return false;
+        }
+        for (int k = 0; k < kernels.size(); k++) {
+            if (other.kernels.get(k) != kernels.get(k)) {
+                return false;
+            }
+        }
+        for (int t = 0; t < types.size(); t++) {
+            if (other.types.get(t) != types.get(t)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** No map: the elements of {@code type} are reduced or scanned as they are. */
     static FusedMappers none(DataType type) {
         return new FusedMappers(List.of(), List.of(type));

@@ -124,7 +124,11 @@ final class KernelCache {
     private record LastMap(DataType input, DataType output, int indexDimensions, Object plugins, GeneratorOptions options, Compiled compiled) {
     }
 
-    /** The last reduce kernel looked up (see {@link LastMap}). */
+    /**
+     * The last reduce kernel looked up (see {@link LastMap}); a fused map then reduce looks up two,
+     * its first pass's and the combiner's own, each kept in a slot of its own so that neither
+     * evicts the other on every apply.
+     */
     private record LastReduce(DataType type, FusedMappers mappers, Object plugins, GeneratorOptions options, Compiled compiled) {
     }
 
@@ -182,7 +186,10 @@ final class KernelCache {
     private volatile LastMap lastMap;
     /** The background compilations tiering started, by operation and types. */
     private final ConcurrentHashMap<List<Object>, CompletableFuture<Void>> backgroundCompilations = new ConcurrentHashMap<>();
+    /** The last reduce kernel looked up with maps fused in front ({@link LastReduce}). */
     private volatile LastReduce lastReduce;
+    /** The last reduce kernel looked up with no map: the combiner's own ({@link LastReduce}). */
+    private volatile LastReduce lastCombinerReduce;
     private volatile ProfileLabel lastLabel;
 
     /**
@@ -325,8 +332,8 @@ final class KernelCache {
      * has ended, else null; starts nothing ({@link #startReduceCompilation} does).
      */
     Compiled reduceKernelIfReady(DataType type, FusedMappers mappers) {
-        LastReduce last = lastReduce;
-        if (last != null && last.type() == type && last.mappers().equals(mappers)) {
+        LastReduce last = mappers.isEmpty() ? lastCombinerReduce : lastReduce;
+        if (last != null && last.type() == type && last.mappers().sameAs(mappers)) {
             return forReduce(type, mappers);
         }
         return backgroundCompilationEnded(reduceCompilationKey(type, mappers)) ? forReduce(type, mappers) : null;
@@ -638,14 +645,38 @@ final class KernelCache {
             return Compiled.failed(plugins.problem(), description());
         }
         GeneratorOptions options = plugins.options();
-        LastReduce last = lastReduce;
-        if (last != null && last.type() == type && last.mappers().equals(mappers) && last.plugins() == plugins.key() && last.options().equals(options)
-                        && reduceSpeculations(mappers).equals(last.compiled().compiledWith())) {
+        boolean combinerAlone = mappers.isEmpty();
+        LastReduce last = combinerAlone ? lastCombinerReduce : lastReduce;
+        if (last != null && last.type() == type && last.mappers().sameAs(mappers) && last.plugins() == plugins.key() && (last.options() == options || last.options().equals(options))
+                        && compiledWithReduceSpeculations(mappers, last.compiled().compiledWith())) {
             return last.compiled();
         }
         Compiled compiled = reduceKernel(type, mappers, plugins, options);
-        lastReduce = new LastReduce(type, mappers, plugins.key(), options, compiled);
+        LastReduce looked = new LastReduce(type, mappers, plugins.key(), options, compiled);
+        if (combinerAlone) {
+            lastCombinerReduce = looked;
+        } else {
+            lastReduce = looked;
+        }
         return compiled;
+    }
+
+    /**
+     * Whether {@code compiledWith} is {@link #reduceSpeculations}{@code (mappers)}, asked without
+     * making that list: every apply asks, and each compiled method an apply enters costs it an entry
+     * barrier after a full collection.
+     */
+    private boolean compiledWithReduceSpeculations(FusedMappers mappers, Object compiledWith) {
+        List<KernelCache> stages = mappers.kernels();
+        if (!(compiledWith instanceof List<?> used) || used.size() != stages.size() + 1) {
+            return false;
+        }
+        for (int s = 0; s < stages.size(); s++) {
+            if (!stages.get(s).speculations.allowed().without(Speculation.UNTAKEN_BRANCHES).equals(used.get(s))) {
+                return false;
+            }
+        }
+        return speculations.allowed().without(Speculation.UNTAKEN_BRANCHES).equals(used.get(stages.size()));
     }
 
     /**

@@ -104,12 +104,8 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
                 return onJavaThreads(input); // one value: never shared
             }
             try {
-                KernelCache.Compiled partials = reduce.kernels().forReduce(reduce.type());
-                if (partials.bailout() != null) {
-                    throw new OpenCLRuntimeException("the combiner alone does not compile for the reduction's later passes: " + partials.bailout());
-                }
                 CostModel.Run timed = CostModel.Run.startIfModelled(reduce.executor());
-                M result = DeviceReduce.run(device, compiled, partials, reduce.operator(), reduce.identity(), reduce.type(), input, this);
+                M result = DeviceReduce.run(device, compiled, this::partialsKernel, reduce.operator(), reduce.identity(), reduce.type(), input, this);
                 costs.deviceRan(input.length(), timed);
                 return reduce.resultArray(result);
             } catch (KernelDeoptimizedException e) {
@@ -122,6 +118,21 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
             Profiler.end();
             AfterApply.applyEnded(); // a tiered apply's kernels compile once its Java threads are done
         }
+    }
+
+    /**
+     * The kernel of the passes after the first, the combiner's own: looked up only by an apply that
+     * needs a second pass (most leave at most {@link DeviceReduce#HOST_COMBINED_NODES} values after
+     * the first, which the host combines).
+     *
+     * @throws OpenCLRuntimeException if the combiner alone does not compile
+     */
+    private KernelCache.Compiled partialsKernel() {
+        KernelCache.Compiled partials = reduce.kernels().forReduce(reduce.type());
+        if (partials.bailout() != null) {
+            throw new OpenCLRuntimeException("the combiner alone does not compile for the reduction's later passes: " + partials.bailout());
+        }
+        return partials;
     }
 
     /** {@link #mapThenReduceOnJavaThreads}, timed for the cost model. */

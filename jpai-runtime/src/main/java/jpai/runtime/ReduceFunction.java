@@ -138,7 +138,7 @@ public final class ReduceFunction<T> implements ArrayFunction<T, T> {
                     return null; // never shared: a reduction's result is one value (Java's pace is measured by whole applies)
                 }
                 CostModel.Run timed = CostModel.Run.startIfModelled(executor);
-                T result = DeviceReduce.run(device, compiled, compiled, operator, identity, type, input, this);
+                T result = DeviceReduce.run(device, compiled, () -> compiled, operator, identity, type, input, this);
                 costs.deviceRan(input.length(), timed);
                 return result;
             } catch (KernelDeoptimizedException e) {
