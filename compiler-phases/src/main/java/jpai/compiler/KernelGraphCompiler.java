@@ -299,17 +299,18 @@ public final class KernelGraphCompiler {
     }
 
     /**
-     * Inlines every call but {@code kept}: with {@link MathFunctions#JAVA_FLOAT_ARGUMENTS} (and a host
+     * Inlines every call but {@code kept}: with {@link MathFunctions#floatArguments()} (and a host
      * whose Graal reads {@code Math.fma} as a node), a first round leaves {@code Math.sin}, {@code cos},
      * {@code exp} and {@code log} as calls, so that those of floats can be computed from the float
      * ({@link FloatArgumentMathPhase}), and a second round inlines them all. Lambdas' and annotated
      * loops' kernels both start so.
      */
     void inline(StructuredGraph graph, HighTierContext context, CanonicalizerPhase canonicalizer, Set<ResolvedJavaMethod> kept, PhaseTimings timings) {
-        boolean floatArgumentMath = math == MathFunctions.JAVA_FLOAT_ARGUMENTS && FloatArgumentMathPhase.supportedOn(graal.providers().getCodeCache().getTarget().arch);
+        boolean floatArgumentMath = math.floatArguments() && FloatArgumentMathPhase.supportedOn(graal.providers().getCodeCache().getTarget().arch);
         run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(kept, floatArgumentMath), canonicalizer), graph, context);
         if (floatArgumentMath) {
-            run("float-argument sin, cos, exp and log", timings, FloatArgumentMathPhase::new, graph, context);
+            boolean deviceExpLog = math == MathFunctions.JAVA_FLOAT_DEVICE_EXP_LOG;
+            run("float-argument sin, cos, exp and log", timings, () -> new FloatArgumentMathPhase(deviceExpLog), graph, context);
             run("inline", timings, () -> new InliningPhase(new KernelInliningPolicy(kept), canonicalizer), graph, context);
         }
     }
@@ -374,6 +375,7 @@ public final class KernelGraphCompiler {
         graal.providers().getMetaAccess().lookupJavaType(jpai.compiler.math.FloatArgumentTrig.class).initialize();
         graal.providers().getMetaAccess().lookupJavaType(jpai.compiler.math.FloatArgumentExpLog.class).initialize();
         graal.providers().getMetaAccess().lookupJavaType(jpai.compiler.math.FloatArgumentMath.class).initialize();
+        graal.providers().getMetaAccess().lookupJavaType(jpai.compiler.math.DeviceDoubleMath.class).initialize();
         try {
             Class<?> fdlibm = Class.forName("java.lang.FdLibm", false, null);
             graal.providers().getMetaAccess().lookupJavaType(fdlibm).initialize();

@@ -30,6 +30,19 @@ public enum MathFunctions {
     JAVA_FLOAT_ARGUMENTS("java-float"),
 
     /**
+     * {@code -Djpai.math=java-float-device}: as {@link #JAVA_FLOAT_ARGUMENTS}, except that the
+     * {@code double} approximation of {@code exp} and {@code log} on their fast paths is the device's
+     * OpenCL {@code double} built-in instead of JPAI's polynomial. The rounding test is the same:
+     * its margin (2^-46 of the result) is 16 times the OpenCL specification's bound for those
+     * built-ins (3 ulp of a {@code double}, which a conformant device meets; NVIDIA documents 1), so
+     * where it decides, the float is the rounding of the exact value and of {@code StrictMath}'s
+     * alike; FdLibm where it cannot. Trusts the device's conformance where {@code java-float} trusts
+     * only correctly rounded {@code +}, {@code *} and {@code fma}; checked against {@code StrictMath}
+     * for every float of the fast ranges on the H100 (docs/java-semantics.md, session 20).
+     */
+    JAVA_FLOAT_DEVICE_EXP_LOG("java-float-device"),
+
+    /**
      * {@code -Djpai.math=opencl}: the device's OpenCL built-ins, faster but within the OpenCL
      * specification's wider bounds (up to 16 ulps for {@code pow}); docs/java-semantics.md lists them.
      */
@@ -44,7 +57,15 @@ public enum MathFunctions {
         this.optionValue = optionValue;
     }
 
-    /** Whether kernels give {@code StrictMath}'s bits ({@link #JAVA}, {@link #JAVA_FLOAT_ARGUMENTS}), not OpenCL's built-ins'. */
+    /**
+     * Whether floats' {@code sin}, {@code cos}, {@code exp} and {@code log} are computed from the
+     * float ({@link #JAVA_FLOAT_ARGUMENTS}, {@link #JAVA_FLOAT_DEVICE_EXP_LOG}).
+     */
+    public boolean floatArguments() {
+        return this == JAVA_FLOAT_ARGUMENTS || this == JAVA_FLOAT_DEVICE_EXP_LOG;
+    }
+
+    /** Whether kernels give {@code StrictMath}'s bits ({@link #JAVA}, {@link #JAVA_FLOAT_ARGUMENTS}, {@link #JAVA_FLOAT_DEVICE_EXP_LOG}), not OpenCL's built-ins'. */
     public boolean javaResults() {
         return this != OPENCL_BUILTINS;
     }
@@ -71,7 +92,8 @@ public enum MathFunctions {
             }
         }
         throw new IllegalArgumentException("-D" + PROPERTY + "=" + value + " names no way to compute Math's functions: use " + JAVA.optionValue
-                        + " (StrictMath's code, Java's results), " + JAVA_FLOAT_ARGUMENTS.optionValue + " (the same results, floats' sin, cos, exp and log from the float)"
+                        + " (StrictMath's code, Java's results), " + JAVA_FLOAT_ARGUMENTS.optionValue + " (the same results, floats' sin, cos, exp and log from the float), "
+                        + JAVA_FLOAT_DEVICE_EXP_LOG.optionValue + " (the same, exp and log's fast paths from the device's double built-ins)"
                         + " or " + OPENCL_BUILTINS.optionValue + " (OpenCL's built-ins, wider error bounds)");
     }
 }

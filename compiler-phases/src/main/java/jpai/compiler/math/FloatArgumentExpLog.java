@@ -74,6 +74,25 @@ public final class FloatArgumentExpLog {
         return rounded == rounded ? rounded : (float) StrictMath.log(FloatArgumentTrig.afterFastPath(x, approximation));
     }
 
+    /**
+     * {@link #exp}, the fast path's approximation being the device's {@code double exp}
+     * ({@link DeviceDoubleMath}): within OpenCL's 3 ulp, far inside the rounding test's margin.
+     */
+    public static float expFromDevice(float x) {
+        boolean fast = Math.abs(x) <= EXP_LIMIT;
+        double approximation = fast ? DeviceDoubleMath.exp(x) : 0.0;
+        float rounded = fast ? FloatArgumentTrig.roundedIfCertain(approximation) : Float.NaN;
+        return rounded == rounded ? rounded : (float) StrictMath.exp(FloatArgumentTrig.afterFastPath(x, approximation));
+    }
+
+    /** {@link #log}, the fast path's approximation being the device's {@code double log} (see {@link #expFromDevice}). */
+    public static float logFromDevice(float x) {
+        boolean fast = x > 0f && x <= Float.MAX_VALUE;
+        double approximation = fast ? DeviceDoubleMath.log(x) : 0.0;
+        float rounded = fast ? FloatArgumentTrig.roundedIfCertain(approximation) : Float.NaN;
+        return rounded == rounded ? rounded : (float) StrictMath.log(FloatArgumentTrig.afterFastPath(x, approximation));
+    }
+
     /** The fast path's {@code exp(x)} for {@code |x| <= }{@link #EXP_LIMIT}; 0 beyond it. */
     static double expApproximation(float x) {
         if (!(Math.abs(x) <= EXP_LIMIT)) {

@@ -49,4 +49,12 @@ public final class FloatArgumentMath {
     public static double logRoundedToFloat(double widenedFloat) {
         return FloatArgumentExpLog.log((float) widenedFloat);
     }
+
+    public static double expRoundedToFloatFromDevice(double widenedFloat) {
+        return FloatArgumentExpLog.expFromDevice((float) widenedFloat);
+    }
+
+    public static double logRoundedToFloatFromDevice(double widenedFloat) {
+        return FloatArgumentExpLog.logFromDevice((float) widenedFloat);
+    }
 }

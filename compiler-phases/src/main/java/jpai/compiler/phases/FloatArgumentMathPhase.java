@@ -46,6 +46,23 @@ public final class FloatArgumentMathPhase extends BasePhase<CoreProviders> {
     private static final Map<String, String> REWRITES = Map.of(
                     key("mathSin"), "sinRoundedToFloat", key("mathCos"), "cosRoundedToFloat", key("mathExp"), "expRoundedToFloat", key("mathLog"), "logRoundedToFloat");
 
+    /** {@link #REWRITES} with exp's and log's approximations from the device's {@code double} built-ins ({@code MathFunctions.JAVA_FLOAT_DEVICE_EXP_LOG}). */
+    private static final Map<String, String> DEVICE_EXP_LOG_REWRITES = Map.of(
+                    key("mathSin"), "sinRoundedToFloat", key("mathCos"), "cosRoundedToFloat", key("mathExp"), "expRoundedToFloatFromDevice", key("mathLog"),
+                    "logRoundedToFloatFromDevice");
+
+    private final Map<String, String> rewrites;
+
+    /** The rewrites of {@code MathFunctions.JAVA_FLOAT_ARGUMENTS}. */
+    public FloatArgumentMathPhase() {
+        this(false);
+    }
+
+    /** @param deviceExpLog exp's and log's approximations from the device's {@code double} built-ins ({@code MathFunctions.JAVA_FLOAT_DEVICE_EXP_LOG}) */
+    public FloatArgumentMathPhase(boolean deviceExpLog) {
+        this.rewrites = deviceExpLog ? DEVICE_EXP_LOG_REWRITES : REWRITES;
+    }
+
     /**
      * Whether this phase may run for a host: one whose compiler reads {@code Math.fma} as one node
      * (the float-argument functions' polynomials are written with it; without the intrinsic its Java
@@ -79,7 +96,7 @@ public final class FloatArgumentMathPhase extends BasePhase<CoreProviders> {
         for (Node node : graph.getNodes().snapshot()) {
             if (node.isAlive() && node instanceof Invoke invoke && isMarker(invoke.getTargetMethod()) && invoke.callTarget().arguments().size() == 1
                             && isWidenedFloat(invoke.callTarget().arguments().get(0)) && onlyRoundedToFloat(invoke.asNode())) {
-                invoke.callTarget().setTargetMethod(method(context, REWRITES.get(key(invoke.getTargetMethod()))));
+                invoke.callTarget().setTargetMethod(method(context, rewrites.get(key(invoke.getTargetMethod()))));
             }
         }
     }

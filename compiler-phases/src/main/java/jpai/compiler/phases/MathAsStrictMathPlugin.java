@@ -50,7 +50,7 @@ public final class MathAsStrictMathPlugin implements NodePlugin {
 
     @Override
     public boolean handleInvoke(GraphBuilderContext b, ResolvedJavaMethod method, ValueNode[] args) {
-        if (!MathCallsToNodesPhase.keepsAsCall(method)) {
+        if (!MathCallsToNodesPhase.isMathFunction(method)) {
             return false;
         }
         ResolvedJavaMethod marker = markers.get(method.getName());

@@ -39,14 +39,24 @@ public final class MathCallsToNodesPhase extends BasePhase<CoreProviders> {
                     Map.entry("sin", 1), Map.entry("cos", 1), Map.entry("tan", 1), Map.entry("exp", 1), Map.entry("log", 1), Map.entry("log10", 1),
                     Map.entry("cbrt", 1), Map.entry("pow", 2));
 
+    /** The float-argument fast paths' {@code double} built-ins ({@code jpai.compiler.math.DeviceDoubleMath}): always the device's. */
+    private static final String DEVICE_DOUBLE_MATH = "jpai.compiler.math.DeviceDoubleMath";
+
     /**
      * True for a {@code double} function of {@code java.lang.Math} (not {@code StrictMath}) in
-     * {@link #FUNCTIONS}: the inliner must leave such a call alone. ({@code Math.sin} and the other
+     * {@link #FUNCTIONS}, or of {@code DeviceDoubleMath}: the inliner must leave such a call alone. ({@code Math.sin} and the other
      * functions Graal intrinsifies never reach the inliner.)
      */
     public static boolean keepsAsCall(ResolvedJavaMethod method) {
-        String holder = method.getDeclaringClass().toJavaName();
-        if (!holder.equals("java.lang.Math")) {
+        if (method.getDeclaringClass().toJavaName().equals(DEVICE_DOUBLE_MATH)) {
+            return method.getName().equals("exp") || method.getName().equals("log");
+        }
+        return isMathFunction(method);
+    }
+
+    /** True for a {@code double} function of {@code java.lang.Math} (not {@code StrictMath}) in {@link #FUNCTIONS}. */
+    public static boolean isMathFunction(ResolvedJavaMethod method) {
+        if (!method.getDeclaringClass().toJavaName().equals("java.lang.Math")) {
             return false;
         }
         Integer arity = FUNCTIONS.get(method.getName());

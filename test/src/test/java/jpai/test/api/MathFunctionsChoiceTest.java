@@ -9,6 +9,8 @@ import java.util.function.Function;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import jpai.AF;
 import jpai.Executor;
@@ -44,6 +46,8 @@ class MathFunctionsChoiceTest {
         assertEquals(MathFunctions.JAVA, JpaiOptions.mathFunctions());
         System.setProperty(MathFunctions.PROPERTY, "java-float");
         assertEquals(MathFunctions.JAVA_FLOAT_ARGUMENTS, JpaiOptions.mathFunctions());
+        System.setProperty(MathFunctions.PROPERTY, "java-float-device");
+        assertEquals(MathFunctions.JAVA_FLOAT_DEVICE_EXP_LOG, JpaiOptions.mathFunctions());
         System.clearProperty(MathFunctions.PROPERTY);
         System.setProperty("jpai.fastmath", "true");
         assertEquals(MathFunctions.OPENCL_BUILTINS, JpaiOptions.mathFunctions());
@@ -89,6 +93,22 @@ class MathFunctionsChoiceTest {
         check("log", x -> (float) Math.log(x), x -> (float) StrictMath.log(x), any);
         // a float expression of both, as DFT's inner loop has them (one reduction shared)
         check("cos + sin", x -> (float) Math.cos(x) * 3f - (float) Math.sin(x), x -> (float) StrictMath.cos(x) * 3f - (float) StrictMath.sin(x), angles);
+    }
+
+    /**
+     * Each way of computing floats' functions from the float, chosen explicitly, gives {@code (float)
+     * StrictMath}'s bits on this device: {@code java-float-device} reads the device's own {@code
+     * double exp} and {@code log} on their fast paths, so this is where a device whose built-ins
+     * broke OpenCL's bound by more than the rounding test's margin would show.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"java-float", "java-float-device"})
+    void eachFloatArgumentChoiceGivesStrictMathsBitsOnTheDevice(String choice) {
+        System.setProperty(MathFunctions.PROPERTY, choice);
+        PArray<Float> any = arguments(false);
+        check(choice + " exp", x -> (float) Math.exp(x), x -> (float) StrictMath.exp(x), any);
+        check(choice + " log", x -> (float) Math.log(x), x -> (float) StrictMath.log(x), any);
+        check(choice + " exp of a product", x -> (float) Math.exp(-0.5f * x * x) * 0.39894228f, x -> (float) StrictMath.exp(-0.5f * x * x) * 0.39894228f, any);
     }
 
     private static void check(String what, Function<Float, Float> f, Function<Float, Float> strict, PArray<Float> input) {
