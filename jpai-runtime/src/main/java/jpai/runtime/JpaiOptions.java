@@ -188,7 +188,9 @@ public final class JpaiOptions {
      * Aparapi and TornadoVM use by default includes them: {@code (float) Math.cos(x)} of a float
      * becomes the float {@code cos}) and Java's otherwise: {@code StrictMath}'s bits, floats'
      * {@code sin}, {@code cos}, {@code exp} and {@code log} computed from the float on a GPU
-     * ({@link MathFunctions#JAVA_FLOAT_ARGUMENTS}: 3.4x faster for DFT's kernel on the H100) and
+     * ({@link MathFunctions#JAVA_FLOAT_ARGUMENTS}: 3.4x faster for DFT's kernel on the H100; on
+     * NVIDIA's with {@code exp} and {@code log} from its {@code double} built-ins,
+     * {@link MathFunctions#JAVA_FLOAT_DEVICE_EXP_LOG}: Black-Scholes' kernel 5 % faster) and
      * FdLibm alone on a CPU device (where that path measured slower). An IllegalArgumentException
      * naming the property for a value it does not know.
      */
@@ -198,11 +200,23 @@ public final class JpaiOptions {
             if (fastMath()) {
                 return MathFunctions.OPENCL_BUILTINS;
             }
-            return OpenCLRuntime.choice() instanceof DeviceChoice.OpenCL chosenDevice && chosenDevice.device().kind() != DeviceKind.CPU
-                            ? MathFunctions.JAVA_FLOAT_ARGUMENTS
-                            : MathFunctions.JAVA;
+            if (OpenCLRuntime.choice() instanceof DeviceChoice.OpenCL chosenDevice && chosenDevice.device().kind() != DeviceKind.CPU) {
+                return deviceExpLogChecked(chosenDevice.device()) ? MathFunctions.JAVA_FLOAT_DEVICE_EXP_LOG : MathFunctions.JAVA_FLOAT_ARGUMENTS;
+            }
+            return MathFunctions.JAVA;
         }
         return MathFunctions.fromSystemProperty();
+    }
+
+    /**
+     * Whether floats' {@code exp} and {@code log} may read {@code device}'s {@code double} built-ins
+     * by default ({@link MathFunctions#JAVA_FLOAT_DEVICE_EXP_LOG}): on NVIDIA's OpenCL, whose
+     * built-ins were checked on the H100 for every float of both fast ranges against {@code StrictMath}
+     * (session 20; NVIDIA documents 1 ulp, OpenCL allows 3, the test's margin is 16 times that). Other
+     * GPUs keep JPAI's own polynomials, which need nothing but correctly rounded arithmetic.
+     */
+    static boolean deviceExpLogChecked(jpai.runtime.device.OpenCLDeviceInfo device) {
+        return device.fp64() && device.platformName().contains("NVIDIA");
     }
 
     /** Whether a first apply under {@code AUTO} runs on Java threads while its kernel compiles ({@link #TIERING}; default false). */

@@ -24,7 +24,8 @@ import jpai.runtime.opencl.OpenCLRuntime;
 
 /**
  * How kernels compute {@code Math}'s functions when {@code -Djpai.math} is unset: a GPU computes
- * {@code (float) Math.sin/cos/exp/log} of floats from the float ({@code java-float}), a CPU device
+ * {@code (float) Math.sin/cos/exp/log} of floats from the float ({@code java-float}; on NVIDIA's
+ * OpenCL {@code java-float-device}, exp and log from its double built-ins), a CPU device
  * with FdLibm alone ({@code java}); both give {@code (float) StrictMath}'s bits, which the device
  * must reproduce here whichever this machine's device is (PoCL in CI, the H100 in
  * {@code bin/gpu-check tests}).
@@ -41,7 +42,8 @@ class MathFunctionsChoiceTest {
     void theDefaultComputesFloatArgumentsFromTheFloatOnGpusOnly() {
         System.clearProperty(MathFunctions.PROPERTY);
         boolean gpu = OpenCLRuntime.choice() instanceof DeviceChoice.OpenCL chosen && chosen.device().kind() != DeviceKind.CPU;
-        assertEquals(gpu ? MathFunctions.JAVA_FLOAT_ARGUMENTS : MathFunctions.JAVA, JpaiOptions.mathFunctions());
+        boolean nvidia = gpu && ((DeviceChoice.OpenCL) OpenCLRuntime.choice()).device().platformName().contains("NVIDIA");
+        assertEquals(nvidia ? MathFunctions.JAVA_FLOAT_DEVICE_EXP_LOG : gpu ? MathFunctions.JAVA_FLOAT_ARGUMENTS : MathFunctions.JAVA, JpaiOptions.mathFunctions());
         System.setProperty(MathFunctions.PROPERTY, "java");
         assertEquals(MathFunctions.JAVA, JpaiOptions.mathFunctions());
         System.setProperty(MathFunctions.PROPERTY, "java-float");
