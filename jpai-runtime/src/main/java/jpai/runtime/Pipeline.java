@@ -174,7 +174,14 @@ public final class Pipeline<T, R> implements ArrayFunction<T, R> {
     static <S> PArray inTurn(List<? extends S> stages, PArray input, java.util.function.BiFunction<S, PArray, PArray> apply) {
         PArray current = input;
         try {
-            for (S stage : stages) {
+            for (int s = 0; s < stages.size(); s++) {
+                S stage = stages.get(s);
+                if (stage instanceof ViewFunction<?> view && s < stages.size() - 1) {
+                    // a zip or identity before another stage: its checks, and the next stage reads the
+                    // array itself (a view would be one more array made and closed per apply)
+                    view.check(current);
+                    continue;
+                }
                 PArray next = apply.apply(stage, current);
                 if (current != input) {
                     current.close();

@@ -22,12 +22,22 @@ public final class ViewFunction<T> implements ArrayFunction<T, T> {
 
     @Override
     public PArray<T> apply(PArray<T> input) {
+        check(input);
+        return input.view();
+    }
+
+    /**
+     * What {@link #apply} checks of {@code input}, without making the view: a pipeline whose next
+     * stage reads the input passes it on as it is ({@link Pipeline}).
+     *
+     * @throws IllegalArgumentException if a zip's input does not hold tuples of its arity
+     */
+    void check(PArray<?> input) {
         Inputs.check(input, name);
         if (arity > 0 && !(input.type() instanceof TupleType tuple && tuple.arity() == arity)) {
             throw new IllegalArgumentException(name + " expects a PArray of Tuple" + arity + " (made by PArray.zip of " + arity
                             + " arrays), not a PArray<" + input.type().javaName() + ">");
         }
-        return input.view();
     }
 
     @Override

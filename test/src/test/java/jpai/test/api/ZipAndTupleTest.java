@@ -3,10 +3,13 @@ package jpai.test.api;
 import static jpai.test.api.ExecutorCase.assertSameAsJava;
 import static jpai.test.api.ExecutorCase.javaLoop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.function.Function;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -87,6 +90,32 @@ class ZipAndTupleTest {
                         PArray<Tuple2<Double, Double>> points = PArray.zip(x, y);
                         PArray<Tuple2<Double, Double>> rotated = ExecutorCase.apply(AF.<Double, Double>zip2().map(rotate).map(rotate), executor, points)) {
             assertSameAsJava(javaLoop(rotate.andThen(rotate), points), rotated, "tuples in and out on " + executor);
+        }
+    }
+
+    /**
+     * A zip before a map checks its input (the map then reads the input itself, no view made per
+     * apply) and never closes it; a zip alone returns a view whose close leaves the input open.
+     */
+    @Test
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    void aZipBeforeAMapChecksItsInputAndLeavesItOpen() {
+        try (PArray<Float> plain = PArray.of(new float[] {1f, 2f}); PArray<Float> x = PArray.of(new float[] {1f, 2f}); PArray<Float> y = PArray.of(new float[] {3f, 4f});
+                        PArray<Tuple2<Float, Float>> xy = PArray.zip(x, y)) {
+            ArrayFunction<Tuple2<Float, Float>, Float> sum = AF.<Float, Float>zip2().map(t -> t._1() + t._2());
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> ((ArrayFunction) sum).apply(plain));
+            assertTrue(refused.getMessage().contains("zip2 expects a PArray of Tuple2"), refused.getMessage());
+            for (int round = 0; round < 2; round++) {
+                try (PArray<Float> out = sum.apply(xy)) {
+                    assertEquals(4f, out.get(0));
+                    assertEquals(6f, out.get(1));
+                }
+            }
+            try (PArray<Tuple2<Float, Float>> view = AF.<Float, Float>zip2().apply(xy)) {
+                assertEquals(3f, view.get(0)._2());
+            }
+            assertEquals(1f, xy.get(0)._1());
+            assertEquals(4f, y.get(1));
         }
     }
 }
