@@ -122,6 +122,34 @@ class FloatArgumentMathOnDeviceTest {
         }
     }
 
+    /**
+     * {@code java-float-device}: exp and log read the device's {@code double} built-ins (the kernel
+     * calls them) behind the same rounding test, and give {@code (float) StrictMath}'s bits.
+     */
+    @Test
+    void expAndLogFromTheDevicesBuiltinsAreStrictMathsBits() {
+        System.setProperty(MathFunctions.PROPERTY, MathFunctions.JAVA_FLOAT_DEVICE_EXP_LOG.optionValue());
+        try {
+            float[] values = arguments();
+            float[] positive = new float[values.length];
+            for (int i = 0; i < values.length; i++) {
+                positive[i] = Math.abs(values[i]) * (i % 3 == 0 ? 1e-30f : 1f);
+            }
+            Function<Float, Float> exp = x -> (float) Math.exp(x);
+            Function<Float, Float> log = x -> (float) Math.log(x);
+            assertTrue(KernelTestSupport.map(exp, Float.class, Float.class).text().matches("(?s).*\\bexp\\(.*"), "the device's exp");
+            assertTrue(KernelTestSupport.map(log, Float.class, Float.class).text().matches("(?s).*\\blog\\(.*"), "the device's log");
+            float[] exps = (float[]) KernelTestSupport.runMap(exp, Float.class, Float.class, values).outputs().get(0);
+            float[] logs = (float[]) KernelTestSupport.runMap(log, Float.class, Float.class, positive).outputs().get(0);
+            for (int i = 0; i < values.length; i++) {
+                KernelTestSupport.assertSameValue((float) StrictMath.exp(values[i]), exps[i], "exp(" + Float.toHexString(values[i]) + ")");
+                KernelTestSupport.assertSameValue((float) StrictMath.log(positive[i]), logs[i], "log(" + Float.toHexString(positive[i]) + ")");
+            }
+        } finally {
+            System.setProperty(MathFunctions.PROPERTY, MathFunctions.JAVA_FLOAT_ARGUMENTS.optionValue());
+        }
+    }
+
     /** sin and cos of one angle share the reduction and stay right; a captured scale as in a DFT. */
     @Test
     void sinAndCosOfOneAngle() {
