@@ -59,7 +59,7 @@ public final class JvmResultDifferences {
      */
     private static boolean behindRoundingTest(MathCallNode call) {
         for (NodeSourcePosition position = call.getNodeSourcePosition(); position != null; position = position.getCaller()) {
-            if (position.getMethod() != null && position.getMethod().getDeclaringClass().toJavaName().equals("jpai.compiler.math.FloatArgumentExpLog")) {
+            if (position.getMethod() != null && position.getMethod().getDeclaringClass().toJavaName().equals(jpai.compiler.math.FloatArgumentExpLog.class.getName())) {
                 return true;
             }
         }

@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BinaryOperator;
+import java.util.function.Supplier;
 
 import jdk.vm.ci.meta.JavaKind;
 import jpai.DataType;
@@ -166,7 +167,7 @@ final class DeviceReduce {
      * @param operator the combiner, which the host applies to the last pass's work-group values
      * @param operation the operation, named by its {@code toString()} (only in the message when the combiner throws there)
      */
-    static <T> T run(DeviceChoice.OpenCL device, KernelCache.Compiled first, java.util.function.Supplier<KernelCache.Compiled> partials, BinaryOperator<T> operator, T identity, DataType type, PArray<?> input,
+    static <T> T run(DeviceChoice.OpenCL device, KernelCache.Compiled first, Supplier<KernelCache.Compiled> partials, BinaryOperator<T> operator, T identity, DataType type, PArray<?> input,
                     Object operation) {
         long length = input.length();
         if (length == 0) {

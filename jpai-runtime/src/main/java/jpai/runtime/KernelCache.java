@@ -672,11 +672,19 @@ final class KernelCache {
             return false;
         }
         for (int s = 0; s < stages.size(); s++) {
-            if (!stages.get(s).speculations.allowed().without(Speculation.UNTAKEN_BRANCHES).equals(used.get(s))) {
+            if (!stages.get(s).withoutProfile().equals(used.get(s))) {
                 return false;
             }
         }
-        return speculations.allowed().without(Speculation.UNTAKEN_BRANCHES).equals(used.get(stages.size()));
+        return withoutProfile().equals(used.get(stages.size()));
+    }
+
+    /**
+     * The speculations this function's part of a fused kernel (a reduction, a scan, fused maps) is
+     * compiled with: those still allowed, never from HotSpot's profile.
+     */
+    private Speculations withoutProfile() {
+        return speculations.allowed().without(Speculation.UNTAKEN_BRANCHES);
     }
 
     /**
@@ -686,9 +694,9 @@ final class KernelCache {
     private List<Speculations> reduceSpeculations(FusedMappers mappers) {
         List<Speculations> allowed = new ArrayList<>();
         for (KernelCache stage : mappers.kernels()) {
-            allowed.add(stage.speculations.allowed().without(Speculation.UNTAKEN_BRANCHES));
+            allowed.add(stage.withoutProfile());
         }
-        allowed.add(speculations.allowed().without(Speculation.UNTAKEN_BRANCHES));
+        allowed.add(withoutProfile());
         return allowed;
     }
 
@@ -727,7 +735,7 @@ final class KernelCache {
         stages.addAll(later);
         List<Speculations> allowed = new ArrayList<>();
         for (KernelCache stage : stages) {
-            allowed.add(stage.speculations.allowed().without(Speculation.UNTAKEN_BRANCHES));
+            allowed.add(stage.withoutProfile());
         }
         return compileUnlessCurrent(List.of("fused map", later, types, indexDimensions, plugins.key(), options), allowed, () -> compile(() -> {
             List<KernelGraph> graphs = new ArrayList<>();

@@ -2,6 +2,7 @@ package jpai.runtime;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import jpai.ArrayFunction;
 import jpai.Executor;
@@ -29,6 +30,8 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
 
     /** The devices an apply is split over ({@code on(Devices)}), or null for one device. */
     private final SplitReduce split;
+    /** {@link #partialsKernel}, made once rather than per apply. */
+    private final Supplier<KernelCache.Compiled> partials = this::partialsKernel;
 
     MapReduceFunction(List<MapFunction<?, ?>> maps, ReduceFunction<M> reduce) {
         this(maps, reduce, null);
@@ -105,7 +108,7 @@ final class MapReduceFunction<T, M> implements ArrayFunction<T, M> {
             }
             try {
                 CostModel.Run timed = CostModel.Run.startIfModelled(reduce.executor());
-                M result = DeviceReduce.run(device, compiled, this::partialsKernel, reduce.operator(), reduce.identity(), reduce.type(), input, this);
+                M result = DeviceReduce.run(device, compiled, partials, reduce.operator(), reduce.identity(), reduce.type(), input, this);
                 costs.deviceRan(input.length(), timed);
                 return reduce.resultArray(result);
             } catch (KernelDeoptimizedException e) {

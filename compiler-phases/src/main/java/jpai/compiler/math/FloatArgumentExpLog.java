@@ -62,16 +62,12 @@ public final class FloatArgumentExpLog {
 
     /** {@code (float) Math.exp(x)}: a result Java allows (see the class comment). */
     public static float exp(float x) {
-        double approximation = expApproximation(x);
-        float rounded = Math.abs(x) <= EXP_LIMIT ? FloatArgumentTrig.roundedIfCertain(approximation) : Float.NaN;
-        return rounded == rounded ? rounded : (float) StrictMath.exp(FloatArgumentTrig.afterFastPath(x, approximation));
+        return expRounded(x, expApproximation(x));
     }
 
     /** {@code (float) Math.log(x)}: a result Java allows (see the class comment). */
     public static float log(float x) {
-        double approximation = logApproximation(x);
-        float rounded = x > 0f && x <= Float.MAX_VALUE ? FloatArgumentTrig.roundedIfCertain(approximation) : Float.NaN;
-        return rounded == rounded ? rounded : (float) StrictMath.log(FloatArgumentTrig.afterFastPath(x, approximation));
+        return logRounded(x, logApproximation(x));
     }
 
     /**
@@ -79,17 +75,31 @@ public final class FloatArgumentExpLog {
      * ({@link DeviceDoubleMath}): within OpenCL's 3 ulp, far inside the rounding test's margin.
      */
     public static float expFromDevice(float x) {
-        boolean fast = Math.abs(x) <= EXP_LIMIT;
-        double approximation = fast ? DeviceDoubleMath.exp(x) : 0.0;
-        float rounded = fast ? FloatArgumentTrig.roundedIfCertain(approximation) : Float.NaN;
-        return rounded == rounded ? rounded : (float) StrictMath.exp(FloatArgumentTrig.afterFastPath(x, approximation));
+        return expRounded(x, expFast(x) ? DeviceDoubleMath.exp(x) : 0.0);
     }
 
     /** {@link #log}, the fast path's approximation being the device's {@code double log} (see {@link #expFromDevice}). */
     public static float logFromDevice(float x) {
-        boolean fast = x > 0f && x <= Float.MAX_VALUE;
-        double approximation = fast ? DeviceDoubleMath.log(x) : 0.0;
-        float rounded = fast ? FloatArgumentTrig.roundedIfCertain(approximation) : Float.NaN;
+        return logRounded(x, logFast(x) ? DeviceDoubleMath.log(x) : 0.0);
+    }
+
+    private static boolean expFast(float x) {
+        return Math.abs(x) <= EXP_LIMIT;
+    }
+
+    private static boolean logFast(float x) {
+        return x > 0f && x <= Float.MAX_VALUE;
+    }
+
+    /** The float of {@code approximation} (of {@code exp(x)} on the fast range) where the rounding test decides, else FdLibm's. */
+    private static float expRounded(float x, double approximation) {
+        float rounded = expFast(x) ? FloatArgumentTrig.roundedIfCertain(approximation) : Float.NaN;
+        return rounded == rounded ? rounded : (float) StrictMath.exp(FloatArgumentTrig.afterFastPath(x, approximation));
+    }
+
+    /** The float of {@code approximation} (of {@code log(x)} on the fast range) where the rounding test decides, else FdLibm's. */
+    private static float logRounded(float x, double approximation) {
+        float rounded = logFast(x) ? FloatArgumentTrig.roundedIfCertain(approximation) : Float.NaN;
         return rounded == rounded ? rounded : (float) StrictMath.log(FloatArgumentTrig.afterFastPath(x, approximation));
     }
 

@@ -1,5 +1,6 @@
 package jpai.compiler.phases;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -47,9 +48,14 @@ public final class FloatArgumentMathPhase extends BasePhase<CoreProviders> {
                     key("mathSin"), "sinRoundedToFloat", key("mathCos"), "cosRoundedToFloat", key("mathExp"), "expRoundedToFloat", key("mathLog"), "logRoundedToFloat");
 
     /** {@link #REWRITES} with exp's and log's approximations from the device's {@code double} built-ins ({@code MathFunctions.JAVA_FLOAT_DEVICE_EXP_LOG}). */
-    private static final Map<String, String> DEVICE_EXP_LOG_REWRITES = Map.of(
-                    key("mathSin"), "sinRoundedToFloat", key("mathCos"), "cosRoundedToFloat", key("mathExp"), "expRoundedToFloatFromDevice", key("mathLog"),
-                    "logRoundedToFloatFromDevice");
+    private static final Map<String, String> DEVICE_EXP_LOG_REWRITES = withDeviceExpLog();
+
+    private static Map<String, String> withDeviceExpLog() {
+        Map<String, String> rewrites = new HashMap<>(REWRITES);
+        rewrites.put(key("mathExp"), "expRoundedToFloatFromDevice");
+        rewrites.put(key("mathLog"), "logRoundedToFloatFromDevice");
+        return Map.copyOf(rewrites);
+    }
 
     private final Map<String, String> rewrites;
 

@@ -40,7 +40,7 @@ public final class MathCallsToNodesPhase extends BasePhase<CoreProviders> {
                     Map.entry("cbrt", 1), Map.entry("pow", 2));
 
     /** The float-argument fast paths' {@code double} built-ins ({@code jpai.compiler.math.DeviceDoubleMath}): always the device's. */
-    private static final String DEVICE_DOUBLE_MATH = "jpai.compiler.math.DeviceDoubleMath";
+    private static final String DEVICE_DOUBLE_MATH = jpai.compiler.math.DeviceDoubleMath.class.getName();
 
     /**
      * True for a {@code double} function of {@code java.lang.Math} (not {@code StrictMath}) in
